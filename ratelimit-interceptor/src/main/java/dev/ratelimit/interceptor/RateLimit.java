@@ -1,0 +1,62 @@
+package dev.ratelimit.interceptor;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Repeatable;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Limits how often a Spring MVC handler method may be called.
+ *
+ * <p>Repeatable: every limit on a method applies, and any one of them denies. The counters live in
+ * Redis, so every instance of the app shares them. Operators can switch the limit off or change its
+ * window and count at run time through the {@code <module>.<rule>.*} fields of the config hash.
+ *
+ * <pre>{@code
+ * @RateLimit(count = 5, interval = 1, unit = TimeUnit.MINUTES)                    // 5/min per user
+ * @RateLimit(count = 100, interval = 1, unit = TimeUnit.MINUTES, dimension = Dimension.IP)
+ * @PostMapping("/orders")
+ * Order create(...) { ... }
+ * }</pre>
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.METHOD)
+@Repeatable(RateLimits.class)
+public @interface RateLimit {
+
+    /** Module name; empty means {@code ratelimit.module}, else {@code spring.application.name} without a leading {@code app-}. */
+    String module() default "";
+
+    /**
+     * Rule name; empty means {@code ControllerSimpleName.methodName}. When a method carries several
+     * limits, unnamed ones get {@code #<dimension>} appended (for example {@code OrderController.create#ip}).
+     */
+    String rule() default "";
+
+    /** Maximum number of requests admitted per window. */
+    long count() default 1;
+
+    /** Window length, in {@link #unit()}. */
+    long interval() default 1;
+
+    TimeUnit unit() default TimeUnit.SECONDS;
+
+    /** Whose requests are counted together. */
+    Dimension dimension() default Dimension.USER;
+
+    Algorithm algorithm() default Algorithm.FIXED_WINDOW;
+
+    /**
+     * For {@link Dimension#CUSTOM}: a SpEL expression evaluated against the request (variables
+     * {@code #request}, {@code #pathVariables}, {@code #headers}); its string value is the identity.
+     * An expression that yields a {@link CustomKeyResolver} (for example {@code @tenantKeys}) is asked instead.
+     */
+    String key() default "";
+
+    /** Message key of the rejection text, resolved in the request's locale. */
+    String messageKey() default "ratelimit.rejected";
+}

@@ -1,0 +1,16 @@
+package dev.ratelimit.interceptor;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/** Container of repeated {@link RateLimit} annotations; write several {@code @RateLimit} instead. */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.METHOD)
+public @interface RateLimits {
+
+    RateLimit[] value();
+}

@@ -1,0 +1,45 @@
+package dev.ratelimit.interceptor;
+
+/**
+ * The Redis key layout, in one place. {@code prefix} is {@code ratelimit.redis.key-prefix}.
+ *
+ * <pre>
+ * {p}:counter:{module}:{rule}:{dimension}:{identity}   counters, every key with a TTL
+ * {p}:sysconfig                                        switches and dynamic rules (hash)
+ * {p}:apiindex:{module}                                the handler methods of a module (hash)
+ * {p}:apiindex:modules                                 modules that reported an index (set)
+ * {p}:config-changed                                   pub/sub channel, a message after each config write
+ * </pre>
+ */
+public record RedisKeys(String prefix) {
+
+    public RedisKeys {
+        if (prefix == null || prefix.isBlank()) {
+            throw new IllegalArgumentException("ratelimit.redis.key-prefix must not be blank");
+        }
+    }
+
+    /** The rule part of GLOBAL counters: every GLOBAL limit of a module shares one counter. */
+    public static final String GLOBAL_RULE = "_global";
+
+    public String counter(String module, String rule, Dimension dimension, String identity) {
+        String counterRule = dimension == Dimension.GLOBAL ? GLOBAL_RULE : rule;
+        return prefix + ":counter:" + module + ":" + counterRule + ":" + dimension.name() + ":" + identity;
+    }
+
+    public String sysconfig() {
+        return prefix + ":sysconfig";
+    }
+
+    public String apiIndex(String module) {
+        return prefix + ":apiindex:" + module;
+    }
+
+    public String apiIndexModules() {
+        return prefix + ":apiindex:modules";
+    }
+
+    public String configChangedChannel() {
+        return prefix + ":config-changed";
+    }
+}

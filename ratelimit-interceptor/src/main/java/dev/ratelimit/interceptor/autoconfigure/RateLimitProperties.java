@@ -1,0 +1,63 @@
+package dev.ratelimit.interceptor.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Configuration of the rate limiter, under {@code ratelimit.*}.
+ *
+ * @param enabled        whether the interceptor is installed at all
+ * @param module         module name of this app; default {@code spring.application.name} without a leading {@code app-}
+ * @param trustedProxies CIDR blocks of the proxies whose forwarding headers are believed; empty means none are
+ * @param excludedPaths  Ant patterns of paths never limited (dynamic URL rules included)
+ */
+@ConfigurationProperties("ratelimit")
+public record RateLimitProperties(
+        @DefaultValue("true") boolean enabled,
+        String module,
+        @DefaultValue Redis redis,
+        @DefaultValue Config config,
+        @DefaultValue Identity identity,
+        @DefaultValue List<String> trustedProxies,
+        @DefaultValue Response response,
+        @DefaultValue({"/actuator/**", "/error"}) List<String> excludedPaths) {
+
+    /** @param keyPrefix first part of every key the limiter writes */
+    public record Redis(@DefaultValue("ratelimit") String keyPrefix) {
+    }
+
+    /**
+     * @param refreshInterval    how often every instance re-reads the config hash
+     * @param initialLoadTimeout how long start-up waits for the first read before going on with defaults
+     */
+    public record Config(@DefaultValue("30s") Duration refreshInterval,
+                         @DefaultValue("3s") Duration initialLoadTimeout) {
+    }
+
+    /**
+     * @param userParameter        request parameter holding the user code; empty to not read one
+     * @param userSessionAttribute session attribute holding the user code; empty to not read one
+     * @param principal            whether the authenticated principal's name is the user code when neither is present
+     * @param ipv6PrefixLength     IPv6 clients are counted per prefix of this length
+     */
+    public record Identity(@DefaultValue("usercode") String userParameter,
+                           @DefaultValue("usercode") String userSessionAttribute,
+                           @DefaultValue("true") boolean principal,
+                           @DefaultValue("64") int ipv6PrefixLength) {
+    }
+
+    /**
+     * @param status           HTTP status of a rejection: 429, or 200 for the legacy contract (the body tells)
+     * @param headersOnAllowed whether admitted responses of limited endpoints carry {@code RateLimit-Policy}/{@code RateLimit}
+     */
+    public record Response(@DefaultValue("429") int status, @DefaultValue("true") boolean headersOnAllowed) {
+
+        public Response {
+            if (status < 200 || status > 599) {
+                throw new IllegalArgumentException("ratelimit.response.status must be an HTTP status (200-599), was " + status);
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package dev.ratelimit.interceptor.config;
+
+/**
+ * The value of a {@code dyn.*} or {@code dynuri.*} field: {@code <interval>} (one request per interval)
+ * or {@code <count>/<interval>}, the interval in seconds.
+ */
+public record LimitSpec(long count, long intervalSeconds) {
+
+    public LimitSpec {
+        if (count < 1 || intervalSeconds < 1) {
+            throw new IllegalArgumentException("count and interval must both be at least 1");
+        }
+    }
+
+    /**
+     * Parses {@code "60"} or {@code "5/60"}.
+     *
+     * @throws IllegalArgumentException with a message fit to show an operator
+     */
+    public static LimitSpec parse(String value) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException("a limit is '<interval>' or '<count>/<interval>' (seconds), got nothing");
+        }
+        String text = value.strip();
+        int slash = text.indexOf('/');
+        try {
+            if (slash < 0) {
+                return new LimitSpec(1, positive(text));
+            }
+            return new LimitSpec(positive(text.substring(0, slash)), positive(text.substring(slash + 1)));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("a limit is '<interval>' or '<count>/<interval>' with whole numbers "
+                    + "of at least 1 (interval in seconds), got '" + abbreviate(text) + "'");
+        }
+    }
+
+    /** The canonical text of this spec, as written to the config hash. */
+    public String format() {
+        return count + "/" + intervalSeconds;
+    }
+
+    private static long positive(String digits) {
+        long value = Long.parseLong(digits.strip());
+        if (value < 1) {
+            throw new IllegalArgumentException();
+        }
+        return value;
+    }
+
+    static String abbreviate(String text) {
+        return text.length() <= 40 ? text : text.substring(0, 40) + "...";
+    }
+}

@@ -1,0 +1,60 @@
+package dev.ratelimit.interceptor.config;
+
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.springframework.util.AntPathMatcher;
+
+/**
+ * An immutable view of the config hash. Every request reads one snapshot from a {@code volatile}
+ * field, so the hot path makes no config call and takes no lock.
+ *
+ * @param version      grows by one each time the hash's content changed
+ * @param overrides    {@code <module>.<rule>} to its switch and window/count overrides
+ * @param dynamicRules {@code <module>.<rule>} to the limit of a {@code dyn.*} field
+ * @param uriRules     {@code dynuri.*} rules
+ */
+public record RuleSnapshot(long version, Instant loadedAt, boolean globalCheck, boolean logCheck,
+                           Map<String, RuleOverride> overrides, Map<String, LimitSpec> dynamicRules,
+                           List<UriRule> uriRules) {
+
+    /** One matcher for every {@code dynuri.*} lookup; AntPathMatcher is thread-safe and caches patterns. */
+    static final AntPathMatcher PATH_MATCHER = new AntPathMatcher();
+
+    public RuleSnapshot {
+        overrides = Map.copyOf(overrides);
+        dynamicRules = Map.copyOf(dynamicRules);
+        uriRules = List.copyOf(uriRules);
+    }
+
+    /** What applies when the hash is empty or was never read: everything on, nothing dynamic. */
+    public static RuleSnapshot defaults() {
+        return new RuleSnapshot(0, Instant.EPOCH, true, true, Map.of(), Map.of(), List.of());
+    }
+
+    public RuleOverride override(String ruleId) {
+        return overrides.getOrDefault(ruleId, RuleOverride.NONE);
+    }
+
+    /** The {@code dyn.<module>.<rule>} limit of an endpoint, or {@code null}. */
+    public LimitSpec dynamicRule(String endpointId) {
+        return dynamicRules.isEmpty() ? null : dynamicRules.get(endpointId);
+    }
+
+    /** The most specific {@code dynuri.*} rule matching a path (Spring MVC's own pattern ordering), or {@code null}. */
+    public UriRule uriRule(String path) {
+        if (uriRules.isEmpty()) {
+            return null;
+        }
+        Comparator<String> specificity = PATH_MATCHER.getPatternComparator(path);
+        UriRule best = null;
+        for (UriRule rule : uriRules) {
+            if (PATH_MATCHER.match(rule.pattern(), path)
+                    && (best == null || specificity.compare(rule.pattern(), best.pattern()) < 0)) {
+                best = rule;
+            }
+        }
+        return best;
+    }
+}

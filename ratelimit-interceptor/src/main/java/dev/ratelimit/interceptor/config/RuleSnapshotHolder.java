@@ -1,0 +1,118 @@
+package dev.ratelimit.interceptor.config;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.InitializingBean;
+
+/**
+ * Holds the current {@link RuleSnapshot} in a {@code volatile} field and refreshes it from Redis on a
+ * background thread. A refresh that fails keeps the snapshot it had; a first load that fails leaves
+ * the defaults (declared limits on, nothing dynamic) until Redis answers.
+ */
+public class RuleSnapshotHolder implements InitializingBean, DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(RuleSnapshotHolder.class);
+
+    private final Supplier<Map<String, String>> source;
+    private final Duration refreshInterval;
+    private final Duration initialLoadTimeout;
+    private final Clock clock;
+    private final Set<String> reportedWarnings = ConcurrentHashMap.newKeySet();
+    private final CountDownLatch firstLoad = new CountDownLatch(1);
+    private final Object refreshLock = new Object();
+    private ScheduledExecutorService scheduler;
+
+    private volatile RuleSnapshot current = RuleSnapshot.defaults();
+    private Map<String, String> currentHash = Map.of();
+    private boolean lastRefreshFailed;
+
+    /**
+     * @param source             reads the whole hash; may throw when Redis is away
+     * @param refreshInterval    time between background refreshes
+     * @param initialLoadTimeout how long start-up waits for the first load before going on with defaults
+     */
+    public RuleSnapshotHolder(Supplier<Map<String, String>> source, Duration refreshInterval,
+                              Duration initialLoadTimeout, Clock clock) {
+        if (refreshInterval.isNegative() || refreshInterval.isZero()) {
+            throw new IllegalArgumentException("ratelimit.config.refresh-interval must be positive, was " + refreshInterval);
+        }
+        this.source = source;
+        this.refreshInterval = refreshInterval;
+        this.initialLoadTimeout = initialLoadTimeout;
+        this.clock = clock;
+    }
+
+    /** The snapshot in force: one volatile read. */
+    public RuleSnapshot current() {
+        return current;
+    }
+
+    /**
+     * Reads the hash now and swaps the snapshot if its content changed.
+     *
+     * @return whether Redis answered
+     */
+    public boolean refresh() {
+        synchronized (refreshLock) {
+            try {
+                Map<String, String> hash = Map.copyOf(source.get());
+                if (lastRefreshFailed) {
+                    log.info("Rate limit config is readable again");
+                    lastRefreshFailed = false;
+                }
+                if (!hash.equals(currentHash) || current.version() == 0) {
+                    current = SysConfigParser.parse(hash, current.version() + 1, clock.instant(), this::warnOnce);
+                    currentHash = hash;
+                }
+                return true;
+            } catch (RuntimeException e) {
+                if (!lastRefreshFailed) {
+                    log.warn("Cannot read the rate limit config, keeping the snapshot of {} (version {}): {}",
+                            current.loadedAt(), current.version(), e.toString());
+                    lastRefreshFailed = true;
+                }
+                return false;
+            } finally {
+                firstLoad.countDown();
+            }
+        }
+    }
+
+    @Override
+    public void afterPropertiesSet() throws InterruptedException {
+        scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "ratelimit-config-refresh");
+            thread.setDaemon(true);
+            return thread;
+        });
+        scheduler.scheduleWithFixedDelay(this::refresh, 0, refreshInterval.toMillis(), TimeUnit.MILLISECONDS);
+        if (!firstLoad.await(initialLoadTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            log.warn("Rate limit config not loaded within {}; starting with defaults until Redis answers",
+                    initialLoadTimeout);
+        }
+    }
+
+    @Override
+    public void destroy() {
+        if (scheduler != null) {
+            scheduler.shutdownNow();
+        }
+    }
+
+    private void warnOnce(String warning) {
+        if (reportedWarnings.add(warning)) {
+            log.warn("Rate limit config: {}", warning);
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package dev.ratelimit.interceptor.config;
+
+/** Field names of the {@code {p}:sysconfig} hash. */
+public final class SysConfigFields {
+
+    public static final String GLOBAL_CHECK = "global.check";
+    public static final String LOG_CHECK = "log.check";
+    public static final String DYN_PREFIX = "dyn.";
+    public static final String DYNURI_PREFIX = "dynuri.";
+    public static final String CHECK_SUFFIX = ".check";
+    public static final String INTERVAL_SUFFIX = ".interval";
+    public static final String COUNT_SUFFIX = ".count";
+
+    private SysConfigFields() {
+    }
+}

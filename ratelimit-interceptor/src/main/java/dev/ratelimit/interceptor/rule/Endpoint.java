@@ -1,0 +1,32 @@
+package dev.ratelimit.interceptor.rule;
+
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A handler method as the limiter sees it: its derived name, its URL patterns and HTTP methods, and
+ * the limits its {@code @RateLimit} annotations declare (empty when it has none).
+ *
+ * @param module   the app's module
+ * @param rule     {@code ControllerSimpleName.methodName}: the name {@code dyn.<module>.<rule>} refers to
+ * @param patterns URL patterns, the primary one first
+ */
+public record Endpoint(String module, String rule, Class<?> controller, Method method, List<String> patterns,
+                       Set<String> httpMethods, List<LimitDefinition> limits) {
+
+    public Endpoint {
+        patterns = List.copyOf(patterns);
+        httpMethods = Set.copyOf(httpMethods);
+        limits = List.copyOf(limits);
+    }
+
+    /** {@code <module>.<rule>}: the id of the endpoint in the API index and in {@code dyn.*} fields. */
+    public String id() {
+        return module + "." + rule;
+    }
+
+    public String primaryPattern() {
+        return patterns.isEmpty() ? "" : patterns.get(0);
+    }
+}

@@ -1,0 +1,123 @@
+package dev.ratelimit.interceptor.rule;
+
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.Dimension;
+import dev.ratelimit.interceptor.RateLimit;
+import dev.ratelimit.interceptor.RateLimits;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
+
+/**
+ * Every handler method of the app with its name and declared limits. Filled once at start-up from the
+ * handler mappings, so a misdeclared {@code @RateLimit} fails the start with the method named, and
+ * read on every request with one map lookup.
+ */
+public final class EndpointCatalog {
+
+    private final RuleNaming naming;
+    private final Set<Algorithm> supportedAlgorithms;
+    private final ConcurrentMap<EndpointKey, Endpoint> endpoints = new ConcurrentHashMap<>();
+
+    public EndpointCatalog(RuleNaming naming, Set<Algorithm> supportedAlgorithms) {
+        this.naming = naming;
+        this.supportedAlgorithms = Set.copyOf(supportedAlgorithms);
+    }
+
+    /** Registers the handler methods of one handler mapping; throws if a declaration is invalid. */
+    public void register(Map<RequestMappingInfo, HandlerMethod> handlerMethods) {
+        handlerMethods.forEach((info, handler) -> endpoints.put(EndpointKey.of(handler),
+                describe(handler, info.getPatternValues(), httpMethods(info))));
+    }
+
+    /** The endpoint of a handler method; one that was not registered (added at run time) is described on first use. */
+    public Endpoint endpoint(HandlerMethod handler) {
+        Endpoint endpoint = endpoints.get(EndpointKey.of(handler));
+        return endpoint != null ? endpoint
+                : endpoints.computeIfAbsent(EndpointKey.of(handler), key -> describe(handler, Set.of(), Set.of()));
+    }
+
+    /** All registered endpoints, ordered by id. */
+    public List<Endpoint> endpoints() {
+        List<Endpoint> all = new ArrayList<>(endpoints.values());
+        all.sort(Comparator.comparing(Endpoint::id));
+        return all;
+    }
+
+    public RuleNaming naming() {
+        return naming;
+    }
+
+    private Endpoint describe(HandlerMethod handler, Collection<String> patterns, Set<String> httpMethods) {
+        Class<?> controller = handler.getBeanType();
+        Method method = handler.getMethod();
+        return new Endpoint(naming.module(), naming.rule(controller, method), controller, method,
+                new ArrayList<>(new TreeSet<>(patterns)), httpMethods, limitsOf(controller, method));
+    }
+
+    private List<LimitDefinition> limitsOf(Class<?> controller, Method method) {
+        Set<RateLimit> annotations = AnnotatedElementUtils.findMergedRepeatableAnnotations(method, RateLimit.class,
+                RateLimits.class);
+        List<LimitDefinition> limits = new ArrayList<>(annotations.size());
+        Set<String> ids = new HashSet<>();
+        for (RateLimit annotation : annotations) {
+            LimitDefinition limit = define(controller, method, annotation, annotations.size());
+            if (!ids.add(limit.id())) {
+                throw invalid(controller, method, "two limits are both named '" + limit.id()
+                        + "'; give each @RateLimit of the same dimension its own rule = \"...\"");
+            }
+            limits.add(limit);
+        }
+        return limits;
+    }
+
+    private LimitDefinition define(Class<?> controller, Method method, RateLimit annotation, int total) {
+        if (!supportedAlgorithms.contains(annotation.algorithm())) {
+            throw invalid(controller, method, "algorithm " + annotation.algorithm() + " is not supported by this store");
+        }
+        if (annotation.dimension() == Dimension.CUSTOM && annotation.key().isBlank()) {
+            throw invalid(controller, method, "dimension CUSTOM needs key = \"<SpEL expression>\"");
+        }
+        long windowSeconds = annotation.unit().toSeconds(annotation.interval());
+        try {
+            return new LimitDefinition(naming.module(annotation), naming.rule(controller, method, annotation, total),
+                    annotation.count(), windowSeconds, annotation.dimension(), annotation.algorithm(),
+                    annotation.key(), annotation.messageKey());
+        } catch (IllegalArgumentException e) {
+            throw invalid(controller, method, e.getMessage());
+        }
+    }
+
+    private static IllegalStateException invalid(Class<?> controller, Method method, String problem) {
+        return new IllegalStateException("Invalid @RateLimit on " + controller.getName() + "." + method.getName()
+                + ": " + problem);
+    }
+
+    private static Set<String> httpMethods(RequestMappingInfo info) {
+        Set<String> methods = new TreeSet<>();
+        for (RequestMethod method : info.getMethodsCondition().getMethods()) {
+            methods.add(method.name());
+        }
+        return methods;
+    }
+
+    /** A handler method is its method on its controller class: one inherited method may serve two controllers. */
+    private record EndpointKey(Class<?> controller, Method method) {
+
+        static EndpointKey of(HandlerMethod handler) {
+            return new EndpointKey(handler.getBeanType(), handler.getMethod());
+        }
+    }
+}

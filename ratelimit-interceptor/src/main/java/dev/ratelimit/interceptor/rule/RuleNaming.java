@@ -1,0 +1,63 @@
+package dev.ratelimit.interceptor.rule;
+
+import dev.ratelimit.interceptor.RateLimit;
+import java.lang.reflect.Method;
+
+/**
+ * Names modules and rules. The interceptor, the API index and the console all name through this one
+ * class, so a rule edited in the console is the rule the interceptor enforces.
+ *
+ * <ul>
+ *   <li>module: {@code ratelimit.module}, else {@code spring.application.name} without a leading
+ *       {@code app-}, else {@code app}; an annotation may name its own.</li>
+ *   <li>rule: {@code ControllerSimpleName.methodName}; an annotation may name its own. When a method
+ *       carries several limits, each unnamed one gets {@code #<dimension>} appended.</li>
+ * </ul>
+ */
+public final class RuleNaming {
+
+    private static final String APP_PREFIX = "app-";
+    private static final String FALLBACK_MODULE = "app";
+
+    private final String module;
+
+    public RuleNaming(String module) {
+        this.module = module;
+    }
+
+    /** Derives the app's module from {@code ratelimit.module} and {@code spring.application.name} (either may be null). */
+    public static RuleNaming of(String configuredModule, String applicationName) {
+        if (configuredModule != null && !configuredModule.isBlank()) {
+            return new RuleNaming(configuredModule.strip());
+        }
+        if (applicationName != null && !applicationName.isBlank()) {
+            String name = applicationName.strip();
+            String stripped = name.startsWith(APP_PREFIX) ? name.substring(APP_PREFIX.length()) : name;
+            return new RuleNaming(stripped.isEmpty() ? name : stripped);
+        }
+        return new RuleNaming(FALLBACK_MODULE);
+    }
+
+    /** The app's own module name. */
+    public String module() {
+        return module;
+    }
+
+    public String module(RateLimit annotation) {
+        return annotation.module().isBlank() ? module : annotation.module().strip();
+    }
+
+    /** {@code ControllerSimpleName.methodName} of a handler method on the given controller class. */
+    public String rule(Class<?> controller, Method method) {
+        return controller.getSimpleName() + "." + method.getName();
+    }
+
+    /** The rule name of one of {@code total} annotations on a handler method. */
+    public String rule(Class<?> controller, Method method, RateLimit annotation, int total) {
+        if (!annotation.rule().isBlank()) {
+            return annotation.rule().strip();
+        }
+        String base = rule(controller, method);
+        return total > 1 ? base + "#" + annotation.dimension().name().toLowerCase(java.util.Locale.ROOT) : base;
+    }
+}

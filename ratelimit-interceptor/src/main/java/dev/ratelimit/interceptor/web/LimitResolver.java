@@ -1,0 +1,60 @@
+package dev.ratelimit.interceptor.web;
+
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.Dimension;
+import dev.ratelimit.interceptor.config.LimitSpec;
+import dev.ratelimit.interceptor.config.RuleOverride;
+import dev.ratelimit.interceptor.config.RuleSnapshot;
+import dev.ratelimit.interceptor.config.UriRule;
+import dev.ratelimit.interceptor.rule.Endpoint;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.web.util.UrlPathHelper;
+
+/**
+ * The limits in force for one request: the endpoint's {@code @RateLimit}s with the snapshot's
+ * switches and overrides; else its {@code dyn.<module>.<rule>}; else the most specific matching
+ * {@code dynuri.<pattern>}. Dynamic rules count per user with a fixed window, as the design's
+ * "one request per interval" rules do.
+ */
+final class LimitResolver {
+
+    private final String module;
+
+    LimitResolver(String module) {
+        this.module = module;
+    }
+
+    List<LimitDefinition> limits(Endpoint endpoint, HttpServletRequest request, RuleSnapshot snapshot) {
+        if (!endpoint.limits().isEmpty()) {
+            List<LimitDefinition> limits = new ArrayList<>(endpoint.limits().size());
+            for (LimitDefinition declared : endpoint.limits()) {
+                RuleOverride override = snapshot.override(declared.id());
+                if (override.enabled()) {
+                    limits.add(override.applyTo(declared));
+                }
+            }
+            return limits;
+        }
+        LimitSpec dynamic = snapshot.dynamicRule(endpoint.id());
+        if (dynamic != null) {
+            return enabled(dynamicLimit(endpoint.module(), endpoint.rule(), dynamic), snapshot);
+        }
+        if (snapshot.uriRules().isEmpty()) {
+            return List.of();
+        }
+        UriRule uriRule = snapshot.uriRule(UrlPathHelper.defaultInstance.getPathWithinApplication(request));
+        return uriRule == null ? List.of() : enabled(dynamicLimit(module, uriRule.pattern(), uriRule.limit()), snapshot);
+    }
+
+    private static List<LimitDefinition> enabled(LimitDefinition limit, RuleSnapshot snapshot) {
+        return snapshot.override(limit.id()).enabled() ? List.of(limit) : List.of();
+    }
+
+    private static LimitDefinition dynamicLimit(String module, String rule, LimitSpec spec) {
+        return new LimitDefinition(module, rule, spec.count(), spec.intervalSeconds(), Dimension.USER,
+                Algorithm.FIXED_WINDOW, "", LimitDefinition.DEFAULT_MESSAGE_KEY);
+    }
+}

@@ -1,0 +1,41 @@
+package dev.ratelimit.interceptor.web;
+
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import java.util.Locale;
+import org.springframework.context.MessageSource;
+import org.springframework.context.support.ResourceBundleMessageSource;
+
+/**
+ * Resolves rejection texts: the app's {@code MessageSource} first, so an app can reword any message,
+ * then the bundled {@code ratelimit/messages} of the i18n module, then the default key.
+ * Arguments: {@code {0}} the limit's count, {@code {1}} its window in seconds, {@code {2}} the seconds to wait.
+ */
+public class RejectionMessages {
+
+    public static final String BUNDLE = "ratelimit/messages";
+    static final String FALLBACK_TEXT = "Too many requests";
+
+    private final MessageSource appMessages;
+    private final ResourceBundleMessageSource bundled = new ResourceBundleMessageSource();
+
+    /** @param appMessages the app's message source, or {@code null} */
+    public RejectionMessages(MessageSource appMessages) {
+        this.appMessages = appMessages;
+        bundled.setBasename(BUNDLE);
+        bundled.setDefaultEncoding("UTF-8");
+        bundled.setFallbackToSystemLocale(false);
+    }
+
+    public String message(String key, Locale locale, Object... args) {
+        String text = lookup(key, locale, args);
+        if (text == null && !key.equals(LimitDefinition.DEFAULT_MESSAGE_KEY)) {
+            text = lookup(LimitDefinition.DEFAULT_MESSAGE_KEY, locale, args);
+        }
+        return text != null ? text : FALLBACK_TEXT;
+    }
+
+    private String lookup(String key, Locale locale, Object[] args) {
+        String text = appMessages == null ? null : appMessages.getMessage(key, args, null, locale);
+        return text != null ? text : bundled.getMessage(key, args, null, locale);
+    }
+}

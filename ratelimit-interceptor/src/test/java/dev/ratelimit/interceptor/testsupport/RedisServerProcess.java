@@ -1,0 +1,149 @@
+package dev.ratelimit.interceptor.testsupport;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import redis.embedded.core.ExecutableProvider;
+
+/**
+ * A private {@code redis-server} process on a free port, for tests: the {@code redis-server} on the
+ * PATH, else the binary shipped in the {@code embedded-redis} artifact. It can be stopped and started
+ * again on the same port to test outages.
+ */
+public final class RedisServerProcess implements AutoCloseable {
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
+
+    private final File executable;
+    private final int port;
+    private Process process;
+    private RedisClient client;
+    private StatefulRedisConnection<String, String> connection;
+
+    private RedisServerProcess(File executable, int port) {
+        this.executable = executable;
+        this.port = port;
+    }
+
+    /** Starts a server on a free port. */
+    public static RedisServerProcess start() {
+        RedisServerProcess server = new RedisServerProcess(findExecutable(), freePort());
+        server.startProcess();
+        return server;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** Commands against this server, on one connection that reconnects after a restart. */
+    public synchronized RedisCommands<String, String> commands() {
+        if (connection == null) {
+            client = RedisClient.create("redis://127.0.0.1:" + port);
+            connection = client.connect();
+        }
+        return connection.sync();
+    }
+
+    /** Kills the server (as a crash would: nothing is saved). */
+    public synchronized void stop() {
+        if (process != null) {
+            process.destroyForcibly();
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            process = null;
+        }
+    }
+
+    /** Starts the server again on the same port, empty. */
+    public synchronized void restart() {
+        stop();
+        startProcess();
+    }
+
+    public boolean isRunning() {
+        return process != null && process.isAlive();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (connection != null) {
+            connection.close();
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            connection = null;
+        }
+        stop();
+    }
+
+    private void startProcess() {
+        try {
+            Path dir = Files.createTempDirectory("redis-test-");
+            dir.toFile().deleteOnExit();
+            process = new ProcessBuilder(List.of(executable.getAbsolutePath(), "--port", Integer.toString(port),
+                    "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()))
+                    .redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("redis.log").toFile())
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot start " + executable, e);
+        }
+        Awaitility.await("redis-server on port " + port).atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(20))
+                .until(this::answersPing);
+    }
+
+    private boolean answersPing() {
+        if (!process.isAlive()) {
+            throw new IllegalStateException("redis-server exited with " + process.exitValue());
+        }
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+            socket.getOutputStream().write("PING\r\n".getBytes());
+            byte[] reply = new byte[7];
+            return socket.getInputStream().read(reply) > 0 && new String(reply).startsWith("+PONG");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static File findExecutable() {
+        String path = System.getenv("PATH");
+        if (path != null) {
+            for (String dir : path.split(File.pathSeparator)) {
+                File candidate = new File(dir, "redis-server");
+                if (candidate.canExecute()) {
+                    return candidate;
+                }
+            }
+        }
+        try {
+            return ExecutableProvider.newJarResourceProvider().get();
+        } catch (IOException e) {
+            throw new UncheckedIOException("No redis-server on the PATH and none in the embedded-redis artifact", e);
+        }
+    }
+
+    /** A port that was free a moment ago. */
+    public static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
