@@ -21,7 +21,17 @@ public final class HttpProbe {
 
     /** GET {@code path} with headers given as name, value, name, value... */
     public HttpResponse<String> get(String path, String... headers) {
+        return send("GET", path, headers);
+    }
+
+    /** POST with an empty body. */
+    public HttpResponse<String> post(String path, String... headers) {
+        return send("POST", path, headers);
+    }
+
+    private HttpResponse<String> send(String method, String path, String... headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .method(method, HttpRequest.BodyPublishers.noBody())
                 .timeout(Duration.ofSeconds(10));
         for (int i = 0; i < headers.length; i += 2) {
             request.header(headers[i], headers[i + 1]);

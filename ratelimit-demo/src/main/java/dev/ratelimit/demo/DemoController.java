@@ -1,0 +1,71 @@
+package dev.ratelimit.demo;
+
+import dev.ratelimit.interceptor.Dimension;
+import dev.ratelimit.interceptor.RateLimit;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** One endpoint per dimension. Call them with {@code ?usercode=...} to act as a user. */
+@RestController
+@RequestMapping("/api")
+public class DemoController {
+
+    /** 3 requests per 10 seconds per user. */
+    @RateLimit(count = 3, interval = 10)
+    @GetMapping("/hello")
+    public Map<String, Object> hello(@RequestParam(required = false) String usercode) {
+        return reply("hello " + (usercode == null ? "anonymous (no user: not limited)" : usercode));
+    }
+
+    /** One order per 5 seconds per user: the anti-double-submit rule of the original design. */
+    @RateLimit(count = 1, interval = 5, messageKey = "demo.order.rejected")
+    @PostMapping("/orders")
+    public Map<String, Object> order() {
+        return reply("order accepted");
+    }
+
+    /** 5 requests per 10 seconds per client IP. */
+    @RateLimit(count = 5, interval = 10, dimension = Dimension.IP)
+    @GetMapping("/search")
+    public Map<String, Object> search(@RequestParam(defaultValue = "") String q) {
+        return reply("results for '" + q + "'");
+    }
+
+    /** 10 requests per minute for the endpoint as a whole, whoever calls. */
+    @RateLimit(count = 10, interval = 1, unit = TimeUnit.MINUTES, dimension = Dimension.METHOD)
+    @GetMapping("/report")
+    public Map<String, Object> report() {
+        return reply("an expensive report");
+    }
+
+    /** Shares one budget with every other GLOBAL endpoint of the app: 20 per 10 seconds. */
+    @RateLimit(count = 20, interval = 10, dimension = Dimension.GLOBAL)
+    @GetMapping("/export")
+    public Map<String, Object> export() {
+        return reply("an export");
+    }
+
+    /** Stacked: 2 per 10 s per user and 10 per 10 s per IP; either denies. */
+    @RateLimit(count = 2, interval = 10)
+    @RateLimit(count = 10, interval = 10, dimension = Dimension.IP)
+    @GetMapping("/sms")
+    public Map<String, Object> sms() {
+        return reply("code sent");
+    }
+
+    /** No annotation: limit it at run time with {@code dyn.demo.DemoController.open} or a {@code dynuri.*} rule. */
+    @GetMapping("/open")
+    public Map<String, Object> open() {
+        return reply("open endpoint");
+    }
+
+    private static Map<String, Object> reply(String message) {
+        return Map.of("successful", 1, "message", message, "at", Instant.now().toString());
+    }
+}

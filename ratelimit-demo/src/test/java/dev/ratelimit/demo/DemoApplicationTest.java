@@ -1,0 +1,42 @@
+package dev.ratelimit.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratelimit.interceptor.testsupport.HttpProbe;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** The demo as a new user runs it: its own embedded redis-server, the fourth hello in 10 s rejected. */
+class DemoApplicationTest {
+
+    @Test
+    void startsWithItsOwnRedisAndRejectsTheRequestAfterTheLimit() {
+        try (ConfigurableApplicationContext demo = SpringApplication.run(DemoApplication.class, "--server.port=0")) {
+            assertThat(demo.getEnvironment().getProperty("spring.data.redis.port")).isNotEqualTo("6379");
+            HttpProbe http = new HttpProbe(Integer.parseInt(demo.getEnvironment().getProperty("local.server.port")));
+
+            for (int i = 0; i < 3; i++) {
+                assertThat(http.status("/api/hello?usercode=newcomer")).isEqualTo(200);
+            }
+            HttpResponse<String> rejected = http.get("/api/hello?usercode=newcomer");
+            assertThat(rejected.statusCode()).isEqualTo(429);
+            assertThat(rejected.body()).contains("\"ratelimit\":1");
+
+            assertThat(http.status("/api/hello")).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void theAppsOwnMessagesOverrideAndExtendTheBundledOnes() {
+        try (ConfigurableApplicationContext demo = SpringApplication.run(DemoApplication.class, "--server.port=0")) {
+            HttpProbe http = new HttpProbe(Integer.parseInt(demo.getEnvironment().getProperty("local.server.port")));
+            assertThat(http.post("/api/orders?usercode=buyer").statusCode()).isEqualTo(200);
+            HttpResponse<String> rejected = http.post("/api/orders?usercode=buyer", "Accept-Language", "zh-CN");
+            assertThat(rejected.statusCode()).isEqualTo(429);
+            assertThat(rejected.body()).contains("您刚刚下过单");
+            assertThat(http.status("/api/open")).isEqualTo(200);
+        }
+    }
+}
