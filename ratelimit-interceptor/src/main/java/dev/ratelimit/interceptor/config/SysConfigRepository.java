@@ -1,11 +1,22 @@
 package dev.ratelimit.interceptor.config;
 
 import dev.ratelimit.interceptor.RedisKeys;
+import java.util.List;
 import java.util.Map;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.data.redis.serializer.RedisSerializer;
 
-/** Reads the {@code {p}:sysconfig} hash. */
+/**
+ * The {@code {p}:sysconfig} hash: reads it whole, adds missing defaults, and writes single fields
+ * with an announcement on {@code {p}:config-changed} so every instance refreshes at once.
+ */
 public class SysConfigRepository {
+
+    private static final RedisScript<String> WRITE_FIELD =
+            RedisScript.of(new ClassPathResource("write_field.lua", SysConfigRepository.class), String.class);
 
     private final StringRedisTemplate redis;
     private final RedisKeys keys;
@@ -18,5 +29,34 @@ public class SysConfigRepository {
     /** Every field of the hash; empty when the hash does not exist. */
     public Map<String, String> readAll() {
         return redis.<String, String>opsForHash().entries(keys.sysconfig());
+    }
+
+    /** Adds each field the hash lacks ({@code HSETNX}, pipelined); a field that exists keeps its value. */
+    public void putIfAbsent(Map<String, String> fields) {
+        RedisSerializer<String> text = redis.getStringSerializer();
+        byte[] key = text.serialize(keys.sysconfig());
+        redis.executePipelined((RedisCallback<Object>) connection -> {
+            fields.forEach((field, value) ->
+                    connection.hashCommands().hSetNX(key, text.serialize(field), text.serialize(value)));
+            return null;
+        });
+    }
+
+    /**
+     * Sets one field and announces the change, atomically.
+     *
+     * @return the value it replaced, {@code null} if the field was absent
+     */
+    public String write(String field, String value) {
+        return redis.execute(WRITE_FIELD, List.of(keys.sysconfig()), field, keys.configChangedChannel(), value);
+    }
+
+    /**
+     * Removes one field and announces the change, atomically.
+     *
+     * @return the value it had, {@code null} if the field was absent
+     */
+    public String remove(String field) {
+        return redis.execute(WRITE_FIELD, List.of(keys.sysconfig()), field, keys.configChangedChannel());
     }
 }
