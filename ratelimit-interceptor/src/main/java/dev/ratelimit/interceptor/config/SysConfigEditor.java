@@ -56,7 +56,10 @@ public class SysConfigEditor {
         return write(field, positive(field, intervalSeconds));
     }
 
-    /** {@code dyn.<endpointId>}: limits a handler method that has no annotation; {@code limit} is {@code <interval>} or {@code <count>/<interval>}. */
+    /**
+     * {@code dyn.<endpointId>}: limits a handler method that has no annotation; {@code limit} is
+     * {@code <interval>} or {@code <count>/<interval>}, in seconds.
+     */
     public SysConfigChange setDynamicRule(String endpointId, String limit) {
         String field = DYN_PREFIX + checkedId(endpointId);
         return write(field, limitSpec(field, limit));
@@ -66,7 +69,7 @@ public class SysConfigEditor {
         return remove(DYN_PREFIX + present(endpointId, "endpoint id"));
     }
 
-    /** {@code dynuri.<pattern>}: limits every path the Ant pattern matches; {@code limit} as for {@link #setDynamicRule}. */
+    /** {@code dynuri.<pattern>}: limits every path the Ant pattern matches; {@code limit} as for a {@code dyn} rule. */
     public SysConfigChange setUriRule(String pattern, String limit) {
         String checked = present(pattern, "URL pattern");
         String field = DYNURI_PREFIX + checked;

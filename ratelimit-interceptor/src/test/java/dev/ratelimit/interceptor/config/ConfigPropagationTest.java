@@ -50,17 +50,19 @@ class ConfigPropagationTest {
     void aChangeMadeOnOneInstanceReachesTheOtherWithinOneSecond() {
         SysConfigEditor editor = first.getBean(SysConfigEditor.class);
         RuleSnapshotHolder other = second.getBean(RuleSnapshotHolder.class);
+        String rule = "fixture.LimitedController.user";
         List<Long> micros = new ArrayList<>();
         for (int i = 1; i <= CHANGES; i++) {
-            long count = 1000 + i;
+            Long count = 1000L + i;
             long start = System.nanoTime();
-            editor.setRuleCount("fixture.LimitedController.user", Long.toString(count));
-            awaitWithin(() -> Long.valueOf(count).equals(other.current().override("fixture.LimitedController.user").count()));
+            editor.setRuleCount(rule, count.toString());
+            awaitWithin(() -> count.equals(other.current().override(rule).count()));
             micros.add((System.nanoTime() - start) / 1000);
         }
         Collections.sort(micros);
         System.out.printf("Config propagation to the other instance over %d changes: median %.1f ms, max %.1f ms%n",
-                CHANGES, (micros.get(CHANGES / 2 - 1) + micros.get(CHANGES / 2)) / 2000.0, micros.get(CHANGES - 1) / 1000.0);
+                CHANGES, (micros.get(CHANGES / 2 - 1) + micros.get(CHANGES / 2)) / 2000.0,
+                micros.get(CHANGES - 1) / 1000.0);
         assertThat(micros.get(CHANGES - 1)).isLessThan(BOUND.toNanos() / 1000);
     }
 
