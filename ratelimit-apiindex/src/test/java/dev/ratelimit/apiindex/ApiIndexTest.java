@@ -10,7 +10,8 @@ import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
-import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.RedisWithApps;
+import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -26,9 +27,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /** The API index an app reports at start-up, read back from a real Redis. */
@@ -41,26 +42,19 @@ class ApiIndexTest {
             "fixture.CatalogController.show");
     private static final Duration REPORTED = Duration.ofSeconds(30);
 
-    private RedisServerProcess redis;
-    private ConfigurableApplicationContext app;
+    @RegisterExtension
+    final RedisWithApps env = new RedisWithApps();
+    private RedisCommands<String, String> redis;
 
     @BeforeEach
-    void startRedis() {
-        redis = RedisServerProcess.start();
-    }
-
-    @AfterEach
-    void stop() {
-        if (app != null) {
-            app.close();
-        }
-        redis.close();
+    void connect() {
+        redis = env.redis().commands();
     }
 
     @Test
     void theIndexDescribesEveryHandlerMethodUnderTheInterceptorsNames() {
-        app = FixtureApplication.start(FullApi.class, redis.port());
-        SortedMap<String, ApiIndexEntry> index = awaitIndex(fullIds());
+        ConfigurableApplicationContext app = env.start(FullApi.class);
+        SortedMap<String, ApiIndexEntry> index = awaitIndex(app, fullIds());
 
         assertThat(index).containsEntry("fixture.CatalogController.list", new ApiIndexEntry("/catalog/items",
                 List.of("/catalog/items", "/items"), List.of("GET"), CATALOG + "list()",
@@ -74,10 +68,10 @@ class ApiIndexTest {
         assertThat(index).containsEntry("fixture.CatalogController.invoices", new ApiIndexEntry("/invoices",
                 List.of("/invoices"), List.of("GET"), CATALOG + "invoices()",
                 List.of(new Limit("billing.invoices", 3, 60, "METHOD", "FIXED_WINDOW"))));
-        assertThat(redis.commands().hget(INDEX, "fixture.CatalogController.show")).isEqualTo(
+        assertThat(redis.hget(INDEX, "fixture.CatalogController.show")).isEqualTo(
                 "{\"pattern\":\"/items/{id}\",\"patterns\":[\"/items/{id}\"],\"methods\":[\"GET\"],"
                         + "\"handler\":\"" + CATALOG + "show(long)\",\"limits\":[]}");
-        assertThat(redis.commands().smembers("ratelimit:apiindex:modules")).containsExactly("fixture");
+        assertThat(redis.smembers("ratelimit:apiindex:modules")).containsExactly("fixture");
         assertThat(index.keySet()).as("every endpoint of the catalog except the excluded /error")
                 .isEqualTo(app.getBean(EndpointCatalog.class).endpoints().stream()
                         .filter(endpoint -> !endpoint.patterns().contains("/error")).map(Endpoint::id)
@@ -86,19 +80,19 @@ class ApiIndexTest {
 
     @Test
     void theIndexedRuleNamesAreTheNamesOfTheCountersAndTheConfigFields() {
-        app = FixtureApplication.start(FullApi.class, redis.port());
-        SortedMap<String, ApiIndexEntry> index = awaitIndex(fullIds());
+        ConfigurableApplicationContext app = env.start(FullApi.class);
+        SortedMap<String, ApiIndexEntry> index = awaitIndex(app, fullIds());
         HttpProbe http = new HttpProbe(FixtureApplication.port(app));
         http.get("/catalog/items?usercode=una");
         http.get("/invoices");
 
         List<Limit> hit = List.of(index.get("fixture.CatalogController.list").limits().get(0),
                 index.get("fixture.CatalogController.invoices").limits().get(0));
-        assertThat(redis.commands().keys("ratelimit:counter:*")).containsExactlyInAnyOrder(
+        assertThat(redis.keys("ratelimit:counter:*")).containsExactlyInAnyOrder(
                 "ratelimit:counter:" + hit.get(0).rule().replaceFirst("\\.", ":") + ":USER:una",
                 "ratelimit:counter:" + hit.get(1).rule().replaceFirst("\\.", ":") + ":METHOD:all");
         Awaitility.await().atMost(REPORTED).untilAsserted(() -> {
-            Map<String, String> config = redis.commands().hgetall("ratelimit:sysconfig");
+            Map<String, String> config = redis.hgetall("ratelimit:sysconfig");
             index.values().stream().flatMap(entry -> entry.limits().stream()).forEach(limit -> assertThat(config)
                     .containsEntry(limit.rule() + ".count", Long.toString(limit.count()))
                     .containsEntry(limit.rule() + ".interval", Long.toString(limit.intervalSeconds())));
@@ -107,20 +101,15 @@ class ApiIndexTest {
 
     @Test
     void aRestartWithoutAnEndpointRemovesItsEntry() {
-        app = FixtureApplication.start(FullApi.class, redis.port());
-        awaitIndex(fullIds());
-        app.close();
+        env.stop(awaitStarted(FullApi.class));
 
-        app = FixtureApplication.start(ReducedApi.class, redis.port());
-
-        awaitIndex(REDUCED_IDS);
-        assertThat(redis.commands().smembers("ratelimit:apiindex:modules")).containsExactly("fixture");
+        awaitIndex(env.start(ReducedApi.class), REDUCED_IDS);
+        assertThat(redis.smembers("ratelimit:apiindex:modules")).containsExactly("fixture");
     }
 
     @Test
     void aReaderNeverSeesAHalfWrittenOrEmptyIndexWhileItIsReplaced() throws Exception {
-        app = FixtureApplication.start(FullApi.class, redis.port());
-        awaitIndex(fullIds());
+        ConfigurableApplicationContext app = awaitStarted(FullApi.class);
         ApiIndexReporter reporter = app.getBean(ApiIndexReporter.class);
         ApiIndexRepository reader = app.getBean(ApiIndexRepository.class);
         ExecutorService pool = Executors.newSingleThreadExecutor();
@@ -149,29 +138,29 @@ class ApiIndexTest {
         System.out.printf("%d reads during 300 re-indexes, %d bad%n", readsAndBadReads[0], readsAndBadReads[1]);
         assertThat(readsAndBadReads[0]).isGreaterThan(100);
         assertThat(readsAndBadReads[1]).isZero();
-        assertThat(redis.commands().keys("ratelimit:apiindex-staging:*")).isEmpty();
-        assertThat(redis.commands().ttl(INDEX)).isEqualTo(-1L);
+        assertThat(redis.keys("ratelimit:apiindex-staging:*")).isEmpty();
+        assertThat(redis.ttl(INDEX)).isEqualTo(-1L);
     }
 
     @Test
     void anAppStartedWhileRedisIsDownReportsOnceRedisIsBack() {
-        redis.stop();
-        app = FixtureApplication.start(FullApi.class, redis.port());
+        env.redis().stop();
+        ConfigurableApplicationContext app = env.start(FullApi.class);
         assertThat(new HttpProbe(FixtureApplication.port(app)).status("/items/1")).isEqualTo(200);
 
-        redis.restart();
+        env.redis().restart();
 
-        awaitIndex(fullIds());
+        awaitIndex(app, fullIds());
     }
 
     @Test
     void collidingHandlerMethodsHaveAnEntryEach() {
-        app = FixtureApplication.start(CollisionApplication.class, redis.port());
+        ConfigurableApplicationContext app = env.start(CollisionApplication.class);
 
         String a = "dev.ratelimit.interceptor.collision.a.TwinController.";
         String b = "dev.ratelimit.interceptor.collision.b.TwinController.";
         Map<String, String> handlers = new TreeMap<>();
-        awaitIndex(Set.of("fixture.TwinController.twin", "fixture.TwinController.twin~2",
+        awaitIndex(app, Set.of("fixture.TwinController.twin", "fixture.TwinController.twin~2",
                 "fixture.TwinController.twin~3", "fixture.TwinController.open", "fixture.TwinController.open~2"))
                 .forEach((id, entry) -> handlers.put(id, entry.handler()));
         assertThat(handlers).containsExactlyEntriesOf(new TreeMap<>(Map.of(
@@ -188,8 +177,15 @@ class ApiIndexTest {
         return ids;
     }
 
+    /** Starts an app of the given configuration and waits until it has reported its whole index. */
+    private ConfigurableApplicationContext awaitStarted(Class<?> application) {
+        ConfigurableApplicationContext app = env.start(application);
+        awaitIndex(app, fullIds());
+        return app;
+    }
+
     /** Waits until the index holds exactly {@code ids} (the report runs in the background), and returns it. */
-    private SortedMap<String, ApiIndexEntry> awaitIndex(Set<String> ids) {
+    private static SortedMap<String, ApiIndexEntry> awaitIndex(ConfigurableApplicationContext app, Set<String> ids) {
         ApiIndexRepository repository = app.getBean(ApiIndexRepository.class);
         return Awaitility.await().atMost(REPORTED).ignoreExceptions()
                 .until(() -> repository.entries("fixture"), index -> index.keySet().equals(ids));

@@ -8,13 +8,13 @@ import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
-import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.RedisWithApps;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /** Handler methods whose derived rule names collide are named apart and counted apart, through real HTTP. */
@@ -23,26 +23,20 @@ class RuleNameCollisionTest {
     private static final String A = "dev.ratelimit.interceptor.collision.a.TwinController.";
     private static final String B = "dev.ratelimit.interceptor.collision.b.TwinController.";
 
-    private static RedisServerProcess redis;
+    @RegisterExtension
+    static final RedisWithApps env = new RedisWithApps();
     private static ConfigurableApplicationContext app;
     private static HttpProbe http;
 
     @BeforeAll
     static void start() {
-        redis = RedisServerProcess.start();
-        app = FixtureApplication.start(CollisionApplication.class, redis.port());
+        app = env.start(CollisionApplication.class);
         http = new HttpProbe(FixtureApplication.port(app));
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
-        redis.close();
     }
 
     @BeforeEach
     void emptyRedis() {
-        redis.commands().flushall();
+        env.redis().commands().flushall();
         assertThat(app.getBean(RuleSnapshotHolder.class).refresh()).isTrue();
     }
 
@@ -71,7 +65,7 @@ class RuleNameCollisionTest {
             assertThat(http.status(path + separator + "usercode=ann")).as(path).isEqualTo(200);
             assertThat(http.status(path + separator + "usercode=ann")).as(path).isEqualTo(429);
         }
-        assertThat(redis.commands().keys("ratelimit:counter:*")).containsExactlyInAnyOrder(
+        assertThat(env.redis().commands().keys("ratelimit:counter:*")).containsExactlyInAnyOrder(
                 "ratelimit:counter:fixture:TwinController.twin:USER:ann",
                 "ratelimit:counter:fixture:TwinController.twin~2:USER:ann",
                 "ratelimit:counter:fixture:TwinController.twin~3:USER:ann");
@@ -79,7 +73,7 @@ class RuleNameCollisionTest {
 
     @Test
     void aDynamicRuleAddressesOneOfTheCollidingHandlersOnly() {
-        redis.commands().hset("ratelimit:sysconfig", "dyn.fixture.TwinController.open~2", "1/60");
+        env.redis().commands().hset("ratelimit:sysconfig", "dyn.fixture.TwinController.open~2", "1/60");
         assertThat(app.getBean(RuleSnapshotHolder.class).refresh()).isTrue();
 
         assertThat(http.status("/b/open/named?name=x&usercode=bo")).isEqualTo(200);

@@ -4,16 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
-import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.RedisWithApps;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -26,24 +26,17 @@ class ConfigPropagationTest {
     private static final Duration BOUND = Duration.ofSeconds(1);
     private static final int CHANGES = 20;
 
-    private static RedisServerProcess redis;
+    @RegisterExtension
+    static final RedisWithApps env = new RedisWithApps();
     private static ConfigurableApplicationContext first;
     private static ConfigurableApplicationContext second;
 
     @BeforeAll
     static void start() {
-        redis = RedisServerProcess.start();
-        first = FixtureApplication.start(redis.port(), "ratelimit.config.refresh-interval=1h");
-        second = FixtureApplication.start(redis.port(), "ratelimit.config.refresh-interval=1h");
+        first = env.start("ratelimit.config.refresh-interval=1h");
+        second = env.start("ratelimit.config.refresh-interval=1h");
         Awaitility.await("both instances subscribed").atMost(Duration.ofSeconds(10))
-                .until(() -> redis.commands().pubsubNumsub(CHANNEL).get(CHANNEL) == 2);
-    }
-
-    @AfterAll
-    static void stop() {
-        first.close();
-        second.close();
-        redis.close();
+                .until(() -> env.redis().commands().pubsubNumsub(CHANNEL).get(CHANNEL) == 2);
     }
 
     @Test

@@ -7,11 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.RedisWithApps;
 import java.time.Duration;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -24,25 +24,13 @@ class ConfigSubscriptionRecoveryTest {
     private static final String USER = "fixture.LimitedController.user";
     private static final Duration RECOVERY = Duration.ofSeconds(30);
 
-    private RedisServerProcess redis;
-    private ConfigurableApplicationContext app;
-
-    @BeforeEach
-    void startRedis() {
-        redis = RedisServerProcess.start();
-    }
-
-    @AfterEach
-    void stop() {
-        if (app != null) {
-            app.close();
-        }
-        redis.close();
-    }
+    @RegisterExtension
+    final RedisWithApps env = new RedisWithApps();
 
     @Test
     void theSubscriptionSurvivesARedisRestart() {
-        app = FixtureApplication.start(redis.port(), "ratelimit.config.refresh-interval=1h");
+        RedisServerProcess redis = env.redis();
+        ConfigurableApplicationContext app = env.start("ratelimit.config.refresh-interval=1h");
         RuleSnapshotHolder snapshots = app.getBean(RuleSnapshotHolder.class);
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> redis.commands().hexists(
                 "ratelimit:sysconfig", "global.check"));
@@ -61,9 +49,10 @@ class ConfigSubscriptionRecoveryTest {
 
     @Test
     void anAppStartedWhileRedisIsDownStartsAndCatchesUpWhenRedisIsBack() {
+        RedisServerProcess redis = env.redis();
         redis.stop();
         long startedAt = System.nanoTime();
-        app = FixtureApplication.start(redis.port(), "ratelimit.config.refresh-interval=1h");
+        ConfigurableApplicationContext app = env.start("ratelimit.config.refresh-interval=1h");
         System.out.printf("Started with Redis down in %d ms%n", (System.nanoTime() - startedAt) / 1_000_000);
         HttpProbe http = new HttpProbe(FixtureApplication.port(app));
         assertThat(http.status("/user?usercode=amy")).isEqualTo(200);

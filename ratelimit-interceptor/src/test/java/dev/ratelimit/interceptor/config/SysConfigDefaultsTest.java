@@ -2,16 +2,15 @@ package dev.ratelimit.interceptor.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratelimit.interceptor.fixture.FixtureApplication;
-import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.RedisWithApps;
+import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -23,31 +22,19 @@ class SysConfigDefaultsTest {
     private static final String HASH = "ratelimit:sysconfig";
     private static final String USER = "fixture.LimitedController.user";
 
-    private RedisServerProcess redis;
-    private ConfigurableApplicationContext app;
-
-    @BeforeEach
-    void startRedis() {
-        redis = RedisServerProcess.start();
-    }
-
-    @AfterEach
-    void stop() {
-        if (app != null) {
-            app.close();
-        }
-        redis.close();
-    }
+    @RegisterExtension
+    final RedisWithApps env = new RedisWithApps();
 
     @Test
     void writesEveryMissingDefaultAndKeepsTheOperatorsValues(CapturedOutput output) {
-        redis.commands().hset(HASH, Map.of(
+        RedisCommands<String, String> redis = env.redis().commands();
+        redis.hset(HASH, Map.of(
                 USER + ".count", "7",
                 "fixture.LimitedController.shortWindow.check", "0",
                 "global.check", "0",
                 "dyn.fixture.OpenController.plain", "2/60"));
 
-        app = FixtureApplication.start(redis.port());
+        ConfigurableApplicationContext app = env.start();
 
         Map<String, String> expected = new TreeMap<>(Map.of(
                 "global.check", "0",
@@ -62,7 +49,7 @@ class SysConfigDefaultsTest {
         knobs(expected, "fixture.LimitedController.stacked#user", "1", "60", "2");
         knobs(expected, "fixture.LimitedController.stacked#ip", "1", "60", "100");
         Awaitility.await().atMost(Duration.ofSeconds(10))
-                .untilAsserted(() -> assertThat(new TreeMap<>(redis.commands().hgetall(HASH))).isEqualTo(expected));
+                .untilAsserted(() -> assertThat(new TreeMap<>(redis.hgetall(HASH))).isEqualTo(expected));
         assertThat(output).contains("Rate limit config: " + USER + ".count is 7 in the config hash (declared: 50); "
                 + "the config hash decides");
         assertThat(app.getBean(RuleSnapshotHolder.class).current().override(USER).count()).isEqualTo(7);
