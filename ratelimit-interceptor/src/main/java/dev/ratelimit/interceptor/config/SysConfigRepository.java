@@ -1,13 +1,12 @@
 package dev.ratelimit.interceptor.config;
 
 import dev.ratelimit.interceptor.RedisKeys;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.springframework.core.io.ClassPathResource;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
-import org.springframework.data.redis.serializer.RedisSerializer;
 
 /**
  * The {@code {p}:sysconfig} hash: reads it whole, adds missing defaults, and writes single fields
@@ -17,6 +16,8 @@ public class SysConfigRepository {
 
     private static final RedisScript<String> WRITE_FIELD =
             RedisScript.of(new ClassPathResource("write_field.lua", SysConfigRepository.class), String.class);
+    private static final RedisScript<Long> PUT_ABSENT =
+            RedisScript.of(new ClassPathResource("put_absent.lua", SysConfigRepository.class), Long.class);
 
     private final StringRedisTemplate redis;
     private final RedisKeys keys;
@@ -31,15 +32,14 @@ public class SysConfigRepository {
         return redis.<String, String>opsForHash().entries(keys.sysconfig());
     }
 
-    /** Adds each field the hash lacks ({@code HSETNX}, pipelined); a field that exists keeps its value. */
+    /** Adds each field the hash lacks ({@code HSETNX}), all in one atomic step; a field that exists keeps its value. */
     public void putIfAbsent(Map<String, String> fields) {
-        RedisSerializer<String> text = redis.getStringSerializer();
-        byte[] key = text.serialize(keys.sysconfig());
-        redis.executePipelined((RedisCallback<Object>) connection -> {
-            fields.forEach((field, value) ->
-                    connection.hashCommands().hSetNX(key, text.serialize(field), text.serialize(value)));
-            return null;
+        List<String> pairs = new ArrayList<>(fields.size() * 2);
+        fields.forEach((field, value) -> {
+            pairs.add(field);
+            pairs.add(value);
         });
+        redis.execute(PUT_ABSENT, List.of(keys.sysconfig()), pairs.toArray());
     }
 
     /**
