@@ -8,6 +8,7 @@ package dev.ratelimit.interceptor;
  * {p}:sysconfig                                        switches and dynamic rules (hash)
  * {p}:apiindex:{module}                                the handler methods of a module (hash)
  * {p}:apiindex:modules                                 modules that reported an index (set)
+ * {p}:apiindex-staging:{module}:{token}                an index being written, renamed onto the index when complete
  * {p}:config-changed                                   pub/sub channel, a message after each config write
  * </pre>
  */
@@ -33,6 +34,14 @@ public record RedisKeys(String prefix) {
 
     public String apiIndex(String module) {
         return prefix + ":apiindex:" + module;
+    }
+
+    /**
+     * Where one writer builds a new index of {@code module} before renaming it onto {@link #apiIndex}:
+     * {@code token} keeps two instances starting at once from writing into each other's copy.
+     */
+    public String apiIndexStaging(String module, String token) {
+        return prefix + ":apiindex-staging:" + module + ":" + token;
     }
 
     public String apiIndexModules() {

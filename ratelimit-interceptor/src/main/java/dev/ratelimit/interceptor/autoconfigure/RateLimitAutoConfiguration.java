@@ -1,7 +1,10 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
 import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.config.ConfigChangeListener;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.config.SysConfigDefaults;
+import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.identity.IdentityResolver;
@@ -11,6 +14,7 @@ import dev.ratelimit.interceptor.log.InterceptionLog;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.RuleNaming;
 import dev.ratelimit.interceptor.store.RateLimitStore;
+import dev.ratelimit.interceptor.startup.StartupTask;
 import dev.ratelimit.interceptor.store.RedisRateLimitStore;
 import dev.ratelimit.interceptor.web.JsonRejectionHandler;
 import dev.ratelimit.interceptor.web.RateLimitInterceptor;
@@ -19,6 +23,7 @@ import dev.ratelimit.interceptor.web.RejectionMessages;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -31,6 +36,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.listener.ChannelTopic;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
@@ -92,6 +99,56 @@ public class RateLimitAutoConfiguration {
     RuleSnapshotHolder rateLimitRuleSnapshotHolder(SysConfigRepository repository, RateLimitProperties properties) {
         return new RuleSnapshotHolder(repository::readAll, properties.config().refreshInterval(),
                 properties.config().initialLoadTimeout(), Clock.systemUTC());
+    }
+
+    /**
+     * Refreshes the snapshot the moment a change is announced. Not a default injection candidate, so an
+     * app that injects its own {@code RedisMessageListenerContainer} by type still gets its own. Started
+     * by {@link #rateLimitConfigChangeSubscription}, not with the context: its first subscription fails
+     * when Redis is away, and that must not fail the start. Once subscribed, Lettuce subscribes again
+     * by itself after a lost connection.
+     */
+    @Bean(defaultCandidate = false)
+    @ConditionalOnMissingBean(name = "rateLimitConfigChangeListenerContainer")
+    @ConditionalOnBean(SysConfigRepository.class)
+    RedisMessageListenerContainer rateLimitConfigChangeListenerContainer(StringRedisTemplate redis,
+            RuleSnapshotHolder snapshots, RedisKeys keys) {
+        RedisMessageListenerContainer container = new RedisMessageListenerContainer();
+        container.setConnectionFactory(redis.getRequiredConnectionFactory());
+        container.setAutoStartup(false);
+        container.setRecoveryBackoff(StartupTask.retryPauses());
+        container.addMessageListener(new ConfigChangeListener(snapshots), new ChannelTopic(keys.configChangedChannel()));
+        return container;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(name = "rateLimitConfigChangeSubscription")
+    @ConditionalOnBean(name = "rateLimitConfigChangeListenerContainer")
+    StartupTask rateLimitConfigChangeSubscription(
+            @Qualifier("rateLimitConfigChangeListenerContainer") RedisMessageListenerContainer container,
+            RedisKeys keys) {
+        return new StartupTask("subscribe to " + keys.configChangedChannel(), () -> {
+            try {
+                container.start();
+            } catch (RuntimeException e) {
+                container.stop(); // so that the next attempt starts afresh
+                throw e;
+            }
+        });
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(SysConfigRepository.class)
+    SysConfigEditor rateLimitSysConfigEditor(SysConfigRepository repository) {
+        return new SysConfigEditor(repository);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(name = "rateLimitConfigDefaultsWrite")
+    @ConditionalOnBean(SysConfigRepository.class)
+    StartupTask rateLimitConfigDefaultsWrite(EndpointCatalog catalog, SysConfigRepository repository) {
+        return new StartupTask("write the rate limit config defaults", new SysConfigDefaults(catalog, repository)::write);
     }
 
     @Bean

@@ -30,6 +30,9 @@ class InterceptorBehaviourTest {
         redis = RedisServerProcess.start();
         app = FixtureApplication.start(redis.port());
         http = new HttpProbe(FixtureApplication.port(app));
+        // The config defaults land in the background, all at once; they must not land after a test emptied Redis.
+        Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> redis.commands().hexists(SYSCONFIG, "global.check"));
     }
 
     @AfterAll
