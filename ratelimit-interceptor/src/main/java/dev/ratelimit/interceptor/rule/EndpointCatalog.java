@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Consumer;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.method.HandlerMethod;
@@ -29,11 +30,18 @@ public final class EndpointCatalog {
 
     private final RuleNaming naming;
     private final Set<Algorithm> supportedAlgorithms;
+    private final Consumer<String> customKeyParser;
     private final ConcurrentMap<EndpointKey, Endpoint> endpoints = new ConcurrentHashMap<>();
 
-    public EndpointCatalog(RuleNaming naming, Set<Algorithm> supportedAlgorithms) {
+    /**
+     * @param supportedAlgorithms the algorithms of the counter store; a limit with another fails
+     * @param customKeyParser     parses (and keeps) the key expression of a CUSTOM limit, throwing
+     *                            {@link IllegalArgumentException} when it does not parse
+     */
+    public EndpointCatalog(RuleNaming naming, Set<Algorithm> supportedAlgorithms, Consumer<String> customKeyParser) {
         this.naming = naming;
         this.supportedAlgorithms = Set.copyOf(supportedAlgorithms);
+        this.customKeyParser = customKeyParser;
     }
 
     /** Registers the handler methods of one handler mapping; throws if a declaration is invalid. */
@@ -87,8 +95,18 @@ public final class EndpointCatalog {
         if (!supportedAlgorithms.contains(annotation.algorithm())) {
             throw invalid(controller, method, "algorithm " + annotation.algorithm() + " is not supported by this store");
         }
-        if (annotation.dimension() == Dimension.CUSTOM && annotation.key().isBlank()) {
-            throw invalid(controller, method, "dimension CUSTOM needs key = \"<SpEL expression>\"");
+        if (annotation.dimension() == Dimension.CUSTOM) {
+            if (annotation.key().isBlank()) {
+                throw invalid(controller, method, "dimension CUSTOM needs key = \"<SpEL expression>\"");
+            }
+            try {
+                customKeyParser.accept(annotation.key());
+            } catch (IllegalArgumentException e) {
+                throw invalid(controller, method, e.getMessage());
+            }
+        } else if (!annotation.key().isBlank()) {
+            throw invalid(controller, method, "key is only read with dimension = CUSTOM, this limit counts per "
+                    + annotation.dimension());
         }
         long windowSeconds = annotation.unit().toSeconds(annotation.interval());
         try {

@@ -1,0 +1,98 @@
+package dev.ratelimit.interceptor.rule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.Dimension;
+import dev.ratelimit.interceptor.RateLimit;
+import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
+import java.util.EnumSet;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
+
+/** Declarations the catalog refuses at start-up, naming the method. */
+class EndpointCatalogTest {
+
+    private final EndpointCatalog catalog = new EndpointCatalog(new RuleNaming("shop"),
+            EnumSet.allOf(Algorithm.class), new CustomKeyExpressions(null)::parse);
+
+    @Test
+    void acceptsEveryAlgorithmAndAParsableCustomKey() {
+        register("good");
+
+        assertThat(catalog.endpoints()).singleElement()
+                .satisfies(endpoint -> assertThat(endpoint.limits()).extracting(LimitDefinition::algorithm)
+                        .containsExactly(Algorithm.SLIDING_LOG, Algorithm.TOKEN_BUCKET));
+    }
+
+    @Test
+    void aCustomKeyThatDoesNotParseNamesTheMethod() {
+        assertThatThrownBy(() -> register("unparsable"))
+                .hasMessageStartingWith("Invalid @RateLimit on " + Controller.class.getName() + ".unparsable: ")
+                .hasMessageContaining("key expression '#headers[' does not parse");
+    }
+
+    @Test
+    void aCustomLimitNeedsAKey() {
+        assertThatThrownBy(() -> register("keyless")).hasMessageContaining("dimension CUSTOM needs key");
+    }
+
+    @Test
+    void aKeyOnAnotherDimensionIsAMistake() {
+        assertThatThrownBy(() -> register("strayKey")).hasMessageContaining("key is only read with dimension = CUSTOM");
+    }
+
+    @Test
+    void anAlgorithmTheStoreLacksFailsTheStart() {
+        EndpointCatalog fixedOnly = new EndpointCatalog(new RuleNaming("shop"), EnumSet.of(Algorithm.FIXED_WINDOW),
+                expression -> { });
+        assertThatThrownBy(() -> fixedOnly.register(handler("good")))
+                .hasMessageContaining("algorithm SLIDING_LOG is not supported by this store");
+    }
+
+    @Test
+    void aLimitBeyondExactArithmeticFailsTheStart() {
+        assertThatThrownBy(() -> register("enormous")).hasMessageContaining("count × window in ms must stay below 2^53");
+    }
+
+    private void register(String method) {
+        catalog.register(handler(method));
+    }
+
+    private static Map<RequestMappingInfo, HandlerMethod> handler(String method) {
+        try {
+            return Map.of(RequestMappingInfo.paths("/" + method).build(),
+                    new HandlerMethod(new Controller(), Controller.class.getMethod(method)));
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static class Controller {
+
+        @RateLimit(count = 5, algorithm = Algorithm.SLIDING_LOG, dimension = Dimension.CUSTOM,
+                key = "#pathVariables['tenant'] + ':' + #headers['X-Plan']")
+        @RateLimit(count = 5, algorithm = Algorithm.TOKEN_BUCKET, dimension = Dimension.IP)
+        public void good() {
+        }
+
+        @RateLimit(dimension = Dimension.CUSTOM, key = "#headers[")
+        public void unparsable() {
+        }
+
+        @RateLimit(dimension = Dimension.CUSTOM)
+        public void keyless() {
+        }
+
+        @RateLimit(dimension = Dimension.IP, key = "#headers['X-Plan']")
+        public void strayKey() {
+        }
+
+        @RateLimit(count = 1_000_000_000, interval = 365, unit = java.util.concurrent.TimeUnit.DAYS)
+        public void enormous() {
+        }
+    }
+}
