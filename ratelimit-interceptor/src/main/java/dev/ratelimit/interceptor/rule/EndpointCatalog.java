@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -40,13 +41,20 @@ public final class EndpointCatalog {
 
     private final RuleNaming naming;
     private final Set<Algorithm> supportedAlgorithms;
+    private final Consumer<String> customKeyParser;
     private final ConcurrentMap<EndpointKey, Endpoint> endpoints = new ConcurrentHashMap<>();
     /** The handler method owning each endpoint rule name; guarded by itself. */
     private final Map<String, EndpointKey> ruleOwners = new HashMap<>();
 
-    public EndpointCatalog(RuleNaming naming, Set<Algorithm> supportedAlgorithms) {
+    /**
+     * @param supportedAlgorithms the algorithms of the counter store; a limit with another fails
+     * @param customKeyParser     parses (and keeps) the key expression of a CUSTOM limit, throwing
+     *                            {@link IllegalArgumentException} when it does not parse
+     */
+    public EndpointCatalog(RuleNaming naming, Set<Algorithm> supportedAlgorithms, Consumer<String> customKeyParser) {
         this.naming = naming;
         this.supportedAlgorithms = Set.copyOf(supportedAlgorithms);
+        this.customKeyParser = customKeyParser;
     }
 
     /** Registers the handler methods of one handler mapping; throws if a declaration is invalid. */
@@ -132,8 +140,18 @@ public final class EndpointCatalog {
         if (!supportedAlgorithms.contains(annotation.algorithm())) {
             throw invalid(controller, method, "algorithm " + annotation.algorithm() + " is not supported by this store");
         }
-        if (annotation.dimension() == Dimension.CUSTOM && annotation.key().isBlank()) {
-            throw invalid(controller, method, "dimension CUSTOM needs key = \"<SpEL expression>\"");
+        if (annotation.dimension() == Dimension.CUSTOM) {
+            if (annotation.key().isBlank()) {
+                throw invalid(controller, method, "dimension CUSTOM needs key = \"<SpEL expression>\"");
+            }
+            try {
+                customKeyParser.accept(annotation.key());
+            } catch (IllegalArgumentException e) {
+                throw invalid(controller, method, e.getMessage());
+            }
+        } else if (!annotation.key().isBlank()) {
+            throw invalid(controller, method, "key is only read with dimension = CUSTOM, this limit counts per "
+                    + annotation.dimension());
         }
         long windowSeconds = annotation.unit().toSeconds(annotation.interval());
         try {
