@@ -1,17 +1,19 @@
 package dev.ratelimit.demo;
 
+import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RateLimit;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** One endpoint per dimension. Call them with {@code ?usercode=...} to act as a user. */
+/** One endpoint per dimension and per algorithm. Call them with {@code ?usercode=...} to act as a user. */
 @RestController
 @RequestMapping("/api")
 public class DemoController {
@@ -57,6 +59,36 @@ public class DemoController {
     @GetMapping("/sms")
     public Map<String, Object> sms() {
         return reply("code sent");
+    }
+
+    /** Token bucket: a burst of 5, then one request every 2 seconds per user. */
+    @RateLimit(count = 5, interval = 10, algorithm = Algorithm.TOKEN_BUCKET)
+    @GetMapping("/burst")
+    public Map<String, Object> burst() {
+        return reply("a bursty call");
+    }
+
+    /** Sliding window: 5 per 10 s per user, without the fixed window's double burst at the window's edge. */
+    @RateLimit(count = 5, interval = 10, algorithm = Algorithm.SLIDING_WINDOW)
+    @GetMapping("/quote")
+    public Map<String, Object> quote() {
+        return reply("a price quote");
+    }
+
+    /** Sliding log: exactly 3 attempts in any minute per client IP. */
+    @RateLimit(count = 3, interval = 1, unit = TimeUnit.MINUTES, dimension = Dimension.IP,
+            algorithm = Algorithm.SLIDING_LOG)
+    @PostMapping("/login")
+    public Map<String, Object> login() {
+        return reply("login attempt");
+    }
+
+    /** CUSTOM: 10 per minute per tenant, whoever calls. */
+    @RateLimit(count = 10, interval = 1, unit = TimeUnit.MINUTES, dimension = Dimension.CUSTOM,
+            key = "#pathVariables['tenant']")
+    @GetMapping("/tenants/{tenant}/data")
+    public Map<String, Object> tenantData(@PathVariable String tenant) {
+        return reply("data of tenant " + tenant);
     }
 
     /** No annotation: limit it at run time with {@code dyn.demo.DemoController.open} or a {@code dynuri.*} rule. */

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -25,6 +27,20 @@ class DemoApplicationTest {
             assertThat(rejected.body()).contains("\"ratelimit\":1");
 
             assertThat(http.status("/api/hello")).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void reportsItsApiIndexAtStartUp() {
+        try (ConfigurableApplicationContext demo = SpringApplication.run(DemoApplication.class, "--server.port=0")) {
+            HttpProbe http = new HttpProbe(Integer.parseInt(demo.getEnvironment().getProperty("local.server.port")));
+
+            Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(http.get("/api/index").body())
+                    .contains("\"demo.DemoController.hello\":{\"pattern\":\"/api/hello\",\"patterns\":[\"/api/hello\"],"
+                            + "\"methods\":[\"GET\"],\"handler\":\"dev.ratelimit.demo.DemoController.hello(java.lang.String)\","
+                            + "\"limits\":[{\"rule\":\"demo.DemoController.hello\",\"count\":3,\"intervalSeconds\":10,"
+                            + "\"dimension\":\"USER\",\"algorithm\":\"FIXED_WINDOW\"}]}")
+                    .contains("\"demo.DemoController.open\"", "\"demo.ApiIndexController.index\""));
         }
     }
 

@@ -1,8 +1,12 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
 import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.config.ConfigChangeListener;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.config.SysConfigDefaults;
+import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
+import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.identity.IdentityResolver;
 import dev.ratelimit.interceptor.identity.RequestUserResolver;
@@ -11,14 +15,19 @@ import dev.ratelimit.interceptor.log.InterceptionLog;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.RuleNaming;
 import dev.ratelimit.interceptor.store.RateLimitStore;
+import dev.ratelimit.interceptor.startup.StartupTask;
 import dev.ratelimit.interceptor.store.RedisRateLimitStore;
+import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.web.JsonRejectionHandler;
 import dev.ratelimit.interceptor.web.RateLimitInterceptor;
 import dev.ratelimit.interceptor.web.RejectionHandler;
 import dev.ratelimit.interceptor.web.RejectionMessages;
 import java.time.Clock;
+import java.util.Map;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -31,14 +40,17 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.listener.ChannelTopic;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
- * Installs the rate limiter in a servlet web app that has Redis: every part is a bean an app can
- * replace by declaring its own.
+ * Installs the rate limiter in a servlet web app: counters in Redis ({@code ratelimit.store=redis},
+ * the default) or in this process ({@code memory}); every part is a bean an app can replace by
+ * declaring its own.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -62,14 +74,28 @@ public class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(StringRedisTemplate.class)
+    @ConditionalOnProperty(prefix = "ratelimit", name = "store", havingValue = "redis", matchIfMissing = true)
     RateLimitStore rateLimitStore(StringRedisTemplate redis) {
         return new RedisRateLimitStore(redis);
     }
 
     @Bean
     @ConditionalOnMissingBean
-    EndpointCatalog rateLimitEndpointCatalog(RuleNaming naming, RateLimitStore store) {
-        return new EndpointCatalog(naming, store.supportedAlgorithms());
+    @ConditionalOnProperty(prefix = "ratelimit", name = "store", havingValue = "memory")
+    RateLimitStore rateLimitMemoryStore(RateLimitProperties properties) {
+        return new MemoryRateLimitStore(Clock.systemUTC(), properties.memory().maxKeys());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    CustomKeyExpressions rateLimitCustomKeyExpressions(BeanFactory beanFactory) {
+        return new CustomKeyExpressions(beanFactory);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    EndpointCatalog rateLimitEndpointCatalog(RuleNaming naming, RateLimitStore store, CustomKeyExpressions customKeys) {
+        return new EndpointCatalog(naming, store.supportedAlgorithms(), customKeys::parse);
     }
 
     /** Reads every handler mapping once all are built, so an invalid {@code @RateLimit} fails the start. */
@@ -87,11 +113,64 @@ public class RateLimitAutoConfiguration {
         return new SysConfigRepository(redis, keys);
     }
 
+    /** Without Redis (an in-process store and no Redis client) the annotations' limits apply as declared. */
     @Bean
     @ConditionalOnMissingBean
-    RuleSnapshotHolder rateLimitRuleSnapshotHolder(SysConfigRepository repository, RateLimitProperties properties) {
-        return new RuleSnapshotHolder(repository::readAll, properties.config().refreshInterval(),
-                properties.config().initialLoadTimeout(), Clock.systemUTC());
+    RuleSnapshotHolder rateLimitRuleSnapshotHolder(ObjectProvider<SysConfigRepository> repository,
+                                                   RateLimitProperties properties) {
+        SysConfigRepository config = repository.getIfAvailable();
+        return new RuleSnapshotHolder(config == null ? Map::of : config::readAll,
+                properties.config().refreshInterval(), properties.config().initialLoadTimeout(), Clock.systemUTC());
+    }
+
+    /**
+     * Refreshes the snapshot the moment a change is announced. Not a default injection candidate, so an
+     * app that injects its own {@code RedisMessageListenerContainer} by type still gets its own. Started
+     * by {@link #rateLimitConfigChangeSubscription}, not with the context: its first subscription fails
+     * when Redis is away, and that must not fail the start. Once subscribed, Lettuce subscribes again
+     * by itself after a lost connection.
+     */
+    @Bean(defaultCandidate = false)
+    @ConditionalOnMissingBean(name = "rateLimitConfigChangeListenerContainer")
+    @ConditionalOnBean(SysConfigRepository.class)
+    RedisMessageListenerContainer rateLimitConfigChangeListenerContainer(StringRedisTemplate redis,
+            RuleSnapshotHolder snapshots, RedisKeys keys) {
+        RedisMessageListenerContainer container = new RedisMessageListenerContainer();
+        container.setConnectionFactory(redis.getRequiredConnectionFactory());
+        container.setAutoStartup(false);
+        container.setRecoveryBackoff(StartupTask.retryPauses());
+        container.addMessageListener(new ConfigChangeListener(snapshots), new ChannelTopic(keys.configChangedChannel()));
+        return container;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(name = "rateLimitConfigChangeSubscription")
+    @ConditionalOnBean(name = "rateLimitConfigChangeListenerContainer")
+    StartupTask rateLimitConfigChangeSubscription(
+            @Qualifier("rateLimitConfigChangeListenerContainer") RedisMessageListenerContainer container,
+            RedisKeys keys) {
+        return new StartupTask("subscribe to " + keys.configChangedChannel(), () -> {
+            try {
+                container.start();
+            } catch (RuntimeException e) {
+                container.stop(); // so that the next attempt starts afresh
+                throw e;
+            }
+        });
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(SysConfigRepository.class)
+    SysConfigEditor rateLimitSysConfigEditor(SysConfigRepository repository) {
+        return new SysConfigEditor(repository);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(name = "rateLimitConfigDefaultsWrite")
+    @ConditionalOnBean(SysConfigRepository.class)
+    StartupTask rateLimitConfigDefaultsWrite(EndpointCatalog catalog, SysConfigRepository repository) {
+        return new StartupTask("write the rate limit config defaults", new SysConfigDefaults(catalog, repository)::write);
     }
 
     @Bean
@@ -110,8 +189,8 @@ public class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     DimensionKeys rateLimitDimensionKeys(IdentityResolver users, TrustedProxyResolver clientIps,
-                                         RateLimitProperties properties) {
-        return new DimensionKeys(users, clientIps, properties.identity().ipv6PrefixLength());
+                                         RateLimitProperties properties, CustomKeyExpressions customKeys) {
+        return new DimensionKeys(users, clientIps, properties.identity().ipv6PrefixLength(), customKeys);
     }
 
     @Bean
@@ -123,7 +202,7 @@ public class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RejectionHandler rateLimitRejectionHandler(RateLimitProperties properties) {
-        return new JsonRejectionHandler(properties.response().status());
+        return new JsonRejectionHandler(properties.response().status(), properties.response().body());
     }
 
     @Bean
@@ -140,7 +219,8 @@ public class RateLimitAutoConfiguration {
                                               RejectionHandler rejectionHandler, RejectionMessages messages,
                                               InterceptionLog interceptionLog, RateLimitProperties properties) {
         return new RateLimitInterceptor(catalog, snapshots, identities, keys, store, rejectionHandler, messages,
-                interceptionLog, properties.response().headersOnAllowed(), Clock.systemUTC());
+                interceptionLog, properties.response().headersOnAllowed(), properties.response().legacyHeaders(),
+                Clock.systemUTC());
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
+import dev.ratelimit.interceptor.web.RejectionBody;
 import java.time.Duration;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -10,6 +11,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param enabled        whether the interceptor is installed at all
  * @param module         module name of this app; default {@code spring.application.name} without a leading {@code app-}
+ * @param store          where counters live: {@code redis}, shared by every instance, or {@code memory}, this process only
  * @param trustedProxies CIDR blocks of the proxies whose forwarding headers are believed; empty means none are
  * @param excludedPaths  Ant patterns of paths never limited (dynamic URL rules included)
  */
@@ -17,15 +19,29 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record RateLimitProperties(
         @DefaultValue("true") boolean enabled,
         String module,
+        @DefaultValue("redis") Store store,
         @DefaultValue Redis redis,
+        @DefaultValue Memory memory,
         @DefaultValue Config config,
         @DefaultValue Identity identity,
         @DefaultValue List<String> trustedProxies,
         @DefaultValue Response response,
         @DefaultValue({"/actuator/**", "/error"}) List<String> excludedPaths) {
 
+    /** Where counters live. */
+    public enum Store {
+        /** In Redis, shared by every instance of the app. */
+        REDIS,
+        /** In this process only: single-instance apps and tests. */
+        MEMORY
+    }
+
     /** @param keyPrefix first part of every key the limiter writes */
     public record Redis(@DefaultValue("ratelimit") String keyPrefix) {
+    }
+
+    /** @param maxKeys the most counters the in-process store holds at once; requests of new keys beyond it are admitted uncounted */
+    public record Memory(@DefaultValue("100000") int maxKeys) {
     }
 
     /**
@@ -51,8 +67,12 @@ public record RateLimitProperties(
     /**
      * @param status           HTTP status of a rejection: 429, or 200 for the legacy contract (the body tells)
      * @param headersOnAllowed whether admitted responses of limited endpoints carry {@code RateLimit-Policy}/{@code RateLimit}
+     * @param legacyHeaders    whether the fields are also sent as {@code X-RateLimit-Limit}/{@code -Remaining}/{@code -Reset}
+     * @param body             body of a rejection: {@code json} ({@code {"error":...,"retryAfter":...}}) or
+     *                         {@code problem} (RFC 9457 {@code application/problem+json})
      */
-    public record Response(@DefaultValue("429") int status, @DefaultValue("true") boolean headersOnAllowed) {
+    public record Response(@DefaultValue("429") int status, @DefaultValue("true") boolean headersOnAllowed,
+                           @DefaultValue("false") boolean legacyHeaders, @DefaultValue("json") RejectionBody body) {
 
         public Response {
             if (status < 200 || status > 599) {

@@ -1,5 +1,7 @@
 package dev.ratelimit.interceptor.config;
 
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+
 /**
  * The value of a {@code dyn.*} or {@code dynuri.*} field: {@code <interval>} (one request per interval)
  * or {@code <count>/<interval>}, the interval in seconds.
@@ -9,6 +11,9 @@ public record LimitSpec(long count, long intervalSeconds) {
     public LimitSpec {
         if (count < 1 || intervalSeconds < 1) {
             throw new IllegalArgumentException("count and interval must both be at least 1");
+        }
+        if (!LimitDefinition.inRange(count, intervalSeconds)) {
+            throw new IllegalArgumentException("count × interval in ms must stay below 2^53");
         }
     }
 

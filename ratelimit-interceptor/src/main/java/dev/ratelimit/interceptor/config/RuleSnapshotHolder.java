@@ -7,8 +7,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,7 +19,8 @@ import org.springframework.beans.factory.InitializingBean;
 
 /**
  * Holds the current {@link RuleSnapshot} in a {@code volatile} field and refreshes it from Redis on a
- * background thread. A refresh that fails keeps the snapshot it had; a first load that fails leaves
+ * background thread: periodically, and at once when a change is announced ({@link #refreshSoon()}).
+ * A refresh that fails keeps the snapshot it had; a first load that fails leaves
  * the defaults (declared limits on, nothing dynamic) until Redis answers.
  */
 public class RuleSnapshotHolder implements InitializingBean, DisposableBean {
@@ -31,7 +34,12 @@ public class RuleSnapshotHolder implements InitializingBean, DisposableBean {
     private final Set<String> reportedWarnings = ConcurrentHashMap.newKeySet();
     private final CountDownLatch firstLoad = new CountDownLatch(1);
     private final Object refreshLock = new Object();
-    private ScheduledExecutorService scheduler;
+    private final AtomicBoolean refreshQueued = new AtomicBoolean();
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "ratelimit-config-refresh");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private volatile RuleSnapshot current = RuleSnapshot.defaults();
     private Map<String, String> currentHash = Map.of();
@@ -89,13 +97,25 @@ public class RuleSnapshotHolder implements InitializingBean, DisposableBean {
         }
     }
 
+    /**
+     * Refreshes on the background thread as soon as it is free, without making the caller wait. Calls
+     * that come before that refresh starts are served by it, so a burst of changes costs one read.
+     */
+    public void refreshSoon() {
+        if (refreshQueued.compareAndSet(false, true)) {
+            try {
+                scheduler.execute(() -> {
+                    refreshQueued.set(false);
+                    refresh();
+                });
+            } catch (RejectedExecutionException e) {
+                refreshQueued.set(false); // shutting down: nothing left to refresh for
+            }
+        }
+    }
+
     @Override
     public void afterPropertiesSet() throws InterruptedException {
-        scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "ratelimit-config-refresh");
-            thread.setDaemon(true);
-            return thread;
-        });
         scheduler.scheduleWithFixedDelay(this::refresh, 0, refreshInterval.toMillis(), TimeUnit.MILLISECONDS);
         if (!firstLoad.await(initialLoadTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
             log.warn("Rate limit config not loaded within {}; starting with defaults until Redis answers",
@@ -105,9 +125,7 @@ public class RuleSnapshotHolder implements InitializingBean, DisposableBean {
 
     @Override
     public void destroy() {
-        if (scheduler != null) {
-            scheduler.shutdownNow();
-        }
+        scheduler.shutdownNow();
     }
 
     private void warnOnce(String warning) {

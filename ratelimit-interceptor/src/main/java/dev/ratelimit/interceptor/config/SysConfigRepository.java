@@ -1,11 +1,23 @@
 package dev.ratelimit.interceptor.config;
 
 import dev.ratelimit.interceptor.RedisKeys;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 
-/** Reads the {@code {p}:sysconfig} hash. */
+/**
+ * The {@code {p}:sysconfig} hash: reads it whole, adds missing defaults, and writes single fields
+ * with an announcement on {@code {p}:config-changed} so every instance refreshes at once.
+ */
 public class SysConfigRepository {
+
+    private static final RedisScript<String> WRITE_FIELD =
+            RedisScript.of(new ClassPathResource("write_field.lua", SysConfigRepository.class), String.class);
+    private static final RedisScript<Long> PUT_ABSENT =
+            RedisScript.of(new ClassPathResource("put_absent.lua", SysConfigRepository.class), Long.class);
 
     private final StringRedisTemplate redis;
     private final RedisKeys keys;
@@ -18,5 +30,33 @@ public class SysConfigRepository {
     /** Every field of the hash; empty when the hash does not exist. */
     public Map<String, String> readAll() {
         return redis.<String, String>opsForHash().entries(keys.sysconfig());
+    }
+
+    /** Adds each field the hash lacks ({@code HSETNX}), all in one atomic step; a field that exists keeps its value. */
+    public void putIfAbsent(Map<String, String> fields) {
+        List<String> pairs = new ArrayList<>(fields.size() * 2);
+        fields.forEach((field, value) -> {
+            pairs.add(field);
+            pairs.add(value);
+        });
+        redis.execute(PUT_ABSENT, List.of(keys.sysconfig()), pairs.toArray());
+    }
+
+    /**
+     * Sets one field and announces the change, atomically.
+     *
+     * @return the value it replaced, {@code null} if the field was absent
+     */
+    public String write(String field, String value) {
+        return redis.execute(WRITE_FIELD, List.of(keys.sysconfig()), field, keys.configChangedChannel(), value);
+    }
+
+    /**
+     * Removes one field and announces the change, atomically.
+     *
+     * @return the value it had, {@code null} if the field was absent
+     */
+    public String remove(String field) {
+        return redis.execute(WRITE_FIELD, List.of(keys.sysconfig()), field, keys.configChangedChannel());
     }
 }

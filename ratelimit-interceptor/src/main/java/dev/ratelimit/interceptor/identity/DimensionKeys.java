@@ -23,8 +23,10 @@ public class DimensionKeys {
     private final IdentityResolver users;
     private final TrustedProxyResolver clientIps;
     private final int ipv6PrefixLength;
+    private final CustomKeyExpressions customKeys;
 
-    public DimensionKeys(IdentityResolver users, TrustedProxyResolver clientIps, int ipv6PrefixLength) {
+    public DimensionKeys(IdentityResolver users, TrustedProxyResolver clientIps, int ipv6PrefixLength,
+                         CustomKeyExpressions customKeys) {
         if (ipv6PrefixLength < 1 || ipv6PrefixLength > 128) {
             throw new IllegalArgumentException("ratelimit.identity.ipv6-prefix-length must be 1 to 128, was "
                     + ipv6PrefixLength);
@@ -32,6 +34,7 @@ public class DimensionKeys {
         this.users = users;
         this.clientIps = clientIps;
         this.ipv6PrefixLength = ipv6PrefixLength;
+        this.customKeys = customKeys;
     }
 
     /** The identity to count the request under, or {@code null} when the limit does not apply to it. */
@@ -40,7 +43,7 @@ public class DimensionKeys {
             case USER -> keyPart(users.user(request));
             case IP -> ipIdentity(clientIps.clientIp(request));
             case METHOD, GLOBAL -> EVERYONE;
-            case CUSTOM -> throw new IllegalStateException("CUSTOM limits are rejected at start-up by this version");
+            case CUSTOM -> keyPart(customKeys.evaluate(limit.key(), request));
         };
     }
 

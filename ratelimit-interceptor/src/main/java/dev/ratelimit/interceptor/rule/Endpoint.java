@@ -3,13 +3,15 @@ package dev.ratelimit.interceptor.rule;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Set;
+import java.util.StringJoiner;
 
 /**
  * A handler method as the limiter sees it: its derived name, its URL patterns and HTTP methods, and
  * the limits its {@code @RateLimit} annotations declare (empty when it has none).
  *
  * @param module   the app's module
- * @param rule     {@code ControllerSimpleName.methodName}: the name {@code dyn.<module>.<rule>} refers to
+ * @param rule     {@code ControllerSimpleName.methodName} (with {@code ~2}... when another handler method
+ *                 derives the same name): the name {@code dyn.<module>.<rule>} refers to
  * @param patterns URL patterns, the primary one first
  */
 public record Endpoint(String module, String rule, Class<?> controller, Method method, List<String> patterns,
@@ -28,5 +30,18 @@ public record Endpoint(String module, String rule, Class<?> controller, Method m
 
     public String primaryPattern() {
         return patterns.isEmpty() ? "" : patterns.get(0);
+    }
+
+    /** The Java method, e.g. {@code com.shop.OrderController.create(java.lang.String)}: tells colliding names apart. */
+    public String handler() {
+        return handler(controller, method);
+    }
+
+    static String handler(Class<?> controller, Method method) {
+        StringJoiner parameters = new StringJoiner(",", "(", ")");
+        for (Class<?> type : method.getParameterTypes()) {
+            parameters.add(type.getTypeName());
+        }
+        return controller.getName() + "." + method.getName() + parameters;
     }
 }

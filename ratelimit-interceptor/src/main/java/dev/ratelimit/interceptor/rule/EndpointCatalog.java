@@ -9,6 +9,7 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,9 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.method.HandlerMethod;
@@ -25,25 +29,47 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
  * Every handler method of the app with its name and declared limits. Filled once at start-up from the
  * handler mappings, so a misdeclared {@code @RateLimit} fails the start with the method named, and
  * read on every request with one map lookup.
+ *
+ * <p>Each handler method gets a rule name of its own, because counters, config fields and the API
+ * index are addressed by name. When two derive the same name (overloads, or equal simple class
+ * names in two packages), the one first in the order of {@link Endpoint#handler()} keeps it, the
+ * others get {@code ~2}, {@code ~3}..., and a warning names both. Explicit {@code @RateLimit(rule = ...)}
+ * names are kept as given: sharing one on purpose shares its counter.
  */
 public final class EndpointCatalog {
 
+    private static final Logger log = LoggerFactory.getLogger(EndpointCatalog.class);
+
     private final RuleNaming naming;
     private final Set<Algorithm> supportedAlgorithms;
+    private final Consumer<String> customKeyParser;
     private final ConcurrentMap<EndpointKey, Endpoint> endpoints = new ConcurrentHashMap<>();
+    /** The handler method owning each endpoint rule name; guarded by itself. */
+    private final Map<String, EndpointKey> ruleOwners = new HashMap<>();
 
-    public EndpointCatalog(RuleNaming naming, Set<Algorithm> supportedAlgorithms) {
+    /**
+     * @param supportedAlgorithms the algorithms of the counter store; a limit with another fails
+     * @param customKeyParser     parses (and keeps) the key expression of a CUSTOM limit, throwing
+     *                            {@link IllegalArgumentException} when it does not parse
+     */
+    public EndpointCatalog(RuleNaming naming, Set<Algorithm> supportedAlgorithms, Consumer<String> customKeyParser) {
         this.naming = naming;
         this.supportedAlgorithms = Set.copyOf(supportedAlgorithms);
+        this.customKeyParser = customKeyParser;
     }
 
     /** Registers the handler methods of one handler mapping; throws if a declaration is invalid. */
     public void register(Map<RequestMappingInfo, HandlerMethod> handlerMethods) {
-        handlerMethods.forEach((info, handler) -> {
-            if (!isExempt(handler)) {
-                endpoints.put(EndpointKey.of(handler), describe(handler, info.getPatternValues(), httpMethods(info)));
+        List<Map.Entry<RequestMappingInfo, HandlerMethod>> ordered = new ArrayList<>(handlerMethods.entrySet());
+        // One order on every start, so the same handler method keeps the plain name of a collision.
+        ordered.sort(Comparator.comparing(entry -> EndpointKey.of(entry.getValue()).handler()));
+        for (Map.Entry<RequestMappingInfo, HandlerMethod> entry : ordered) {
+            RequestMappingInfo info = entry.getKey();
+            if (!isExempt(entry.getValue())) {
+                endpoints.put(EndpointKey.of(entry.getValue()),
+                        describe(entry.getValue(), info.getPatternValues(), httpMethods(info)));
             }
-        });
+        }
     }
 
     /**
@@ -75,19 +101,44 @@ public final class EndpointCatalog {
     }
 
     private Endpoint describe(HandlerMethod handler, Collection<String> patterns, Set<String> httpMethods) {
-        Class<?> controller = handler.getBeanType();
-        Method method = handler.getMethod();
-        return new Endpoint(naming.module(), naming.rule(controller, method), controller, method,
-                new ArrayList<>(new TreeSet<>(patterns)), httpMethods, limitsOf(controller, method));
+        EndpointKey key = EndpointKey.of(handler);
+        String rule = ruleOf(key);
+        return new Endpoint(naming.module(), rule, key.controller(), key.method(),
+                new ArrayList<>(new TreeSet<>(patterns)), httpMethods, limitsOf(key.controller(), key.method(), rule));
     }
 
-    private List<LimitDefinition> limitsOf(Class<?> controller, Method method) {
+    /** The derived rule name of a handler method, made unique among the app's handler methods. */
+    private String ruleOf(EndpointKey key) {
+        String derived = naming.rule(key.controller(), key.method());
+        synchronized (ruleOwners) {
+            EndpointKey first = ruleOwners.putIfAbsent(derived, key);
+            if (first == null || first.equals(key)) {
+                return derived;
+            }
+            for (int ordinal = 2; ; ordinal++) {
+                String candidate = naming.disambiguated(derived, ordinal);
+                EndpointKey owner = ruleOwners.putIfAbsent(candidate, key);
+                if (owner == null) {
+                    log.warn("Handler methods {} and {} both derive the rate limit rule name '{}.{}'; the second is "
+                            + "named '{}.{}' (its counters, config fields, dyn.* rule and API index entry use that "
+                            + "name). Rename one of them to choose the names yourself.", first.handler(),
+                            key.handler(), naming.module(), derived, naming.module(), candidate);
+                    return candidate;
+                }
+                if (owner.equals(key)) {
+                    return candidate;
+                }
+            }
+        }
+    }
+
+    private List<LimitDefinition> limitsOf(Class<?> controller, Method method, String endpointRule) {
         Set<RateLimit> annotations = AnnotatedElementUtils.findMergedRepeatableAnnotations(method, RateLimit.class,
                 RateLimits.class);
         List<LimitDefinition> limits = new ArrayList<>(annotations.size());
         Set<String> ids = new HashSet<>();
         for (RateLimit annotation : annotations) {
-            LimitDefinition limit = define(controller, method, annotation, annotations.size());
+            LimitDefinition limit = define(controller, method, endpointRule, annotation, annotations.size());
             if (!ids.add(limit.id())) {
                 throw invalid(controller, method, "two limits are both named '" + limit.id()
                         + "'; give each @RateLimit of the same dimension its own rule = \"...\"");
@@ -97,16 +148,27 @@ public final class EndpointCatalog {
         return limits;
     }
 
-    private LimitDefinition define(Class<?> controller, Method method, RateLimit annotation, int total) {
+    private LimitDefinition define(Class<?> controller, Method method, String endpointRule, RateLimit annotation,
+                                   int total) {
         if (!supportedAlgorithms.contains(annotation.algorithm())) {
             throw invalid(controller, method, "algorithm " + annotation.algorithm() + " is not supported by this store");
         }
-        if (annotation.dimension() == Dimension.CUSTOM && annotation.key().isBlank()) {
-            throw invalid(controller, method, "dimension CUSTOM needs key = \"<SpEL expression>\"");
+        if (annotation.dimension() == Dimension.CUSTOM) {
+            if (annotation.key().isBlank()) {
+                throw invalid(controller, method, "dimension CUSTOM needs key = \"<SpEL expression>\"");
+            }
+            try {
+                customKeyParser.accept(annotation.key());
+            } catch (IllegalArgumentException e) {
+                throw invalid(controller, method, e.getMessage());
+            }
+        } else if (!annotation.key().isBlank()) {
+            throw invalid(controller, method, "key is only read with dimension = CUSTOM, this limit counts per "
+                    + annotation.dimension());
         }
         long windowSeconds = annotation.unit().toSeconds(annotation.interval());
         try {
-            return new LimitDefinition(naming.module(annotation), naming.rule(controller, method, annotation, total),
+            return new LimitDefinition(naming.module(annotation), naming.rule(endpointRule, annotation, total),
                     annotation.count(), windowSeconds, annotation.dimension(), annotation.algorithm(),
                     annotation.key(), annotation.messageKey());
         } catch (IllegalArgumentException e) {
@@ -132,6 +194,10 @@ public final class EndpointCatalog {
 
         static EndpointKey of(HandlerMethod handler) {
             return new EndpointKey(handler.getBeanType(), handler.getMethod());
+        }
+
+        String handler() {
+            return Endpoint.handler(controller, method);
         }
     }
 }

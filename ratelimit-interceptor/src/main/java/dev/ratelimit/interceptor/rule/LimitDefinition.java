@@ -20,6 +20,12 @@ public record LimitDefinition(String module, String rule, long count, long windo
 
     public static final String DEFAULT_MESSAGE_KEY = "ratelimit.rejected";
 
+    /**
+     * Upper bound of count × window in milliseconds: 2^53, so that the algorithms' integer arithmetic
+     * is exact in Lua's double-precision numbers too (10^8 requests per day still fit).
+     */
+    public static final long MAX_COUNT_TIMES_WINDOW_MILLIS = 1L << 53;
+
     public LimitDefinition {
         if (count < 1) {
             throw new IllegalArgumentException("count must be at least 1 in rule " + module + "." + rule + ", was " + count);
@@ -28,6 +34,16 @@ public record LimitDefinition(String module, String rule, long count, long windo
             throw new IllegalArgumentException("the window must be at least 1 second in rule " + module + "." + rule
                     + ", was " + windowSeconds + "s");
         }
+        if (!inRange(count, windowSeconds)) {
+            throw new IllegalArgumentException("count " + count + " per " + windowSeconds + "s is too large in rule "
+                    + module + "." + rule + ": count × window in ms must stay below 2^53");
+        }
+    }
+
+    /** Whether count × window (in ms) is within {@link #MAX_COUNT_TIMES_WINDOW_MILLIS}; both at least 1. */
+    public static boolean inRange(long count, long windowSeconds) {
+        return windowSeconds <= MAX_COUNT_TIMES_WINDOW_MILLIS / 1000
+                && count <= MAX_COUNT_TIMES_WINDOW_MILLIS / (windowSeconds * 1000);
     }
 
     /** The rule's id in the config hash: {@code <module>.<rule>}. */
@@ -35,10 +51,16 @@ public record LimitDefinition(String module, String rule, long count, long windo
         return module + "." + rule;
     }
 
+    /**
+     * This limit with another count and window. Values past {@link #MAX_COUNT_TIMES_WINDOW_MILLIS} (an
+     * operator's override far beyond any real limit) are lowered to it rather than failing requests.
+     */
     public LimitDefinition withLimit(long newCount, long newWindowSeconds) {
-        if (newCount == count && newWindowSeconds == windowSeconds) {
+        long window = Math.min(newWindowSeconds, MAX_COUNT_TIMES_WINDOW_MILLIS / 1000);
+        long limit = Math.min(newCount, MAX_COUNT_TIMES_WINDOW_MILLIS / (window * 1000));
+        if (limit == count && window == windowSeconds) {
             return this;
         }
-        return new LimitDefinition(module, rule, newCount, newWindowSeconds, dimension, algorithm, key, messageKey);
+        return new LimitDefinition(module, rule, limit, window, dimension, algorithm, key, messageKey);
     }
 }

@@ -11,7 +11,9 @@ import java.lang.reflect.Method;
  *   <li>module: {@code ratelimit.module}, else {@code spring.application.name} without a leading
  *       {@code app-}, else {@code app}; an annotation may name its own.</li>
  *   <li>rule: {@code ControllerSimpleName.methodName}; an annotation may name its own. When a method
- *       carries several limits, each unnamed one gets {@code #<dimension>} appended.</li>
+ *       carries several limits, each unnamed one gets {@code #<dimension>} appended. When two handler
+ *       methods derive the same name (overloads, or equal simple class names in two packages), the
+ *       second and later get {@code ~2}, {@code ~3}... (see {@link EndpointCatalog}).</li>
  * </ul>
  */
 public final class RuleNaming {
@@ -52,12 +54,23 @@ public final class RuleNaming {
         return controller.getSimpleName() + "." + method.getName();
     }
 
-    /** The rule name of one of {@code total} annotations on a handler method. */
-    public String rule(Class<?> controller, Method method, RateLimit annotation, int total) {
+    /**
+     * The rule name of one of {@code total} annotations on a handler method whose own rule name is
+     * {@code endpointRule}.
+     */
+    public String rule(String endpointRule, RateLimit annotation, int total) {
         if (!annotation.rule().isBlank()) {
             return annotation.rule().strip();
         }
-        String base = rule(controller, method);
-        return total > 1 ? base + "#" + annotation.dimension().name().toLowerCase(java.util.Locale.ROOT) : base;
+        return total > 1 ? endpointRule + "#" + annotation.dimension().name().toLowerCase(java.util.Locale.ROOT)
+                : endpointRule;
+    }
+
+    /**
+     * The rule name of the {@code ordinal}-th handler method (2, 3...) whose derived name is already taken
+     * by another one. {@code ~} cannot occur in a Java name, so the result never collides with a derived name.
+     */
+    public String disambiguated(String rule, int ordinal) {
+        return rule + "~" + ordinal;
     }
 }

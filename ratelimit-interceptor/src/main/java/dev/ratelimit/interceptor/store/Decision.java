@@ -5,9 +5,18 @@ package dev.ratelimit.interceptor.store;
  *
  * @param allowed          whether the request is admitted
  * @param limit            requests per window
- * @param remaining        requests still admitted in this window after this one
- * @param retryAfterMillis when denied: the earliest time from now at which a request is admitted again
- * @param resetMillis      time from now until the quota is whole again
+ * @param remaining        requests still admitted right now after this one
+ * @param retryAfterMillis time from now until the next request is admitted: 0 while {@code remaining > 0};
+ *                         a request sent exactly then is admitted (unless others took the room first)
+ * @param resetMillis      time from now until the whole quota is back
  */
 public record Decision(boolean allowed, long limit, long remaining, long retryAfterMillis, long resetMillis) {
+
+    /**
+     * When nothing is left, the time until a request is admitted again; otherwise the time until the
+     * whole quota is back: what a client waits for, and the {@code t} of the {@code RateLimit} field.
+     */
+    public long resetOrRetryMillis() {
+        return remaining > 0 ? resetMillis : retryAfterMillis;
+    }
 }

@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.store;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -7,18 +8,28 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
-/** A Lua script read once from a {@code .lua} resource next to this class, with the SHA-1 that {@code EVALSHA} names it by. */
+/**
+ * A Lua script read once from {@code .lua} resources next to this class (joined in order, so scripts
+ * can share a head), with the SHA-1 that {@code EVALSHA} names it by.
+ */
 record LuaScript(String name, byte[] body, String sha1) {
 
-    static LuaScript load(String resourceName) {
-        try (InputStream in = LuaScript.class.getResourceAsStream(resourceName)) {
-            if (in == null) {
-                throw new IllegalStateException("Missing Lua script resource " + resourceName);
+    static LuaScript load(String... resourceNames) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        for (String resourceName : resourceNames) {
+            try (InputStream in = LuaScript.class.getResourceAsStream(resourceName)) {
+                if (in == null) {
+                    throw new IllegalStateException("Missing Lua script resource " + resourceName);
+                }
+                in.transferTo(body);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
-            byte[] body = in.readAllBytes();
-            return new LuaScript(resourceName, body, HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(body)));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        }
+        byte[] bytes = body.toByteArray();
+        try {
+            return new LuaScript(resourceNames[resourceNames.length - 1], bytes,
+                    HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-1 is required by every Java runtime", e);
         }

@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.store;
 
 import dev.ratelimit.interceptor.Algorithm;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -20,13 +21,27 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 public class RedisRateLimitStore implements RateLimitStore {
 
+    private static final String HEAD = "counter_head.lua";
     private static final Map<Algorithm, LuaScript> SCRIPTS = new EnumMap<>(Map.of(
-            Algorithm.FIXED_WINDOW, LuaScript.load("fixed_window.lua")));
+            Algorithm.FIXED_WINDOW, LuaScript.load(HEAD, "fixed_window.lua"),
+            Algorithm.SLIDING_WINDOW, LuaScript.load(HEAD, "sliding_window.lua"),
+            Algorithm.SLIDING_LOG, LuaScript.load(HEAD, "sliding_log.lua"),
+            Algorithm.TOKEN_BUCKET, LuaScript.load(HEAD, "token_bucket.lua")));
 
     private final StringRedisTemplate redis;
+    private final Clock testClock;
 
     public RedisRateLimitStore(StringRedisTemplate redis) {
+        this(redis, null);
+    }
+
+    /**
+     * @param testClock the time the scripts decide at, instead of Redis' own: only for tests that feed
+     *                  this and the in-process store one clock
+     */
+    RedisRateLimitStore(StringRedisTemplate redis, Clock testClock) {
         this.redis = redis;
+        this.testClock = testClock;
     }
 
     @Override
@@ -66,17 +81,21 @@ public class RedisRateLimitStore implements RateLimitStore {
         return decisions;
     }
 
-    private static List<?> evalSha(RedisConnection connection, CounterRequest request) {
-        return connection.scriptingCommands().evalSha(script(request.algorithm()).sha1(), ReturnType.MULTI, 1,
-                bytes(request.key()), bytes(Long.toString(request.limit())),
-                bytes(Long.toString(request.windowMillis())));
+    private List<?> evalSha(RedisConnection connection, CounterRequest request) {
+        byte[] key = bytes(request.key());
+        byte[] limit = bytes(Long.toString(request.limit()));
+        byte[] window = bytes(Long.toString(request.windowMillis()));
+        String sha1 = script(request.algorithm()).sha1();
+        if (testClock == null) {
+            return connection.scriptingCommands().evalSha(sha1, ReturnType.MULTI, 1, key, limit, window);
+        }
+        return connection.scriptingCommands().evalSha(sha1, ReturnType.MULTI, 1, key, limit, window,
+                bytes(Long.toString(testClock.millis())));
     }
 
     private static Decision decision(CounterRequest request, List<?> reply) {
-        boolean allowed = number(reply, 0) == 1;
-        long remaining = number(reply, 1);
-        long resetMillis = number(reply, 2);
-        return new Decision(allowed, request.limit(), remaining, allowed ? 0 : resetMillis, resetMillis);
+        return new Decision(number(reply, 0) == 1, request.limit(), number(reply, 1), number(reply, 2),
+                number(reply, 3));
     }
 
     private void loadScripts() {

@@ -3,24 +3,50 @@ package dev.ratelimit.interceptor.web;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.store.Decision;
 import jakarta.servlet.http.HttpServletResponse;
+import java.util.List;
 
 /**
- * The IETF rate limit fields (draft-ietf-httpapi-ratelimit-headers): {@code RateLimit-Policy} names
- * a rule's quota {@code q} per window {@code w}; {@code RateLimit} tells what is left {@code r} and
- * when the quota is whole again {@code t}. Policy names are the rule names, as structured-field strings.
+ * The IETF rate limit fields (draft-ietf-httpapi-ratelimit-headers-10), as Structured Field lists:
+ * {@code RateLimit-Policy} names every limit that counted the request, with its quota {@code q} per
+ * window {@code w} seconds; {@code RateLimit} reports one of them: what is left {@code r} and, in whole
+ * seconds rounded up, {@code t}: when {@code r} is 0 the time until a request is admitted again
+ * (so {@code Retry-After} is never earlier than {@code t}), otherwise the time until the whole quota is
+ * back. Policy names are the rule names, as sf-strings. Optionally also the legacy
+ * {@code X-RateLimit-Limit}/{@code -Remaining}/{@code -Reset} (reset in seconds from now, as {@code t}).
  */
 final class RateLimitHeaders {
 
     static final String POLICY = "RateLimit-Policy";
     static final String STATE = "RateLimit";
+    static final String LEGACY_LIMIT = "X-RateLimit-Limit";
+    static final String LEGACY_REMAINING = "X-RateLimit-Remaining";
+    static final String LEGACY_RESET = "X-RateLimit-Reset";
 
-    private RateLimitHeaders() {
+    private final boolean legacy;
+
+    RateLimitHeaders(boolean legacy) {
+        this.legacy = legacy;
     }
 
-    static void write(HttpServletResponse response, LimitDefinition limit, Decision decision) {
-        String name = quoted(limit.rule());
-        response.setHeader(POLICY, name + ";q=" + limit.count() + ";w=" + limit.windowSeconds());
-        response.setHeader(STATE, name + ";r=" + decision.remaining() + ";t=" + seconds(decision.resetMillis()));
+    /** The policies of all {@code limits} and the state of {@code limits.get(reported)}. */
+    void write(HttpServletResponse response, List<LimitDefinition> limits, List<Decision> decisions, int reported) {
+        StringBuilder policies = new StringBuilder();
+        for (LimitDefinition limit : limits) {
+            if (!policies.isEmpty()) {
+                policies.append(", ");
+            }
+            policies.append(quoted(limit.rule())).append(";q=").append(limit.count()).append(";w=").append(limit.windowSeconds());
+        }
+        response.setHeader(POLICY, policies.toString());
+        LimitDefinition limit = limits.get(reported);
+        Decision decision = decisions.get(reported);
+        long t = seconds(decision.resetOrRetryMillis());
+        response.setHeader(STATE, quoted(limit.rule()) + ";r=" + decision.remaining() + ";t=" + t);
+        if (legacy) {
+            response.setHeader(LEGACY_LIMIT, Long.toString(limit.count()));
+            response.setHeader(LEGACY_REMAINING, Long.toString(decision.remaining()));
+            response.setHeader(LEGACY_RESET, Long.toString(t));
+        }
     }
 
     /** Whole seconds, rounded up. */

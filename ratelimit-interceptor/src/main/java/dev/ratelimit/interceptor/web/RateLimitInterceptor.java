@@ -39,14 +39,19 @@ public class RateLimitInterceptor implements HandlerInterceptor {
     private final RejectionHandler rejectionHandler;
     private final RejectionMessages messages;
     private final InterceptionLog interceptionLog;
+    private final RateLimitHeaders headers;
     private final boolean headersOnAllowed;
     private final Clock clock;
     private final FailureWarnings failures = new FailureWarnings();
 
+    /**
+     * @param headersOnAllowed whether admitted responses carry the rate limit fields
+     * @param legacyHeaders    whether the fields are also sent as {@code X-RateLimit-Limit/Remaining/Reset}
+     */
     public RateLimitInterceptor(EndpointCatalog catalog, RuleSnapshotHolder snapshots, DimensionKeys identities,
                                 RedisKeys keys, RateLimitStore store, RejectionHandler rejectionHandler,
                                 RejectionMessages messages, InterceptionLog interceptionLog,
-                                boolean headersOnAllowed, Clock clock) {
+                                boolean headersOnAllowed, boolean legacyHeaders, Clock clock) {
         this.catalog = catalog;
         this.snapshots = snapshots;
         this.limits = new LimitResolver(catalog.naming().module());
@@ -56,6 +61,7 @@ public class RateLimitInterceptor implements HandlerInterceptor {
         this.rejectionHandler = rejectionHandler;
         this.messages = messages;
         this.interceptionLog = interceptionLog;
+        this.headers = new RateLimitHeaders(legacyHeaders);
         this.headersOnAllowed = headersOnAllowed;
         this.clock = clock;
     }
@@ -84,7 +90,8 @@ public class RateLimitInterceptor implements HandlerInterceptor {
             String identity = identities.identity(request, limit);
             if (identity != null) {
                 counted.add(limit);
-                counters.add(new CounterRequest(keys.counter(limit.module(), limit.rule(), limit.dimension(), identity),
+                counters.add(new CounterRequest(
+                        keys.counter(limit.module(), limit.rule(), limit.dimension(), limit.algorithm(), identity),
                         limit.algorithm(), limit.count(), limit.windowSeconds() * 1000));
             }
         }
@@ -101,11 +108,11 @@ public class RateLimitInterceptor implements HandlerInterceptor {
         int denying = mostRestrictiveDenial(decisions);
         if (denying < 0) {
             if (headersOnAllowed) {
-                int closest = closestToLimit(decisions);
-                RateLimitHeaders.write(response, counted.get(closest), decisions.get(closest));
+                headers.write(response, counted, decisions, closestToLimit(decisions));
             }
             return true;
         }
+        headers.write(response, counted, decisions, denying);
         reject(request, response, snapshot, counted.get(denying), decisions.get(denying));
         return false;
     }
@@ -136,10 +143,15 @@ public class RateLimitInterceptor implements HandlerInterceptor {
         return worst;
     }
 
+    /** The limit with the fewest requests left; among equals, the one that takes longest to come back. */
     private static int closestToLimit(List<Decision> decisions) {
         int closest = 0;
         for (int i = 1; i < decisions.size(); i++) {
-            if (decisions.get(i).remaining() < decisions.get(closest).remaining()) {
+            Decision decision = decisions.get(i);
+            Decision best = decisions.get(closest);
+            if (decision.remaining() < best.remaining()
+                    || (decision.remaining() == best.remaining()
+                        && decision.resetOrRetryMillis() > best.resetOrRetryMillis())) {
                 closest = i;
             }
         }

@@ -1,18 +1,26 @@
--- Fixed window: one hash per counter with field "count"; the key's TTL is what is left of the window.
--- KEYS[1]  counter key
--- ARGV[1]  limit (requests per window)
--- ARGV[2]  window in milliseconds
--- Returns  {allowed 1|0, remaining, milliseconds until the window resets}
-local count = redis.call('HINCRBY', KEYS[1], 'count', 1)
-local ttl = redis.call('PTTL', KEYS[1])
--- count == 1 opens a new window. A key without TTL (ttl == -1) is an orphan: a crash or a manual
--- write left it behind, and without this it would block its identity forever. Both get the window.
-if count == 1 or ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  ttl = tonumber(ARGV[2])
+-- Fixed window: a hash with field "count" and the window's start time "start"; the key's TTL is what is
+-- left of the window. The window opens with the first request; denied requests are counted too (the
+-- count goes past the limit, which changes nothing: the window ends at the same time).
+local start = tonumber(redis.call('HGET', key, 'start'))
+if start and now - start >= window then
+  -- The window is over though the key still exists: only a clock given by a test, or the few
+  -- microseconds between Redis' expiry check and TIME, get here.
+  redis.call('DEL', key)
+  start = nil
 end
-local limit = tonumber(ARGV[1])
+local count = redis.call('HINCRBY', key, 'count', 1)
+if not start then
+  start = now
+  redis.call('HSET', key, 'start', start)
+end
+local reset = start + window - now
+-- count == 1 opens a new window. A key without TTL is an orphan (a manual write, a crash): without a
+-- TTL it would block its identity forever, so it gets what is left of its window.
+if count == 1 or redis.call('PTTL', key) < 0 then
+  redis.call('PEXPIRE', key, reset + expiry_slack)
+end
 if count <= limit then
-  return {1, limit - count, ttl}
+  local remaining = limit - count
+  return {1, remaining, remaining > 0 and 0 or reset, reset}
 end
-return {0, 0, ttl}
+return {0, 0, reset, reset}

@@ -6,86 +6,93 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RateLimit;
+import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
 import java.util.EnumSet;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 
+/** Declarations the catalog refuses at start-up, naming the method. */
 class EndpointCatalogTest {
 
-    private final EndpointCatalog catalog = new EndpointCatalog(RuleNaming.of(null, "app-orders"),
-            EnumSet.of(Algorithm.FIXED_WINDOW));
+    private final EndpointCatalog catalog = new EndpointCatalog(new RuleNaming("shop"),
+            EnumSet.allOf(Algorithm.class), new CustomKeyExpressions(null)::parse);
 
     @Test
-    void namesEndpointsAndStackedLimits() throws Exception {
-        catalog.register(Map.of(RequestMappingInfo.paths("/orders").build(), handler(Controllers.class, "stacked")));
+    void acceptsEveryAlgorithmAndAParsableCustomKey() {
+        register("good");
 
-        Endpoint endpoint = catalog.endpoints().get(0);
-        assertThat(endpoint.id()).isEqualTo("orders.Controllers.stacked");
-        assertThat(endpoint.primaryPattern()).isEqualTo("/orders");
-        assertThat(endpoint.limits()).extracting(LimitDefinition::id)
-                .containsExactly("orders.Controllers.stacked#user", "orders.Controllers.stacked#ip");
-        assertThat(endpoint.limits().get(0).windowSeconds()).isEqualTo(60);
+        assertThat(catalog.endpoints()).singleElement()
+                .satisfies(endpoint -> assertThat(endpoint.limits()).extracting(LimitDefinition::algorithm)
+                        .containsExactly(Algorithm.SLIDING_LOG, Algorithm.TOKEN_BUCKET));
     }
 
     @Test
-    void explicitNamesWin() throws Exception {
-        Endpoint endpoint = catalog.endpoint(handler(Controllers.class, "named"));
-        assertThat(endpoint.limits()).extracting(LimitDefinition::id).containsExactly("billing.pay");
+    void aCustomKeyThatDoesNotParseNamesTheMethod() {
+        assertThatThrownBy(() -> register("unparsable"))
+                .hasMessageStartingWith("Invalid @RateLimit on " + Controller.class.getName() + ".unparsable: ")
+                .hasMessageContaining("key expression '#headers[' does not parse");
     }
 
     @Test
-    void failsTheStartForMisdeclaredLimitsNamingTheMethod() {
-        assertThatThrownBy(() -> catalog.endpoint(handler(Controllers.class, "twoUserLimits")))
-                .hasMessageContaining("Controllers.twoUserLimits").hasMessageContaining("rule =");
-        assertThatThrownBy(() -> catalog.endpoint(handler(Controllers.class, "zeroCount")))
-                .hasMessageContaining("Controllers.zeroCount").hasMessageContaining("count must be at least 1");
-        assertThatThrownBy(() -> catalog.endpoint(handler(Controllers.class, "subSecond")))
-                .hasMessageContaining("at least 1 second");
-        assertThatThrownBy(() -> catalog.endpoint(handler(Controllers.class, "unsupported")))
-                .hasMessageContaining("TOKEN_BUCKET");
+    void aCustomLimitNeedsAKey() {
+        assertThatThrownBy(() -> register("keyless")).hasMessageContaining("dimension CUSTOM needs key");
     }
 
     @Test
-    void moduleNameComesFromTheApplicationName() {
-        assertThat(RuleNaming.of(null, "app-orders").module()).isEqualTo("orders");
-        assertThat(RuleNaming.of(" billing ", "app-orders").module()).isEqualTo("billing");
-        assertThat(RuleNaming.of(null, "inventory").module()).isEqualTo("inventory");
-        assertThat(RuleNaming.of(null, "app-").module()).isEqualTo("app-");
-        assertThat(RuleNaming.of(null, null).module()).isEqualTo("app");
+    void aKeyOnAnotherDimensionIsAMistake() {
+        assertThatThrownBy(() -> register("strayKey")).hasMessageContaining("key is only read with dimension = CUSTOM");
     }
 
-    private static HandlerMethod handler(Class<?> type, String name) throws NoSuchMethodException {
-        return new HandlerMethod(new Controllers(), type.getMethod(name));
+    @Test
+    void anAlgorithmTheStoreLacksFailsTheStart() {
+        EndpointCatalog fixedOnly = new EndpointCatalog(new RuleNaming("shop"), EnumSet.of(Algorithm.FIXED_WINDOW),
+                expression -> { });
+        assertThatThrownBy(() -> fixedOnly.register(handler("good")))
+                .hasMessageContaining("algorithm SLIDING_LOG is not supported by this store");
     }
 
-    static class Controllers {
+    @Test
+    void aLimitBeyondExactArithmeticFailsTheStart() {
+        assertThatThrownBy(() -> register("enormous")).hasMessageContaining("count × window in ms must stay below 2^53");
+    }
 
-        @RateLimit(count = 5, interval = 1, unit = java.util.concurrent.TimeUnit.MINUTES)
-        @RateLimit(count = 50, interval = 60, dimension = Dimension.IP)
-        public void stacked() {
+    private void register(String method) {
+        catalog.register(handler(method));
+    }
+
+    private static Map<RequestMappingInfo, HandlerMethod> handler(String method) {
+        try {
+            return Map.of(RequestMappingInfo.paths("/" + method).build(),
+                    new HandlerMethod(new Controller(), Controller.class.getMethod(method)));
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static class Controller {
+
+        @RateLimit(count = 5, algorithm = Algorithm.SLIDING_LOG, dimension = Dimension.CUSTOM,
+                key = "#pathVariables['tenant'] + ':' + #headers['X-Plan']")
+        @RateLimit(count = 5, algorithm = Algorithm.TOKEN_BUCKET, dimension = Dimension.IP)
+        public void good() {
         }
 
-        @RateLimit(module = "billing", rule = "pay", count = 2)
-        public void named() {
+        @RateLimit(dimension = Dimension.CUSTOM, key = "#headers[")
+        public void unparsable() {
         }
 
-        @RateLimit(count = 5)
-        @RateLimit(count = 50, interval = 60)
-        public void twoUserLimits() {
+        @RateLimit(dimension = Dimension.CUSTOM)
+        public void keyless() {
         }
 
-        @RateLimit(count = 0)
-        public void zeroCount() {
+        @RateLimit(dimension = Dimension.IP, key = "#headers['X-Plan']")
+        public void strayKey() {
         }
 
-        @RateLimit(interval = 500, unit = java.util.concurrent.TimeUnit.MILLISECONDS)
-        public void subSecond() {
-        }
-
-        @RateLimit(algorithm = Algorithm.TOKEN_BUCKET)
-        public void unsupported() {
+        @RateLimit(count = 1_000_000_000, interval = 365, unit = java.util.concurrent.TimeUnit.DAYS)
+        public void enormous() {
         }
     }
 }

@@ -15,6 +15,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import redis.embedded.core.ExecutableProvider;
 
 /**
@@ -31,6 +34,7 @@ public final class RedisServerProcess implements AutoCloseable {
     private Process process;
     private RedisClient client;
     private StatefulRedisConnection<String, String> connection;
+    private LettuceConnectionFactory connectionFactory;
 
     private RedisServerProcess(File executable, int port) {
         this.executable = executable;
@@ -55,6 +59,16 @@ public final class RedisServerProcess implements AutoCloseable {
             connection = client.connect();
         }
         return connection.sync();
+    }
+
+    /** A Spring Data template on this server, as an app would have; closed with the server. */
+    public synchronized StringRedisTemplate template() {
+        if (connectionFactory == null) {
+            connectionFactory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port));
+            connectionFactory.afterPropertiesSet();
+            connectionFactory.start();
+        }
+        return new StringRedisTemplate(connectionFactory);
     }
 
     /** Kills the server (as a crash would: nothing is saved). */
@@ -82,6 +96,10 @@ public final class RedisServerProcess implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        if (connectionFactory != null) {
+            connectionFactory.destroy();
+            connectionFactory = null;
+        }
         if (connection != null) {
             connection.close();
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));

@@ -3,7 +3,7 @@ package dev.ratelimit.interceptor.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
-import dev.ratelimit.interceptor.fixture.WideScanApplication;
+import dev.ratelimit.interceptor.widescan.WideScanApplication;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import java.net.http.HttpResponse;

@@ -3,40 +3,27 @@ package dev.ratelimit.interceptor.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
-import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.fixture.FixtureWithRedis;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.stream.IntStream;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.context.ConfigurableApplicationContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The request path of one instance against a real Redis, through real HTTP. */
 class InterceptorBehaviourTest {
 
     private static final String SYSCONFIG = "ratelimit:sysconfig";
 
-    private static RedisServerProcess redis;
-    private static ConfigurableApplicationContext app;
-    private static HttpProbe http;
+    @RegisterExtension
+    static final FixtureWithRedis fixture = FixtureWithRedis.with();
 
-    @BeforeAll
-    static void start() {
-        redis = RedisServerProcess.start();
-        app = FixtureApplication.start(redis.port());
-        http = new HttpProbe(FixtureApplication.port(app));
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
-        redis.close();
-    }
+    private final RedisServerProcess redis = fixture.redis();
+    private final HttpProbe http = fixture.http();
 
     @BeforeEach
     void emptyRedis() {
@@ -46,11 +33,13 @@ class InterceptorBehaviourTest {
 
     @Test
     void rejectsTheRequestAfterTheLimitWith429HeadersAndJson() {
+        String policies = "\"LimitedController.stacked#user\";q=2;w=60, \"LimitedController.stacked#ip\";q=100;w=60";
         for (int i = 0; i < 2; i++) {
             HttpResponse<String> allowed = http.get("/stacked?usercode=alice");
             assertThat(allowed.statusCode()).isEqualTo(200);
-            assertThat(allowed.headers().firstValue("RateLimit-Policy")).hasValue("\"LimitedController.stacked#user\";q=2;w=60");
-            assertThat(allowed.headers().firstValue("RateLimit")).hasValue("\"LimitedController.stacked#user\";r=" + (1 - i) + ";t=60");
+            assertThat(allowed.headers().firstValue("RateLimit-Policy")).hasValue(policies);
+            assertThat(allowed.headers().firstValue("RateLimit"))
+                    .hasValue("\"LimitedController.stacked#user\";r=" + (1 - i) + ";t=60");
         }
         HttpResponse<String> rejected = http.get("/stacked?usercode=alice", "Accept-Language", "en");
 
@@ -58,9 +47,45 @@ class InterceptorBehaviourTest {
         long retryAfter = Long.parseLong(rejected.headers().firstValue("Retry-After").orElseThrow());
         assertThat(retryAfter).isBetween(59L, 60L);
         assertThat(rejected.headers().firstValue("Cache-Control")).hasValue("no-store");
+        assertThat(rejected.headers().firstValue("RateLimit-Policy")).hasValue(policies);
+        assertThat(rejected.headers().firstValue("RateLimit"))
+                .hasValue("\"LimitedController.stacked#user\";r=0;t=" + retryAfter);
         assertThat(rejected.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/json");
         assertThat(rejected.body()).isEqualTo("{\"error\":\"Too many requests. Please try again in " + retryAfter
                 + " second(s).\",\"successful\":0,\"ratelimit\":1,\"retryAfter\":" + retryAfter + "}");
+    }
+
+    /** As documented: stacked limits are counted together, so a denied request used up the others' quota too. */
+    @Test
+    void aDeniedRequestStillCountsAgainstTheLimitsThatAdmittedIt() {
+        for (int i = 0; i < 5; i++) {
+            http.get("/stacked?usercode=greedy");
+        }
+        String ipCounter = "ratelimit:counter:fixture:LimitedController.stacked#ip:IP:127.0.0.1";
+        assertThat(redis.commands().hget(ipCounter, "count")).isEqualTo("5");
+
+        HttpResponse<String> neighbour = http.get("/stacked?usercode=neighbour");
+        assertThat(neighbour.statusCode()).isEqualTo(200);
+        assertThat(redis.commands().hget(ipCounter, "count")).isEqualTo("6");
+    }
+
+    /** A token bucket's {@code t} is when the next request is earned, not a whole window; a request sent then gets in. */
+    @Test
+    void aRequestSentWhenRetryAfterSaysIsAdmitted() {
+        assertThat(http.status("/bucket?usercode=patient")).isEqualTo(200);
+        HttpResponse<String> last = http.get("/bucket?usercode=patient");
+        assertThat(last.statusCode()).isEqualTo(200);
+        assertThat(last.headers().firstValue("RateLimit")).hasValue("\"LimitedController.bucket\";r=0;t=1");
+        HttpResponse<String> rejected = http.get("/bucket?usercode=patient");
+        assertThat(rejected.statusCode()).isEqualTo(429);
+        assertThat(rejected.headers().firstValue("Retry-After")).hasValue("1");
+        assertThat(rejected.headers().firstValue("RateLimit")).hasValue("\"LimitedController.bucket\";r=0;t=1");
+
+        long due = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+        Awaitility.await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(10))
+                .until(() -> System.nanoTime() - due >= 0);
+        assertThat(http.status("/bucket?usercode=patient")).isEqualTo(200);
+        assertThat(http.status("/bucket?usercode=patient")).isEqualTo(429);
     }
 
     @Test
@@ -225,6 +250,6 @@ class InterceptorBehaviourTest {
     }
 
     private static void refreshSnapshot() {
-        assertThat(app.getBean(RuleSnapshotHolder.class).refresh()).isTrue();
+        assertThat(fixture.app().getBean(RuleSnapshotHolder.class).refresh()).isTrue();
     }
 }

@@ -2,18 +2,18 @@ package dev.ratelimit.interceptor.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.fixture.AlgorithmController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.testsupport.ConcurrentClients;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /** Two app instances on one Redis admit exactly the limit, no more and no less, under 64 concurrent clients. */
@@ -21,17 +21,19 @@ class TwoInstanceConcurrencyTest {
 
     private static final int THREADS_PER_INSTANCE = 32;
     private static final int REQUESTS_PER_THREAD = 5;
-    private static final int LIMIT = 50; // LimitedController.user
+    private static final int THREADS = THREADS_PER_INSTANCE * 2;
 
     private static RedisServerProcess redis;
     private static ConfigurableApplicationContext first;
     private static ConfigurableApplicationContext second;
+    private static List<HttpProbe> instances;
 
     @BeforeAll
     static void start() {
         redis = RedisServerProcess.start();
         first = FixtureApplication.start(redis.port());
         second = FixtureApplication.start(redis.port());
+        instances = List.of(new HttpProbe(FixtureApplication.port(first)), new HttpProbe(FixtureApplication.port(second)));
     }
 
     @AfterAll
@@ -41,42 +43,30 @@ class TwoInstanceConcurrencyTest {
         redis.close();
     }
 
-    @Test
-    void admitsExactlyTheLimitAcrossInstances() throws Exception {
-        List<HttpProbe> instances = List.of(new HttpProbe(FixtureApplication.port(first)),
-                new HttpProbe(FixtureApplication.port(second)));
-        int threads = THREADS_PER_INSTANCE * instances.size();
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        CountDownLatch go = new CountDownLatch(1);
-        List<Future<int[]>> results = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            HttpProbe instance = instances.get(t % instances.size());
-            results.add(pool.submit(() -> {
-                go.await();
-                int[] counts = new int[2];
-                for (int i = 0; i < REQUESTS_PER_THREAD; i++) {
-                    int status = instance.status("/user?usercode=racer");
-                    if (status != 200 && status != 429) {
-                        throw new AssertionError("unexpected status " + status);
-                    }
-                    counts[status == 200 ? 0 : 1]++;
-                }
-                return counts;
-            }));
-        }
-        go.countDown();
-        int admitted = 0;
-        int rejected = 0;
-        for (Future<int[]> result : results) {
-            int[] counts = result.get();
-            admitted += counts[0];
-            rejected += counts[1];
-        }
-        pool.shutdown();
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void admitsExactlyTheLimitAcrossInstances(Algorithm algorithm) throws Exception {
+        int admitted = ConcurrentClients.admitted(THREADS, REQUESTS_PER_THREAD,
+                thread -> admitted(instances.get(thread % 2), AlgorithmController.path(algorithm) + "?usercode=racer"));
 
-        assertThat(admitted).isEqualTo(LIMIT);
-        assertThat(rejected).isEqualTo(threads * REQUESTS_PER_THREAD - LIMIT);
-        assertThat(redis.commands().hget("ratelimit:counter:fixture:LimitedController.user:USER:racer", "count"))
-                .isEqualTo(Integer.toString(threads * REQUESTS_PER_THREAD));
+        assertThat(admitted).isEqualTo(AlgorithmController.LIMIT);
+    }
+
+    @Test
+    void theFixedWindowCountsEveryAttempt() throws Exception {
+        int admitted = ConcurrentClients.admitted(THREADS, REQUESTS_PER_THREAD,
+                thread -> admitted(instances.get(thread % 2), "/user?usercode=counter"));
+
+        assertThat(admitted).isEqualTo(50); // LimitedController.user
+        assertThat(redis.commands().hget("ratelimit:counter:fixture:LimitedController.user:USER:counter", "count"))
+                .isEqualTo(Integer.toString(THREADS * REQUESTS_PER_THREAD));
+    }
+
+    static boolean admitted(HttpProbe instance, String path) {
+        int status = instance.status(path);
+        if (status != 200 && status != 429) {
+            throw new AssertionError("unexpected status " + status + " from " + path);
+        }
+        return status == 200;
     }
 }

@@ -1,0 +1,50 @@
+package dev.ratelimit.apiindex;
+
+import dev.ratelimit.interceptor.rule.Endpoint;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import java.util.List;
+
+/**
+ * One handler method in the API index: the JSON value of the field {@code <module>.<rule>} of
+ * {@code {p}:apiindex:{module}}. Readers ignore properties they do not know, so later versions may
+ * add some.
+ *
+ * @param pattern  the primary URL pattern, empty if the mapping has none
+ * @param patterns every URL pattern of the mapping, sorted
+ * @param methods  the HTTP methods, sorted; empty means the mapping takes every method
+ * @param handler  the Java method, e.g. {@code com.shop.OrderController.create(java.lang.String)}
+ * @param limits   the limits its {@code @RateLimit} annotations declare; empty if it has none
+ */
+public record ApiIndexEntry(String pattern, List<String> patterns, List<String> methods, String handler,
+                            List<Limit> limits) {
+
+    public ApiIndexEntry {
+        patterns = List.copyOf(patterns);
+        methods = List.copyOf(methods);
+        limits = List.copyOf(limits);
+    }
+
+    /**
+     * A declared limit, before any override from the config hash.
+     *
+     * @param rule            the rule's id, {@code <module>.<rule>}; its config fields are
+     *                        {@code <rule>.check}, {@code .count} and {@code .interval}
+     * @param count           requests admitted per window
+     * @param intervalSeconds the window in seconds
+     * @param dimension       who is counted together: {@code USER}, {@code IP}, {@code METHOD}, {@code GLOBAL}, {@code CUSTOM}
+     * @param algorithm       how the counter decides ({@code FIXED_WINDOW}...)
+     */
+    public record Limit(String rule, long count, long intervalSeconds, String dimension, String algorithm) {
+
+        static Limit of(LimitDefinition limit) {
+            return new Limit(limit.id(), limit.count(), limit.windowSeconds(), limit.dimension().name(),
+                    limit.algorithm().name());
+        }
+    }
+
+    static ApiIndexEntry of(Endpoint endpoint) {
+        return new ApiIndexEntry(endpoint.primaryPattern(), endpoint.patterns(),
+                endpoint.httpMethods().stream().sorted().toList(), endpoint.handler(),
+                endpoint.limits().stream().map(Limit::of).toList());
+    }
+}

@@ -1,0 +1,42 @@
+package dev.ratelimit.apiindex.autoconfigure;
+
+import dev.ratelimit.apiindex.ApiIndexReporter;
+import dev.ratelimit.apiindex.ApiIndexRepository;
+import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.autoconfigure.RateLimitAutoConfiguration;
+import dev.ratelimit.interceptor.autoconfigure.RateLimitProperties;
+import dev.ratelimit.interceptor.rule.EndpointCatalog;
+import dev.ratelimit.interceptor.startup.StartupTask;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Reports the app's handler methods to the API index once per start, when the app is ready, in the
+ * background: a slow or absent Redis never delays or fails the start.
+ */
+@AutoConfiguration(after = RateLimitAutoConfiguration.class)
+@ConditionalOnBean({EndpointCatalog.class, StringRedisTemplate.class, RateLimitProperties.class})
+public class ApiIndexAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    ApiIndexRepository apiIndexRepository(StringRedisTemplate redis, RedisKeys keys) {
+        return new ApiIndexRepository(redis, keys);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ApiIndexReporter apiIndexReporter(EndpointCatalog catalog, ApiIndexRepository repository,
+                                      RateLimitProperties properties) {
+        return new ApiIndexReporter(catalog, repository, properties.excludedPaths());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(name = "apiIndexStartupTask")
+    StartupTask apiIndexStartupTask(ApiIndexReporter reporter, EndpointCatalog catalog) {
+        return new StartupTask("report the API index of module " + catalog.naming().module(), reporter::report);
+    }
+}

@@ -1,0 +1,193 @@
+package dev.ratelimit.apiindex;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratelimit.apiindex.ApiIndexEntry.Limit;
+import dev.ratelimit.apiindex.fixture.FullApi;
+import dev.ratelimit.apiindex.fixture.ReducedApi;
+import dev.ratelimit.interceptor.collision.CollisionApplication;
+import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.rule.Endpoint;
+import dev.ratelimit.interceptor.rule.EndpointCatalog;
+import dev.ratelimit.interceptor.testsupport.HttpProbe;
+import dev.ratelimit.interceptor.testsupport.RedisWithApps;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** The API index an app reports at start-up, read back from a real Redis. */
+class ApiIndexTest {
+
+    private static final String INDEX = "ratelimit:apiindex:fixture";
+    private static final String CATALOG = "dev.ratelimit.apiindex.fixture.CatalogController.";
+    private static final Set<String> REDUCED_IDS = Set.of("fixture.CatalogController.any",
+            "fixture.CatalogController.create", "fixture.CatalogController.invoices", "fixture.CatalogController.list",
+            "fixture.CatalogController.show");
+    private static final Duration REPORTED = Duration.ofSeconds(30);
+
+    @RegisterExtension
+    final RedisWithApps env = new RedisWithApps();
+    private RedisCommands<String, String> redis;
+
+    @BeforeEach
+    void connect() {
+        redis = env.redis().commands();
+    }
+
+    @Test
+    void theIndexDescribesEveryHandlerMethodUnderTheInterceptorsNames() {
+        ConfigurableApplicationContext app = env.start(FullApi.class);
+        SortedMap<String, ApiIndexEntry> index = awaitIndex(app, fullIds());
+
+        assertThat(index).containsEntry("fixture.CatalogController.list", new ApiIndexEntry("/catalog/items",
+                List.of("/catalog/items", "/items"), List.of("GET"), CATALOG + "list()",
+                List.of(new Limit("fixture.CatalogController.list", 5, 60, "USER", "FIXED_WINDOW"))));
+        assertThat(index).containsEntry("fixture.CatalogController.create", new ApiIndexEntry("/items",
+                List.of("/items"), List.of("POST"), CATALOG + "create()",
+                List.of(new Limit("fixture.CatalogController.create#user", 2, 10, "USER", "FIXED_WINDOW"),
+                        new Limit("fixture.CatalogController.create#ip", 10, 10, "IP", "FIXED_WINDOW"))));
+        assertThat(index).containsEntry("fixture.CatalogController.any", new ApiIndexEntry("/items/any",
+                List.of("/items/any"), List.of(), CATALOG + "any()", List.of()));
+        assertThat(index).containsEntry("fixture.CatalogController.invoices", new ApiIndexEntry("/invoices",
+                List.of("/invoices"), List.of("GET"), CATALOG + "invoices()",
+                List.of(new Limit("billing.invoices", 3, 60, "METHOD", "FIXED_WINDOW"))));
+        assertThat(redis.hget(INDEX, "fixture.CatalogController.show")).isEqualTo(
+                "{\"pattern\":\"/items/{id}\",\"patterns\":[\"/items/{id}\"],\"methods\":[\"GET\"],"
+                        + "\"handler\":\"" + CATALOG + "show(long)\",\"limits\":[]}");
+        assertThat(redis.smembers("ratelimit:apiindex:modules")).containsExactly("fixture");
+        assertThat(index.keySet()).as("every endpoint of the catalog except the excluded /error")
+                .isEqualTo(app.getBean(EndpointCatalog.class).endpoints().stream()
+                        .filter(endpoint -> !endpoint.patterns().contains("/error")).map(Endpoint::id)
+                        .collect(Collectors.toSet()));
+    }
+
+    @Test
+    void theIndexedRuleNamesAreTheNamesOfTheCountersAndTheConfigFields() {
+        ConfigurableApplicationContext app = env.start(FullApi.class);
+        SortedMap<String, ApiIndexEntry> index = awaitIndex(app, fullIds());
+        HttpProbe http = new HttpProbe(FixtureApplication.port(app));
+        http.get("/catalog/items?usercode=una");
+        http.get("/invoices");
+
+        List<Limit> hit = List.of(index.get("fixture.CatalogController.list").limits().get(0),
+                index.get("fixture.CatalogController.invoices").limits().get(0));
+        assertThat(redis.keys("ratelimit:counter:*")).containsExactlyInAnyOrder(
+                "ratelimit:counter:" + hit.get(0).rule().replaceFirst("\\.", ":") + ":USER:una",
+                "ratelimit:counter:" + hit.get(1).rule().replaceFirst("\\.", ":") + ":METHOD:all");
+        Awaitility.await().atMost(REPORTED).untilAsserted(() -> {
+            Map<String, String> config = redis.hgetall("ratelimit:sysconfig");
+            index.values().stream().flatMap(entry -> entry.limits().stream()).forEach(limit -> assertThat(config)
+                    .containsEntry(limit.rule() + ".count", Long.toString(limit.count()))
+                    .containsEntry(limit.rule() + ".interval", Long.toString(limit.intervalSeconds())));
+        });
+    }
+
+    @Test
+    void aRestartWithoutAnEndpointRemovesItsEntry() {
+        env.stop(awaitStarted(FullApi.class));
+
+        awaitIndex(env.start(ReducedApi.class), REDUCED_IDS);
+        assertThat(redis.smembers("ratelimit:apiindex:modules")).containsExactly("fixture");
+    }
+
+    @Test
+    void aReaderNeverSeesAHalfWrittenOrEmptyIndexWhileItIsReplaced() throws Exception {
+        ConfigurableApplicationContext app = awaitStarted(FullApi.class);
+        ApiIndexReporter reporter = app.getBean(ApiIndexReporter.class);
+        ApiIndexRepository reader = app.getBean(ApiIndexRepository.class);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        CountDownLatch reading = new CountDownLatch(1);
+        AtomicBoolean writing = new AtomicBoolean(true);
+        Future<int[]> reads = pool.submit(() -> {
+            int[] readsAndBadReads = new int[2];
+            reading.countDown();
+            while (writing.get()) {
+                readsAndBadReads[0]++;
+                if (!reader.entries("fixture").keySet().equals(fullIds())) {
+                    readsAndBadReads[1]++;
+                }
+            }
+            return readsAndBadReads;
+        });
+        assertThat(reading.await(10, TimeUnit.SECONDS)).isTrue();
+
+        for (int i = 0; i < 300; i++) {
+            reporter.report();
+        }
+        writing.set(false);
+        int[] readsAndBadReads = reads.get(30, TimeUnit.SECONDS);
+        pool.shutdown();
+
+        System.out.printf("%d reads during 300 re-indexes, %d bad%n", readsAndBadReads[0], readsAndBadReads[1]);
+        assertThat(readsAndBadReads[0]).isGreaterThan(100);
+        assertThat(readsAndBadReads[1]).isZero();
+        assertThat(redis.keys("ratelimit:apiindex-staging:*")).isEmpty();
+        assertThat(redis.ttl(INDEX)).isEqualTo(-1L);
+    }
+
+    @Test
+    void anAppStartedWhileRedisIsDownReportsOnceRedisIsBack() {
+        env.redis().stop();
+        ConfigurableApplicationContext app = env.start(FullApi.class);
+        assertThat(new HttpProbe(FixtureApplication.port(app)).status("/items/1")).isEqualTo(200);
+
+        env.redis().restart();
+
+        awaitIndex(app, fullIds());
+    }
+
+    @Test
+    void collidingHandlerMethodsHaveAnEntryEach() {
+        ConfigurableApplicationContext app = env.start(CollisionApplication.class);
+
+        String a = "dev.ratelimit.interceptor.collision.a.TwinController.";
+        String b = "dev.ratelimit.interceptor.collision.b.TwinController.";
+        Map<String, String> handlers = new TreeMap<>();
+        awaitIndex(app, Set.of("fixture.TwinController.twin", "fixture.TwinController.twin~2",
+                "fixture.TwinController.twin~3", "fixture.TwinController.open", "fixture.TwinController.open~2"))
+                .forEach((id, entry) -> handlers.put(id, entry.handler()));
+        assertThat(handlers).containsExactlyEntriesOf(new TreeMap<>(Map.of(
+                "fixture.TwinController.open", b + "open()",
+                "fixture.TwinController.open~2", b + "open(java.lang.String)",
+                "fixture.TwinController.twin", a + "twin()",
+                "fixture.TwinController.twin~2", a + "twin(java.lang.String)",
+                "fixture.TwinController.twin~3", b + "twin()")));
+    }
+
+    private static Set<String> fullIds() {
+        Set<String> ids = new HashSet<>(REDUCED_IDS);
+        ids.add("fixture.LegacyController.legacy");
+        return ids;
+    }
+
+    /** Starts an app of the given configuration and waits until it has reported its whole index. */
+    private ConfigurableApplicationContext awaitStarted(Class<?> application) {
+        ConfigurableApplicationContext app = env.start(application);
+        awaitIndex(app, fullIds());
+        return app;
+    }
+
+    /** Waits until the index holds exactly {@code ids} (the report runs in the background), and returns it. */
+    private static SortedMap<String, ApiIndexEntry> awaitIndex(ConfigurableApplicationContext app, Set<String> ids) {
+        ApiIndexRepository repository = app.getBean(ApiIndexRepository.class);
+        return Awaitility.await().atMost(REPORTED).ignoreExceptions()
+                .until(() -> repository.entries("fixture"), index -> index.keySet().equals(ids));
+    }
+}

@@ -1,0 +1,11 @@
+package dev.ratelimit.interceptor.config;
+
+/**
+ * One write to the config hash, as an audit trail records it.
+ *
+ * @param field    the field written
+ * @param oldValue its value before, {@code null} if it was absent
+ * @param newValue its value after, {@code null} if it was removed
+ */
+public record SysConfigChange(String field, String oldValue, String newValue) {
+}

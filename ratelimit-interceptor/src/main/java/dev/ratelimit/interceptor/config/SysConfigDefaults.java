@@ -1,0 +1,67 @@
+package dev.ratelimit.interceptor.config;
+
+import static dev.ratelimit.interceptor.config.SysConfigFields.CHECK_SUFFIX;
+import static dev.ratelimit.interceptor.config.SysConfigFields.COUNT_SUFFIX;
+import static dev.ratelimit.interceptor.config.SysConfigFields.GLOBAL_CHECK;
+import static dev.ratelimit.interceptor.config.SysConfigFields.INTERVAL_SUFFIX;
+import static dev.ratelimit.interceptor.config.SysConfigFields.LOG_CHECK;
+
+import dev.ratelimit.interceptor.rule.Endpoint;
+import dev.ratelimit.interceptor.rule.EndpointCatalog;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Puts every knob of the app into the config hash at start-up, so {@code HGETALL} shows them all:
+ * {@code global.check}, {@code log.check}, and {@code check}/{@code interval}/{@code count} of every
+ * annotated rule, each with its declared default. Written with {@code HSETNX}: a value an operator
+ * set is never overwritten, and is reported once, since it now decides instead of the annotation.
+ * {@code dyn.*}/{@code dynuri.*} fields are never written: only operators add those.
+ */
+public class SysConfigDefaults {
+
+    private static final Logger log = LoggerFactory.getLogger(SysConfigDefaults.class);
+    private static final String ON = "1";
+
+    private final EndpointCatalog catalog;
+    private final SysConfigRepository repository;
+
+    public SysConfigDefaults(EndpointCatalog catalog, SysConfigRepository repository) {
+        this.catalog = catalog;
+        this.repository = repository;
+    }
+
+    /** Adds the missing defaults; throws when Redis cannot be reached. */
+    public void write() {
+        Map<String, String> defaults = defaults(catalog.endpoints());
+        Map<String, String> before = repository.readAll();
+        repository.putIfAbsent(defaults);
+        defaults.forEach((field, declared) -> {
+            String configured = before.get(field);
+            if (configured != null && !Objects.equals(configured.strip(), declared)) {
+                log.info("Rate limit config: {} is {} in the config hash (declared: {}); the config hash decides",
+                        field, LimitSpec.abbreviate(configured), declared);
+            }
+        });
+    }
+
+    /** The default of every knob of these endpoints, by field. */
+    private static Map<String, String> defaults(List<Endpoint> endpoints) {
+        Map<String, String> fields = new TreeMap<>();
+        fields.put(GLOBAL_CHECK, ON);
+        fields.put(LOG_CHECK, ON);
+        for (Endpoint endpoint : endpoints) {
+            for (LimitDefinition limit : endpoint.limits()) {
+                fields.put(limit.id() + CHECK_SUFFIX, ON);
+                fields.put(limit.id() + INTERVAL_SUFFIX, Long.toString(limit.windowSeconds()));
+                fields.put(limit.id() + COUNT_SUFFIX, Long.toString(limit.count()));
+            }
+        }
+        return fields;
+    }
+}

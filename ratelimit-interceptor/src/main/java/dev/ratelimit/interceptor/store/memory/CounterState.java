@@ -1,0 +1,30 @@
+package dev.ratelimit.interceptor.store.memory;
+
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.store.Decision;
+
+/**
+ * The state of one counter in process: the Java twin of an algorithm's Lua script, with the same
+ * integer arithmetic so that both stores give the same decisions for the same times. Not thread-safe:
+ * the store only touches a state under its map's lock for that key.
+ */
+sealed interface CounterState permits FixedWindowState, SlidingWindowState, SlidingLogState, TokenBucketState {
+
+    /** Counts one request at {@code now} (ms) against {@code limit} requests per {@code window} ms. */
+    Decision acquire(long now, long limit, long window);
+
+    /**
+     * Whether the state is as good as absent at {@code now}: the moment its Redis key's TTL would end.
+     * A state is never expired while it could still change a decision.
+     */
+    boolean expiredAt(long now);
+
+    static CounterState create(Algorithm algorithm) {
+        return switch (algorithm) {
+            case FIXED_WINDOW -> new FixedWindowState();
+            case SLIDING_WINDOW -> new SlidingWindowState();
+            case SLIDING_LOG -> new SlidingLogState();
+            case TOKEN_BUCKET -> new TokenBucketState();
+        };
+    }
+}

@@ -1,0 +1,110 @@
+package dev.ratelimit.interceptor.store.memory;
+
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.store.CounterRequest;
+import dev.ratelimit.interceptor.store.Decision;
+import dev.ratelimit.interceptor.store.RateLimitStore;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Counters in this process, for single-instance apps, tests, and as the fallback when Redis is away.
+ * The same four algorithms as the Redis scripts with the same arithmetic, so both give the same
+ * decisions for the same times. Each counter is updated under the map's lock for its key only (no
+ * global lock). A counter is dropped when its Redis key's TTL would end: a sweep at most once per
+ * {@link #SWEEP_INTERVAL_MILLIS} of clock time removes them. At most {@code maxKeys} counters live at
+ * once: a request of a new key beyond that is decided as a fresh counter that is not kept, which admits
+ * it (a flood of made-up identities must not evict the counters of real ones).
+ */
+public class MemoryRateLimitStore implements RateLimitStore {
+
+    static final long SWEEP_INTERVAL_MILLIS = 1000;
+    private static final Logger log = LoggerFactory.getLogger(MemoryRateLimitStore.class);
+
+    private final Clock clock;
+    private final int maxKeys;
+    private final ConcurrentHashMap<String, Entry> counters = new ConcurrentHashMap<>();
+    private final AtomicLong nextSweep = new AtomicLong(Long.MIN_VALUE);
+    private final AtomicLong untracked = new AtomicLong();
+
+    /**
+     * @param clock   the time of every decision; {@link Clock#systemUTC()} in production
+     * @param maxKeys the most counters held at once
+     */
+    public MemoryRateLimitStore(Clock clock, int maxKeys) {
+        if (maxKeys < 1) {
+            throw new IllegalArgumentException("ratelimit.memory.max-keys must be at least 1, was " + maxKeys);
+        }
+        this.clock = clock;
+        this.maxKeys = maxKeys;
+    }
+
+    @Override
+    public Set<Algorithm> supportedAlgorithms() {
+        return EnumSet.allOf(Algorithm.class);
+    }
+
+    @Override
+    public List<Decision> acquire(List<CounterRequest> requests) {
+        long now = clock.millis();
+        sweepIfDue(now);
+        List<Decision> decisions = new ArrayList<>(requests.size());
+        for (CounterRequest request : requests) {
+            decisions.add(acquire(request, now));
+        }
+        return decisions;
+    }
+
+    /** The number of counters held now. */
+    public int size() {
+        return counters.size();
+    }
+
+    private Decision acquire(CounterRequest request, long now) {
+        if (counters.size() >= maxKeys && !counters.containsKey(request.key())) {
+            // Not a sweep per request here: a flood of new keys would make each one cost a pass over the map.
+            warnUntracked();
+            return CounterState.create(request.algorithm()).acquire(now, request.limit(), request.windowMillis());
+        }
+        Decision[] decision = new Decision[1];
+        counters.compute(request.key(), (key, entry) -> {
+            Entry live = entry == null || entry.algorithm() != request.algorithm() || entry.state().expiredAt(now)
+                    ? new Entry(request.algorithm(), CounterState.create(request.algorithm())) : entry;
+            decision[0] = live.state().acquire(now, request.limit(), request.windowMillis());
+            return live;
+        });
+        return decision[0];
+    }
+
+    private void sweepIfDue(long now) {
+        long due = nextSweep.get();
+        if (now >= due && nextSweep.compareAndSet(due, now + SWEEP_INTERVAL_MILLIS)) {
+            sweep(now);
+        }
+    }
+
+    private void sweep(long now) {
+        for (String key : counters.keySet()) {
+            counters.computeIfPresent(key, (k, entry) -> entry.state().expiredAt(now) ? null : entry);
+        }
+    }
+
+    private void warnUntracked() {
+        long count = untracked.incrementAndGet();
+        if (Long.bitCount(count) == 1) {
+            log.warn("In-process rate limit store is full ({} counters): {} requests of new keys were admitted "
+                    + "without being counted so far; raise ratelimit.memory.max-keys", maxKeys, count);
+        }
+    }
+
+    /** A counter and the algorithm it was made for. */
+    private record Entry(Algorithm algorithm, CounterState state) {
+    }
+}

@@ -1,0 +1,62 @@
+package dev.ratelimit.interceptor.store.memory;
+
+import dev.ratelimit.interceptor.store.Decision;
+
+/**
+ * {@code sliding_log.lua} in process: the times of the admitted requests of the last window, oldest
+ * first, in a ring that grows as needed (to at most the limit).
+ */
+final class SlidingLogState implements CounterState {
+
+    private static final int INITIAL_CAPACITY = 4;
+
+    private long[] times = new long[INITIAL_CAPACITY];
+    private int head;
+    private int size;
+    private long expiresAt = Long.MIN_VALUE;
+
+    @Override
+    public Decision acquire(long now, long limit, long window) {
+        while (size > 0 && times[head] <= now - window) {
+            head = (head + 1) % times.length;
+            size--;
+        }
+        boolean allowed = size < limit;
+        if (allowed) {
+            append(now);
+            expiresAt = now + window;
+        }
+        long remaining = limit - size;
+        long wait = 0;
+        long reset = 0;
+        if (size > 0) {
+            reset = time(size - 1) + window - now;
+            if (remaining <= 0) {
+                wait = time((int) (size - limit)) + window - now;
+            }
+        }
+        return new Decision(allowed, limit, Math.max(0, remaining), wait, reset);
+    }
+
+    @Override
+    public boolean expiredAt(long now) {
+        return now >= expiresAt;
+    }
+
+    private long time(int index) {
+        return times[(head + index) % times.length];
+    }
+
+    private void append(long time) {
+        if (size == times.length) {
+            long[] grown = new long[times.length * 2];
+            for (int i = 0; i < size; i++) {
+                grown[i] = time(i);
+            }
+            times = grown;
+            head = 0;
+        }
+        times[(head + size) % times.length] = time;
+        size++;
+    }
+}

@@ -1,0 +1,55 @@
+package dev.ratelimit.interceptor.store.memory;
+
+import dev.ratelimit.interceptor.store.Decision;
+
+/**
+ * {@code sliding_window.lua} in process: two windows aligned to multiples of the window length, the
+ * previous one weighted by how much of it the sliding window still covers.
+ */
+final class SlidingWindowState implements CounterState {
+
+    private long index = Long.MIN_VALUE;
+    private long current;
+    private long previous;
+    private long expiresAt = Long.MIN_VALUE;
+
+    @Override
+    public Decision acquire(long now, long limit, long window) {
+        long nowIndex = Math.floorDiv(now, window);
+        long nowCurrent = current;
+        long nowPrevious = previous;
+        if (index != nowIndex) {
+            nowPrevious = index == nowIndex - 1 ? current : 0;
+            nowCurrent = 0;
+        }
+        long elapsed = now - nowIndex * window;
+        long weighted = nowPrevious * (window - elapsed);
+        boolean allowed = weighted + (nowCurrent + 1) * window <= limit * window;
+        if (allowed) {
+            nowCurrent++;
+            index = nowIndex;
+            current = nowCurrent;
+            previous = nowPrevious;
+            expiresAt = (nowIndex + 2) * window;
+        }
+        long reset = nowCurrent > 0 ? (nowIndex + 2) * window - now
+                : nowPrevious > 0 ? (nowIndex + 1) * window - now : 0;
+        long remaining = Math.max(0, Math.floorDiv(limit * window - weighted, window) - nowCurrent);
+        long wait = 0;
+        if (remaining == 0) {
+            long room = (limit - nowCurrent - 1) * window;
+            wait = room < 0 ? window - elapsed + ceilDiv(window, limit)
+                    : window - elapsed - Math.floorDiv(room, nowPrevious);
+        }
+        return new Decision(allowed, limit, remaining, wait, reset);
+    }
+
+    @Override
+    public boolean expiredAt(long now) {
+        return now >= expiresAt;
+    }
+
+    private static long ceilDiv(long dividend, long divisor) {
+        return -Math.floorDiv(-dividend, divisor);
+    }
+}

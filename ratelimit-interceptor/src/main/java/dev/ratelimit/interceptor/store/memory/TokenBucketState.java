@@ -1,0 +1,64 @@
+package dev.ratelimit.interceptor.store.memory;
+
+import dev.ratelimit.interceptor.store.Decision;
+
+/**
+ * {@code token_bucket.lua} in process: GCRA, with the theoretical arrival time kept exactly as
+ * {@code ms + rest / limit} milliseconds, integers only.
+ */
+final class TokenBucketState implements CounterState {
+
+    private ArrivalTime tat = new ArrivalTime(Long.MIN_VALUE, 0);
+
+    @Override
+    public Decision acquire(long now, long limit, long window) {
+        ArrivalTime interval = new ArrivalTime(window / limit, window % limit);
+        ArrivalTime base = tat.roundedUpBelow(limit);
+        if (!base.isAfter(now)) {
+            base = new ArrivalTime(now, 0);
+        }
+        ArrivalTime next = base.plus(interval, limit);
+        long ahead = next.ms() - now;
+        boolean allowed = ahead < window || (ahead == window && next.rest() == 0);
+        if (allowed) {
+            base = next;
+            tat = next;
+            next = base.plus(interval, limit);
+        }
+        long remaining = Math.floorDiv((window - (base.ms() - now)) * limit - base.rest(), window);
+        long wait = 0;
+        if (remaining <= 0) {
+            remaining = 0;
+            wait = next.millisFrom(now) - window;
+        }
+        return new Decision(allowed, limit, remaining, wait, Math.max(0, base.millisFrom(now)));
+    }
+
+    @Override
+    public boolean expiredAt(long now) {
+        return !tat.isAfter(now);
+    }
+
+    /** {@code ms + rest / limit} milliseconds. */
+    private record ArrivalTime(long ms, long rest) {
+
+        ArrivalTime plus(ArrivalTime other, long limit) {
+            long sum = rest + other.rest;
+            return sum >= limit ? new ArrivalTime(ms + other.ms + 1, sum - limit) : new ArrivalTime(ms + other.ms, sum);
+        }
+
+        /** A time written under a smaller limit is rounded up, never in the client's favour. */
+        ArrivalTime roundedUpBelow(long limit) {
+            return rest >= limit ? new ArrivalTime(ms + 1, 0) : this;
+        }
+
+        boolean isAfter(long now) {
+            return ms > now || (ms == now && rest > 0);
+        }
+
+        /** Whole milliseconds from {@code now}, rounded up. */
+        long millisFrom(long now) {
+            return ms - now + (rest > 0 ? 1 : 0);
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.ratelimit.interceptor.web;
+
+import jakarta.servlet.http.HttpServletRequest;
+
+/** The body of the default rejection: {@code ratelimit.response.body}. */
+public enum RejectionBody {
+
+    /** {@code {"error": <text>, "successful": 0, "ratelimit": 1, "retryAfter": <seconds>}}, which existing front ends read. */
+    JSON("application/json") {
+        @Override
+        String render(HttpServletRequest request, Rejection rejection, int status) {
+            return "{\"error\":" + jsonString(rejection.message()) + ",\"successful\":0,\"ratelimit\":1,"
+                    + "\"retryAfter\":" + rejection.retryAfterSeconds() + "}";
+        }
+    },
+
+    /**
+     * An RFC 9457 problem: {@code type}, {@code title}, {@code status}, {@code detail} (the localized
+     * text), {@code instance} (the request path), and the extensions {@code retryAfter} (seconds) and
+     * {@code policy} (the rule that denied).
+     */
+    PROBLEM("application/problem+json") {
+        @Override
+        String render(HttpServletRequest request, Rejection rejection, int status) {
+            return "{\"type\":\"about:blank\",\"title\":\"Too Many Requests\",\"status\":" + status
+                    + ",\"detail\":" + jsonString(rejection.message())
+                    + ",\"instance\":" + jsonString(request.getRequestURI())
+                    + ",\"retryAfter\":" + rejection.retryAfterSeconds()
+                    + ",\"policy\":" + jsonString(rejection.limit().rule()) + "}";
+        }
+    };
+
+    private final String contentType;
+
+    RejectionBody(String contentType) {
+        this.contentType = contentType;
+    }
+
+    String contentType() {
+        return contentType;
+    }
+
+    abstract String render(HttpServletRequest request, Rejection rejection, int status);
+
+    /** A JSON string literal; also escapes {@code < > &} and the JavaScript line separators, so the body is safe in HTML too. */
+    static String jsonString(String text) {
+        StringBuilder out = new StringBuilder(text.length() + 2).append('"');
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x2028 || c == 0x2029) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.append('"').toString();
+    }
+}

@@ -1,0 +1,24 @@
+-- The head of every counter script, put in front of it when the script is loaded.
+-- KEYS[1]  the counter key
+-- ARGV[1]  limit: requests per window
+-- ARGV[2]  window in milliseconds
+-- ARGV[3]  optional: the time in milliseconds. Only tests give it, so that one suite can feed the Redis
+--          and the in-process store the same clock; otherwise the time is Redis' own TIME, so the clocks
+--          of the app instances never matter.
+-- Every script returns {allowed 1|0, remaining, wait ms, reset ms}: remaining = requests still admitted
+-- right now after this one; wait = time until the next request is admitted (0 while remaining > 0);
+-- reset = time until the whole quota is back.
+local key = KEYS[1]
+local limit = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local now = tonumber(ARGV[3])
+-- Added to every TTL. Under a test's clock Redis still expires keys by its own clock, which may run
+-- ahead of the test's; a minute more keeps them. No decision relies on a key expiring (every script
+-- ages its state by now), so the slack changes memory use only.
+local expiry_slack = 0
+if now then
+  expiry_slack = 60000
+else
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end

@@ -1,0 +1,76 @@
+package dev.ratelimit.interceptor.config;
+
+import static dev.ratelimit.interceptor.config.ConfigPropagationTest.CHANNEL;
+import static dev.ratelimit.interceptor.config.ConfigPropagationTest.awaitWithin;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.testsupport.HttpProbe;
+import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.RedisWithApps;
+import java.time.Duration;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Redis going away: the subscription comes back by itself after a restart, and an app started while
+ * Redis is down starts anyway and catches up (defaults written, subscription made) once Redis is back.
+ * The periodic refresh is set to 1 h so only the subscription can bring a change.
+ */
+class ConfigSubscriptionRecoveryTest {
+
+    private static final String USER = "fixture.LimitedController.user";
+    private static final Duration RECOVERY = Duration.ofSeconds(30);
+
+    @RegisterExtension
+    final RedisWithApps env = new RedisWithApps();
+
+    @Test
+    void theSubscriptionSurvivesARedisRestart() {
+        RedisServerProcess redis = env.redis();
+        ConfigurableApplicationContext app = env.start("ratelimit.config.refresh-interval=1h");
+        RuleSnapshotHolder snapshots = app.getBean(RuleSnapshotHolder.class);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> redis.commands().hexists(
+                "ratelimit:sysconfig", "global.check"));
+        assertThat(snapshots.refresh()).isTrue();
+        long beforeRestart = snapshots.current().version();
+
+        redis.restart();
+
+        Awaitility.await("subscribed again").atMost(RECOVERY)
+                .until(() -> redis.commands().pubsubNumsub(CHANNEL).get(CHANNEL) == 1);
+        // The restarted Redis is empty: the refresh made on subscribing again sees that.
+        Awaitility.await("refreshed on subscribing again").atMost(RECOVERY)
+                .until(() -> snapshots.current().version() > beforeRestart);
+        assertChangesArrive(app);
+    }
+
+    @Test
+    void anAppStartedWhileRedisIsDownStartsAndCatchesUpWhenRedisIsBack() {
+        RedisServerProcess redis = env.redis();
+        redis.stop();
+        long startedAt = System.nanoTime();
+        ConfigurableApplicationContext app = env.start("ratelimit.config.refresh-interval=1h");
+        System.out.printf("Started with Redis down in %d ms%n", (System.nanoTime() - startedAt) / 1_000_000);
+        HttpProbe http = new HttpProbe(FixtureApplication.port(app));
+        assertThat(http.status("/user?usercode=amy")).isEqualTo(200);
+
+        redis.restart();
+
+        Awaitility.await("defaults written").atMost(RECOVERY)
+                .until(() -> redis.commands().hexists("ratelimit:sysconfig", USER + ".count"));
+        Awaitility.await("subscribed").atMost(RECOVERY)
+                .until(() -> redis.commands().pubsubNumsub(CHANNEL).get(CHANNEL) == 1);
+        assertChangesArrive(app);
+    }
+
+    private static void assertChangesArrive(ConfigurableApplicationContext app) {
+        RuleSnapshotHolder snapshots = app.getBean(RuleSnapshotHolder.class);
+        // The app's own connection may still be reconnecting; the write is retried until Redis takes it.
+        Awaitility.await().atMost(RECOVERY).ignoreExceptions()
+                .until(() -> app.getBean(SysConfigEditor.class).setRuleCount(USER, "77") != null);
+        awaitWithin(() -> Long.valueOf(77).equals(snapshots.current().override(USER).count()));
+    }
+}

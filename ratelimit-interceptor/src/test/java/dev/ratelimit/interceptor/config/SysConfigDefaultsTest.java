@@ -1,0 +1,66 @@
+package dev.ratelimit.interceptor.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratelimit.interceptor.testsupport.RedisWithApps;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** At start-up every knob of the app appears in the config hash, and no operator value is overwritten. */
+@ExtendWith(OutputCaptureExtension.class)
+class SysConfigDefaultsTest {
+
+    private static final String HASH = "ratelimit:sysconfig";
+    private static final String USER = "fixture.LimitedController.user";
+
+    @RegisterExtension
+    final RedisWithApps env = new RedisWithApps();
+
+    @Test
+    void writesEveryMissingDefaultAndKeepsTheOperatorsValues(CapturedOutput output) {
+        RedisCommands<String, String> redis = env.redis().commands();
+        redis.hset(HASH, Map.of(
+                USER + ".count", "7",
+                "fixture.LimitedController.shortWindow.check", "0",
+                "global.check", "0",
+                "dyn.fixture.OpenController.plain", "2/60"));
+
+        ConfigurableApplicationContext app = env.start();
+
+        Map<String, String> expected = new TreeMap<>(Map.of(
+                "global.check", "0",
+                "log.check", "1",
+                "dyn.fixture.OpenController.plain", "2/60"));
+        knobs(expected, USER, "1", "60", "7");
+        knobs(expected, "fixture.LimitedController.shortWindow", "0", "1", "2");
+        knobs(expected, "fixture.LimitedController.ip", "1", "60", "3");
+        knobs(expected, "fixture.LimitedController.method", "1", "60", "5");
+        knobs(expected, "fixture.LimitedController.globalA", "1", "60", "4");
+        knobs(expected, "fixture.LimitedController.globalB", "1", "60", "4");
+        knobs(expected, "fixture.LimitedController.stacked#user", "1", "60", "2");
+        knobs(expected, "fixture.LimitedController.stacked#ip", "1", "60", "100");
+        Awaitility.await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(redis.hgetall(HASH)).containsAllEntriesOf(expected));
+        // Other fixture controllers add knobs of their own; nothing else may appear, and no dynamic rule.
+        assertThat(redis.hgetall(HASH).keySet()).allMatch(field -> expected.containsKey(field)
+                || field.startsWith("fixture.") && field.matches(".*\\.(check|interval|count)"));
+        assertThat(output).contains("Rate limit config: " + USER + ".count is 7 in the config hash (declared: 50); "
+                + "the config hash decides");
+        assertThat(app.getBean(RuleSnapshotHolder.class).current().override(USER).count()).isEqualTo(7);
+    }
+
+    private static void knobs(Map<String, String> fields, String rule, String check, String interval, String count) {
+        fields.put(rule + ".check", check);
+        fields.put(rule + ".interval", interval);
+        fields.put(rule + ".count", count);
+    }
+}

@@ -1,0 +1,191 @@
+package dev.ratelimit.interceptor.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/** The operators' write API against a real Redis: validation first, canonical values, old values, announcements. */
+class SysConfigEditorTest {
+
+    private static final String HASH = "ratelimit:sysconfig";
+    private static final String CHANNEL = "ratelimit:config-changed";
+
+    private static RedisServerProcess redis;
+    private static LettuceConnectionFactory connections;
+    private static RedisClient subscriberClient;
+    private static StatefulRedisPubSubConnection<String, String> subscriber;
+    private static final BlockingQueue<String> announcements = new LinkedBlockingQueue<>();
+    private static SysConfigEditor editor;
+
+    @BeforeAll
+    static void start() {
+        redis = RedisServerProcess.start();
+        connections = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", redis.port()));
+        connections.afterPropertiesSet();
+        connections.start();
+        editor = new SysConfigEditor(new SysConfigRepository(new StringRedisTemplate(connections),
+                new RedisKeys("ratelimit")));
+        subscriberClient = RedisClient.create("redis://127.0.0.1:" + redis.port());
+        subscriber = subscriberClient.connectPubSub();
+        subscriber.addListener(new RedisPubSubAdapter<>() {
+            @Override
+            public void message(String channel, String message) {
+                announcements.add(message);
+            }
+        });
+        subscriber.sync().subscribe(CHANNEL);
+    }
+
+    @AfterAll
+    static void stop() {
+        subscriber.close();
+        subscriberClient.shutdown();
+        connections.destroy();
+        redis.close();
+    }
+
+    @BeforeEach
+    void emptyRedis() throws InterruptedException {
+        redis.commands().del(HASH);
+        // Announcements of the previous test may still be on their way; they all come before this one.
+        redis.commands().publish(CHANNEL, "-- next test --");
+        while (!nextAnnouncement().equals("-- next test --")) {
+            continue;
+        }
+    }
+
+    @Test
+    void aWriteStoresTheCanonicalValueReturnsTheOldOneAndAnnouncesTheField() throws Exception {
+        assertThat(editor.setDynamicRule("shop.OrderController.list", " 30 "))
+                .isEqualTo(new SysConfigChange("dyn.shop.OrderController.list", null, "1/30"));
+        assertThat(nextAnnouncement()).isEqualTo("dyn.shop.OrderController.list");
+        assertThat(redis.commands().hget(HASH, "dyn.shop.OrderController.list")).isEqualTo("1/30");
+
+        assertThat(editor.setDynamicRule("shop.OrderController.list", "5/60"))
+                .isEqualTo(new SysConfigChange("dyn.shop.OrderController.list", "1/30", "5/60"));
+        assertThat(editor.removeDynamicRule("shop.OrderController.list"))
+                .isEqualTo(new SysConfigChange("dyn.shop.OrderController.list", "5/60", null));
+        assertThat(redis.commands().hexists(HASH, "dyn.shop.OrderController.list")).isFalse();
+        assertThat(List.of(nextAnnouncement(), nextAnnouncement()))
+                .containsOnly("dyn.shop.OrderController.list");
+    }
+
+    @Test
+    void everyKindOfFieldIsWrittenUnderItsName() {
+        editor.setGlobalSwitch(false);
+        editor.setLogSwitch(true);
+        editor.setRuleSwitch("shop.OrderController.create", false);
+        editor.setRuleCount("shop.OrderController.create", "007");
+        editor.setRuleInterval("shop.OrderController.create", "120");
+        editor.setUriRule("/api/**", "2/10");
+        editor.setUriRule("/api/old", "9");
+        editor.removeUriRule("/api/old");
+
+        assertThat(redis.commands().hgetall(HASH)).containsExactlyInAnyOrderEntriesOf(Map.of(
+                "global.check", "0",
+                "log.check", "1",
+                "shop.OrderController.create.check", "0",
+                "shop.OrderController.create.count", "7",
+                "shop.OrderController.create.interval", "120",
+                "dynuri./api/**", "2/10"));
+    }
+
+    @Test
+    void refusedInputWritesAndAnnouncesNothingAndSaysWhy() throws Exception {
+        assertRefused(() -> editor.setRuleCount("shop.A.b", "0"),
+                "shop.A.b.count: expected a whole number of at least 1, got '0'");
+        assertRefused(() -> editor.setRuleCount("shop.A.b", "lots"),
+                "shop.A.b.count: expected a whole number of at least 1, got 'lots'");
+        assertRefused(() -> editor.setRuleInterval("shop.A.b", "-5"),
+                "shop.A.b.interval: expected a whole number of at least 1, got '-5'");
+        assertRefused(() -> editor.setDynamicRule("shop.A.b", "1/0"), "dyn.shop.A.b: a limit is '<interval>' or "
+                + "'<count>/<interval>' with whole numbers of at least 1 (interval in seconds), got '1/0'");
+        assertRefused(() -> editor.setUriRule("api/**", "5"),
+                "dynuri.api/**: a URL pattern starts with '/', has no spaces or control characters and is at most "
+                        + "512 characters");
+        assertRefused(() -> editor.setUriRule("/api/{id", "5"), "dynuri./api/{id: unbalanced '{' '}' in URL pattern");
+        assertRefused(() -> editor.setRuleSwitch("global", false),
+                "'global' is not a rule id: expected <module>.<rule>, without spaces, at most 512 characters");
+        assertRefused(() -> editor.setRuleSwitch("shop.A b", false),
+                "'shop.A b' is not a rule id: expected <module>.<rule>, without spaces, at most 512 characters");
+        assertRefused(() -> editor.setRuleCount("dyn.shop.A.b", "5"),
+                "'dyn.shop.A.b' is not a rule id: give the id without the dyn. or dynuri. prefix");
+        assertRefused(() -> editor.setDynamicRule(null, "5"), "a rule id is required");
+        assertRefused(() -> editor.removeUriRule(""), "a URL pattern is required");
+
+        assertThat(redis.commands().exists(HASH)).isZero();
+        editor.setLogSwitch(false);
+        assertThat(nextAnnouncement()).as("the first announcement after the refused writes").isEqualTo("log.check");
+    }
+
+    @Test
+    void concurrentEditorsEachGetTheValueTheirWriteReplaced() throws Exception {
+        int threads = 8;
+        int writesPerThread = 50;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<List<SysConfigChange>>> results = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            results.add(pool.submit(() -> {
+                go.await();
+                List<SysConfigChange> changes = new ArrayList<>();
+                for (int i = 1; i <= writesPerThread; i++) {
+                    changes.add(editor.setRuleCount("shop.A.b", Integer.toString(thread * 1000 + i)));
+                }
+                return changes;
+            }));
+        }
+        go.countDown();
+        Map<String, String> nextOf = new HashMap<>();
+        for (Future<List<SysConfigChange>> result : results) {
+            for (SysConfigChange change : result.get(30, TimeUnit.SECONDS)) {
+                assertThat(nextOf.put(change.oldValue(), change.newValue()))
+                        .as("two writes both replaced %s", change.oldValue()).isNull();
+            }
+        }
+        pool.shutdown();
+
+        // The changes form one unbroken chain from "absent" to the value in Redis: no old value was lost or seen twice.
+        String value = null;
+        for (int step = 0; step < threads * writesPerThread; step++) {
+            assertThat(nextOf).containsKey(value);
+            value = nextOf.get(value);
+        }
+        assertThat(redis.commands().hget(HASH, "shop.A.b.count")).isEqualTo(value);
+    }
+
+    private static void assertRefused(ThrowingCallable write, String message) {
+        assertThatThrownBy(write).isInstanceOf(IllegalArgumentException.class).hasMessage(message);
+    }
+
+    private static String nextAnnouncement() throws InterruptedException {
+        String field = announcements.poll(5, TimeUnit.SECONDS);
+        assertThat(field).as("an announcement on " + CHANNEL).isNotNull();
+        return field;
+    }
+}

@@ -1,0 +1,59 @@
+package dev.ratelimit.interceptor.rule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.collision.a.TwinController;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
+
+/** Colliding names are resolved the same way whatever order the handler mapping lists its methods in. */
+@ExtendWith(OutputCaptureExtension.class)
+class EndpointCatalogCollisionTest {
+
+    @Test
+    void namesDoNotDependOnTheOrderOfRegistrationAndTheWarningNamesBothHandlers(CapturedOutput output)
+            throws Exception {
+        List<Map.Entry<RequestMappingInfo, HandlerMethod>> handlers = List.of(
+                handler(new TwinController(), TwinController.class.getMethod("twin"), "/a/twin"),
+                handler(new TwinController(), TwinController.class.getMethod("twin", String.class), "/a/twin/named"),
+                handler(new dev.ratelimit.interceptor.collision.b.TwinController(),
+                        dev.ratelimit.interceptor.collision.b.TwinController.class.getMethod("twin"), "/b/twin"));
+        List<Map.Entry<RequestMappingInfo, HandlerMethod>> reversed = new ArrayList<>(handlers);
+        Collections.reverse(reversed);
+
+        assertThat(rulesRegisteredInOrder(reversed)).isEqualTo(rulesRegisteredInOrder(handlers))
+                .containsExactly("TwinController.twin", "TwinController.twin~2", "TwinController.twin~3");
+        assertThat(output).contains("Handler methods dev.ratelimit.interceptor.collision.a.TwinController.twin() and "
+                + "dev.ratelimit.interceptor.collision.a.TwinController.twin(java.lang.String) both derive the rate "
+                + "limit rule name 'shop.TwinController.twin'; the second is named 'shop.TwinController.twin~2'");
+        assertThat(output).contains("Handler methods dev.ratelimit.interceptor.collision.a.TwinController.twin() and "
+                + "dev.ratelimit.interceptor.collision.b.TwinController.twin() both derive");
+    }
+
+    /** The rule names of the handlers, in the order of {@code handlers} as first given. */
+    private static List<String> rulesRegisteredInOrder(List<Map.Entry<RequestMappingInfo, HandlerMethod>> order) {
+        EndpointCatalog catalog = new EndpointCatalog(new RuleNaming("shop"), Set.of(Algorithm.FIXED_WINDOW), key -> { });
+        Map<RequestMappingInfo, HandlerMethod> mapping = new LinkedHashMap<>();
+        order.forEach(entry -> mapping.put(entry.getKey(), entry.getValue()));
+        catalog.register(mapping);
+        return catalog.endpoints().stream().sorted(Comparator.comparing(Endpoint::handler))
+                .map(Endpoint::rule).toList();
+    }
+
+    private static Map.Entry<RequestMappingInfo, HandlerMethod> handler(Object controller, Method method, String path) {
+        return Map.entry(RequestMappingInfo.paths(path).build(), new HandlerMethod(controller, method));
+    }
+}

@@ -1,0 +1,85 @@
+package dev.ratelimit.interceptor.rule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.Dimension;
+import dev.ratelimit.interceptor.RateLimit;
+import java.util.EnumSet;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
+
+class EndpointCatalogNamingTest {
+
+    private final EndpointCatalog catalog = new EndpointCatalog(RuleNaming.of(null, "app-orders"),
+            EnumSet.allOf(Algorithm.class), key -> { });
+
+    @Test
+    void namesEndpointsAndStackedLimits() throws Exception {
+        catalog.register(Map.of(RequestMappingInfo.paths("/orders").build(), handler(Controllers.class, "stacked")));
+
+        Endpoint endpoint = catalog.endpoints().get(0);
+        assertThat(endpoint.id()).isEqualTo("orders.Controllers.stacked");
+        assertThat(endpoint.primaryPattern()).isEqualTo("/orders");
+        assertThat(endpoint.limits()).extracting(LimitDefinition::id)
+                .containsExactly("orders.Controllers.stacked#user", "orders.Controllers.stacked#ip");
+        assertThat(endpoint.limits().get(0).windowSeconds()).isEqualTo(60);
+    }
+
+    @Test
+    void explicitNamesWin() throws Exception {
+        Endpoint endpoint = catalog.endpoint(handler(Controllers.class, "named"));
+        assertThat(endpoint.limits()).extracting(LimitDefinition::id).containsExactly("billing.pay");
+    }
+
+    @Test
+    void failsTheStartForMisdeclaredLimitsNamingTheMethod() {
+        assertThatThrownBy(() -> catalog.endpoint(handler(Controllers.class, "twoUserLimits")))
+                .hasMessageContaining("Controllers.twoUserLimits").hasMessageContaining("rule =");
+        assertThatThrownBy(() -> catalog.endpoint(handler(Controllers.class, "zeroCount")))
+                .hasMessageContaining("Controllers.zeroCount").hasMessageContaining("count must be at least 1");
+        assertThatThrownBy(() -> catalog.endpoint(handler(Controllers.class, "subSecond")))
+                .hasMessageContaining("at least 1 second");
+    }
+
+    @Test
+    void moduleNameComesFromTheApplicationName() {
+        assertThat(RuleNaming.of(null, "app-orders").module()).isEqualTo("orders");
+        assertThat(RuleNaming.of(" billing ", "app-orders").module()).isEqualTo("billing");
+        assertThat(RuleNaming.of(null, "inventory").module()).isEqualTo("inventory");
+        assertThat(RuleNaming.of(null, "app-").module()).isEqualTo("app-");
+        assertThat(RuleNaming.of(null, null).module()).isEqualTo("app");
+    }
+
+    private static HandlerMethod handler(Class<?> type, String name) throws NoSuchMethodException {
+        return new HandlerMethod(new Controllers(), type.getMethod(name));
+    }
+
+    static class Controllers {
+
+        @RateLimit(count = 5, interval = 1, unit = java.util.concurrent.TimeUnit.MINUTES)
+        @RateLimit(count = 50, interval = 60, dimension = Dimension.IP)
+        public void stacked() {
+        }
+
+        @RateLimit(module = "billing", rule = "pay", count = 2)
+        public void named() {
+        }
+
+        @RateLimit(count = 5)
+        @RateLimit(count = 50, interval = 60)
+        public void twoUserLimits() {
+        }
+
+        @RateLimit(count = 0)
+        public void zeroCount() {
+        }
+
+        @RateLimit(interval = 500, unit = java.util.concurrent.TimeUnit.MILLISECONDS)
+        public void subSecond() {
+        }
+    }
+}

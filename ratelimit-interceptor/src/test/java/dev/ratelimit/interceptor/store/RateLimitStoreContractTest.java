@@ -1,0 +1,263 @@
+package dev.ratelimit.interceptor.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
+import dev.ratelimit.interceptor.testsupport.ConcurrentClients;
+import dev.ratelimit.interceptor.testsupport.ManualClock;
+import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * The one contract of both counter stores, for every algorithm: the Redis scripts and the in-process
+ * store are fed the same explicit clock, so they must give the same decisions for the same times.
+ */
+class RateLimitStoreContractTest {
+
+    /** A multiple of every window below, so windows aligned to the epoch start here. */
+    private static final long T0 = 1_700_000_000_000L;
+    /** The limit of the boundary tests: 10 per second. */
+    private static final int LIMIT = 10;
+    private static final long WINDOW = 1_000;
+
+    private static RedisServerProcess redis;
+    private static StringRedisTemplate template;
+
+    private ManualClock clock;
+
+    enum StoreKind { MEMORY, REDIS }
+
+    @BeforeAll
+    static void startRedis() {
+        redis = RedisServerProcess.start();
+        template = redis.template();
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        redis.close();
+    }
+
+    @BeforeEach
+    void freshState() {
+        redis.commands().flushall();
+        clock = new ManualClock(T0);
+    }
+
+    static Stream<Arguments> everyStoreAndAlgorithm() {
+        return Stream.of(StoreKind.values()).flatMap(kind -> Stream.of(Algorithm.values())
+                .map(algorithm -> Arguments.of(kind, algorithm)));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyStoreAndAlgorithm")
+    void admitsExactlyTheLimitToSixtyFourConcurrentClients(StoreKind kind, Algorithm algorithm) throws Exception {
+        RateLimitStore store = store(kind);
+
+        int admitted = ConcurrentClients.admitted(64, 5,
+                thread -> acquire(store, "race", algorithm, 50, 60_000).allowed());
+
+        assertThat(admitted).isEqualTo(50);
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyStoreAndAlgorithm")
+    void aRequestSentAtTheAdvertisedTimeIsAdmittedAndOneMillisecondEarlierIsNot(StoreKind kind, Algorithm algorithm) {
+        RateLimitStore store = store(kind);
+        Random random = new Random(42);
+        for (int round = 0; round < 40; round++) {
+            clock.advance(random.nextInt(3_000));
+            Decision last;
+            do {
+                last = acquire(store, "waiter", algorithm, 5, 2_000);
+            } while (last.remaining() > 0);
+            long wait = last.retryAfterMillis();
+            assertThat(wait).as("round %d", round).isPositive();
+
+            clock.advance(wait - 1);
+            assertThat(acquire(store, "waiter", algorithm, 5, 2_000).allowed()).as("round %d, 1 ms early", round).isFalse();
+            clock.advance(1);
+            assertThat(acquire(store, "waiter", algorithm, 5, 2_000).allowed()).as("round %d, on time", round).isTrue();
+        }
+    }
+
+    /**
+     * One request opens the windows, then a burst just before and just after the boundary: the fixed
+     * window admits nearly twice its limit within two milliseconds, the others at most the limit.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyStoreAndAlgorithm")
+    void aBurstAcrossTheWindowBoundary(StoreKind kind, Algorithm algorithm) {
+        RateLimitStore store = store(kind);
+        assertThat(acquire(store, "edge", algorithm, LIMIT, WINDOW).allowed()).isTrue();
+
+        clock.set(T0 + WINDOW - 1);
+        int before = admittedOf(LIMIT, () -> acquire(store, "edge", algorithm, LIMIT, WINDOW));
+        clock.set(T0 + WINDOW);
+        int after = admittedOf(LIMIT, () -> acquire(store, "edge", algorithm, LIMIT, WINDOW));
+
+        int expected = switch (algorithm) {
+            case FIXED_WINDOW -> 2 * LIMIT - 1; // 9 before the boundary, a whole new window after it
+            case SLIDING_WINDOW -> LIMIT - 1;   // after the boundary the previous window still weighs fully
+            case SLIDING_LOG -> LIMIT;          // only the request at T0 has left the window
+            case TOKEN_BUCKET -> LIMIT;         // a full bucket, then 1 ms earns no token
+        };
+        assertThat(before + after).isEqualTo(expected);
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyStoreAndAlgorithm")
+    void neverAdmitsMoreThanTheAlgorithmsBoundInAnyWindowOfABurstyTrace(StoreKind kind, Algorithm algorithm) {
+        RateLimitStore store = store(kind);
+        Random random = new Random(7);
+        List<Long> admitted = new ArrayList<>();
+        for (int i = 0; i < 4_000; i++) {
+            clock.advance(random.nextInt(10) < 7 ? random.nextInt(4) : random.nextInt(400));
+            if (acquire(store, "trace", algorithm, LIMIT, WINDOW).allowed()) {
+                admitted.add(clock.millis());
+            }
+        }
+
+        long busiest = busiestWindow(admitted, WINDOW);
+        switch (algorithm) {
+            case FIXED_WINDOW, TOKEN_BUCKET -> assertThat(busiest).isBetween(LIMIT + 1L, 2L * LIMIT);
+            case SLIDING_WINDOW -> assertThat(busiest).isBetween((long) LIMIT, 2L * LIMIT - 1);
+            case SLIDING_LOG -> assertThat(busiest).isEqualTo(LIMIT);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void tokenBucketEarnsOneRequestEveryWindowOverCountWithoutDrift(StoreKind kind) {
+        RateLimitStore store = store(kind);
+        int limit = 7;
+        long window = 60_000; // one request every 8571.43 ms: never a whole number of milliseconds
+        for (int i = 0; i < limit; i++) {
+            assertThat(acquire(store, "bucket", Algorithm.TOKEN_BUCKET, limit, window).allowed()).isTrue();
+        }
+        for (long k = 1; k <= 2_000; k++) {
+            Decision decision = acquire(store, "bucket", Algorithm.TOKEN_BUCKET, limit, window);
+            assertThat(decision.allowed()).isFalse();
+            clock.advance(decision.retryAfterMillis());
+            assertThat(acquire(store, "bucket", Algorithm.TOKEN_BUCKET, limit, window).allowed()).isTrue();
+            assertThat(clock.millis()).as("the %d-th earned request", k).isEqualTo(T0 + ceilDiv(k * window, limit));
+        }
+
+        clock.advance(window);
+        int burst = admittedOf(limit + 5, () -> acquire(store, "bucket", Algorithm.TOKEN_BUCKET, limit, window));
+        assertThat(burst).isEqualTo(limit);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void bothStoresDecideAlikeOnARecordedSequenceOfTimes(Algorithm algorithm) {
+        RateLimitStore memory = store(StoreKind.MEMORY);
+        RateLimitStore redisStore = store(StoreKind.REDIS);
+        List<CounterRequest> counters = List.of(
+                new CounterRequest("a", algorithm, 7, 60_000),
+                new CounterRequest("b", algorithm, 3, 1_000),
+                new CounterRequest("c", algorithm, 100, 10_000),
+                new CounterRequest("d", algorithm, 5, 2_000));
+        Random random = new Random(2024);
+        int allowed = 0;
+        int denied = 0;
+        for (int i = 0; i < 3_000; i++) {
+            clock.advance(switch (random.nextInt(4)) {
+                case 0 -> 0;
+                case 1 -> 1;
+                case 2 -> random.nextInt(500);
+                default -> random.nextInt(5_000);
+            });
+            List<CounterRequest> requests = random.nextBoolean()
+                    ? List.of(counters.get(random.nextInt(counters.size())))
+                    : List.of(counters.get(random.nextInt(2)), counters.get(2 + random.nextInt(2)));
+
+            List<Decision> inProcess = memory.acquire(requests);
+            assertThat(redisStore.acquire(requests)).as("event %d at %d", i, clock.millis()).isEqualTo(inProcess);
+            for (Decision decision : inProcess) {
+                if (decision.allowed()) {
+                    allowed++;
+                } else {
+                    denied++;
+                }
+            }
+        }
+        assertThat(allowed).isGreaterThan(500);
+        assertThat(denied).isGreaterThan(500);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void everyRedisKeyHasATtlAndIsGoneAfterItsWindow(Algorithm algorithm) {
+        RedisRateLimitStore live = new RedisRateLimitStore(template);
+        for (int i = 0; i < 3; i++) {
+            acquire(live, "ttl", algorithm, 2, 1_000);
+        }
+
+        assertThat(redis.commands().keys("*")).containsExactly("ttl");
+        assertThat(redis.commands().pttl("ttl")).isBetween(1L, 2_000L);
+        Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                .until(() -> redis.commands().keys("*").isEmpty());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void aRedisKeyThatLostItsTtlGetsItBackOnTheNextDenial(Algorithm algorithm) {
+        RedisRateLimitStore live = new RedisRateLimitStore(template);
+        acquire(live, "orphan", algorithm, 1, 60_000);
+        redis.commands().persist("orphan");
+        assertThat(redis.commands().pttl("orphan")).isEqualTo(-1L);
+
+        assertThat(acquire(live, "orphan", algorithm, 1, 60_000).allowed()).isFalse();
+        assertThat(redis.commands().pttl("orphan")).isBetween(1L, 120_000L);
+    }
+
+    private RateLimitStore store(StoreKind kind) {
+        return kind == StoreKind.MEMORY ? new MemoryRateLimitStore(clock, 100_000) : new RedisRateLimitStore(template, clock);
+    }
+
+    private static Decision acquire(RateLimitStore store, String key, Algorithm algorithm, long limit, long window) {
+        return store.acquire(List.of(new CounterRequest(key, algorithm, limit, window))).get(0);
+    }
+
+    private static int admittedOf(int attempts, java.util.function.Supplier<Decision> attempt) {
+        int admitted = 0;
+        for (int i = 0; i < attempts; i++) {
+            if (attempt.get().allowed()) {
+                admitted++;
+            }
+        }
+        return admitted;
+    }
+
+    /** The most admissions within any {@code window} consecutive milliseconds. */
+    private static long busiestWindow(List<Long> times, long window) {
+        long busiest = 0;
+        int first = 0;
+        for (int last = 0; last < times.size(); last++) {
+            while (times.get(last) - times.get(first) >= window) {
+                first++;
+            }
+            busiest = Math.max(busiest, last - first + 1);
+        }
+        return busiest;
+    }
+
+    private static long ceilDiv(long dividend, long divisor) {
+        return -Math.floorDiv(-dividend, divisor);
+    }
+}
