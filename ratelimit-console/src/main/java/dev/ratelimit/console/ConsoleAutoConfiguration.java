@@ -6,6 +6,14 @@ import dev.ratelimit.console.access.HmacSigner;
 import dev.ratelimit.console.access.LoginController;
 import dev.ratelimit.console.access.LoginThrottle;
 import dev.ratelimit.console.access.PasswordLogin;
+import dev.ratelimit.console.audit.AuditTrail;
+import dev.ratelimit.console.audit.AuditedEditor;
+import dev.ratelimit.console.audit.LoggedAuditTrail;
+import dev.ratelimit.console.dynamic.DynamicRulesController;
+import dev.ratelimit.console.rules.RulesController;
+import dev.ratelimit.interceptor.config.SysConfigEditor;
+import dev.ratelimit.apiindex.ApiIndexRepository;
+import dev.ratelimit.apiindex.autoconfigure.ApiIndexAutoConfiguration;
 import dev.ratelimit.interceptor.autoconfigure.RateLimitAutoConfiguration;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -13,6 +21,7 @@ import java.util.Base64;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -25,14 +34,26 @@ import org.springframework.web.servlet.config.annotation.ResourceHandlerRegistry
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /** Serves the operations console at {@code ratelimit.console.path} in any servlet app that has the module. */
-@AutoConfiguration(after = RateLimitAutoConfiguration.class)
+@AutoConfiguration(after = {RateLimitAutoConfiguration.class, ApiIndexAutoConfiguration.class})
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnProperty(prefix = "ratelimit.console", name = "enabled", matchIfMissing = true)
+@ConditionalOnBean({SysConfigEditor.class, ApiIndexRepository.class})
 @EnableConfigurationProperties(ConsoleProperties.class)
-@Import(ConsoleModel.class)
+@Import({ConsoleModel.class, RulesController.class, DynamicRulesController.class})
 public class ConsoleAutoConfiguration {
 
     static final String ECHARTS_DIST = "classpath:/META-INF/resources/webjars/echarts/5.3.1/dist/";
+
+    @Bean
+    @ConditionalOnMissingBean
+    AuditTrail ratelimitConsoleAuditTrail() {
+        return new LoggedAuditTrail();
+    }
+
+    @Bean
+    AuditedEditor ratelimitConsoleEditor(SysConfigEditor editor, AuditTrail trail) {
+        return new AuditedEditor(editor, trail, Clock.systemUTC());
+    }
 
     @Bean
     HmacSigner ratelimitConsoleSigner(ConsoleProperties properties) {
