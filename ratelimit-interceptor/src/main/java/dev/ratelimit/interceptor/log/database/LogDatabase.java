@@ -7,6 +7,7 @@ import javax.sql.DataSource;
 import org.apache.ibatis.mapping.Environment;
 import org.apache.ibatis.mapping.VendorDatabaseIdProvider;
 import org.apache.ibatis.session.Configuration;
+import org.apache.ibatis.session.ExecutorType;
 import org.apache.ibatis.session.SqlSession;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.apache.ibatis.session.defaults.DefaultSqlSessionFactory;
@@ -62,11 +63,16 @@ public final class LogDatabase {
      * @throws RuntimeException when the database cannot be reached; the next call tries again
      */
     public SqlSession openSession(boolean autoCommit) {
+        return factory().openSession(autoCommit);
+    }
+
+    public SqlSession openSession(ExecutorType executor, boolean autoCommit) {
+        return factory().openSession(executor, autoCommit);
+    }
+
+    private SqlSessionFactory factory() {
         SqlSessionFactory factory = sessions;
-        if (factory == null) {
-            factory = build();
-        }
-        return factory.openSession(autoCommit);
+        return factory == null ? build() : factory;
     }
 
     private synchronized SqlSessionFactory build() {
