@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ratelimit.interceptor.log.database.LogDatabase;
+import dev.ratelimit.interceptor.testsupport.Concurrently;
 import dev.ratelimit.interceptor.testsupport.Interceptions;
 import dev.ratelimit.interceptor.testsupport.TestDatabase;
 import java.time.Clock;
@@ -13,10 +14,6 @@ import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,33 +47,16 @@ class BatchingInterceptionLogTest {
         for (BatchingInterceptionLog writer : writers) {
             writer.destroy();
         }
-        db.close();
+        if (db != null) {
+            db.close();
+        }
     }
 
     @Test
     void aBurstOfTenThousandRejectionsFrom32ThreadsAllLand() throws Exception {
         BatchingInterceptionLog writer = started(10_000, 500);
-        int threads = 32;
         int total = 10_000;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        CountDownLatch go = new CountDownLatch(1);
-        List<Future<?>> producers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int first = t * total / threads;
-            int end = (t + 1) * total / threads;
-            producers.add(pool.submit(() -> {
-                go.await();
-                for (int i = first; i < end; i++) {
-                    writer.record(Interceptions.numbered(i));
-                }
-                return null;
-            }));
-        }
-        go.countDown();
-        for (Future<?> producer : producers) {
-            producer.get();
-        }
-        pool.shutdown();
+        Concurrently.forEachIndex(32, total, i -> writer.record(Interceptions.numbered(i)));
 
         await().atMost(Duration.ofSeconds(60)).until(() -> writer.stats().written() == total);
         assertThat(writer.stats()).isEqualTo(new LogWriterStats(total, 0, 0));

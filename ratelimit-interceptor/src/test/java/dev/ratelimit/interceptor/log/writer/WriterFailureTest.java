@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.ratelimit.interceptor.log.database.LogDatabase;
+import dev.ratelimit.interceptor.testsupport.Concurrently;
 import dev.ratelimit.interceptor.testsupport.Interceptions;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.TestDatabase;
@@ -16,10 +17,6 @@ import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import javax.sql.DataSource;
 import org.h2.tools.Server;
 import org.junit.jupiter.api.AfterEach;
@@ -151,27 +148,8 @@ class WriterFailureTest {
         return resource;
     }
 
-    /** {@code rows} records from {@code threads} threads started together; returns when all calls returned. */
     private static void recordConcurrently(BatchingInterceptionLog writer, int threads, int rows) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        CountDownLatch go = new CountDownLatch(1);
-        List<Future<?>> producers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int first = t * rows / threads;
-            int end = (t + 1) * rows / threads;
-            producers.add(pool.submit(() -> {
-                go.await();
-                for (int i = first; i < end; i++) {
-                    writer.record(Interceptions.numbered(i));
-                }
-                return null;
-            }));
-        }
-        go.countDown();
-        for (Future<?> producer : producers) {
-            producer.get();
-        }
-        pool.shutdown();
+        Concurrently.forEachIndex(threads, rows, i -> writer.record(Interceptions.numbered(i)));
     }
 
     private static long rowCount(DataSource dataSource) throws SQLException {
