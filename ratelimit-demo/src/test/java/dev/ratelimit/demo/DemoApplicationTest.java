@@ -1,7 +1,12 @@
 package dev.ratelimit.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import dev.ratelimit.interceptor.log.report.LogEntry;
+import dev.ratelimit.interceptor.log.report.LogFilter;
+import dev.ratelimit.interceptor.log.report.LogPageRequest;
+import dev.ratelimit.interceptor.log.report.LogReports;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -10,7 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 
-/** The demo as a new user runs it: its own embedded redis-server, the fourth hello in 10 s rejected. */
+/**
+ * The demo as a new user runs it: its own embedded redis-server, the fourth hello in 10 s rejected, and
+ * the rejection written to the demo's in-memory H2.
+ */
 class DemoApplicationTest {
 
     @Test
@@ -25,6 +33,13 @@ class DemoApplicationTest {
             HttpResponse<String> rejected = http.get("/api/hello?usercode=newcomer");
             assertThat(rejected.statusCode()).isEqualTo(429);
             assertThat(rejected.body()).contains("\"ratelimit\":1");
+
+            LogReports reports = demo.getBean(LogReports.class);
+            LogFilter newcomer = new LogFilter(null, null, "demo", null, "newcomer", null);
+            await().until(() -> reports.detail(newcomer, LogPageRequest.newest(0, 10)).total() == 1);
+            assertThat(reports.detail(newcomer, LogPageRequest.newest(0, 10)).rows().get(0))
+                    .extracting(LogEntry::rule, LogEntry::uri, LogEntry::limitCount, LogEntry::intervalSeconds)
+                    .containsExactly("DemoController.hello", "/api/hello", 3L, 10L);
 
             assertThat(http.status("/api/hello")).isEqualTo(200);
         }

@@ -1,0 +1,66 @@
+package dev.ratelimit.interceptor.autoconfigure;
+
+import dev.ratelimit.interceptor.log.InterceptionLog;
+import dev.ratelimit.interceptor.log.database.LogDatabase;
+import dev.ratelimit.interceptor.log.report.LogReports;
+import dev.ratelimit.interceptor.log.writer.BatchingInterceptionLog;
+import dev.ratelimit.interceptor.log.writer.LogRetention;
+import java.time.Clock;
+import javax.sql.DataSource;
+import org.apache.ibatis.session.SqlSessionFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.context.annotation.Bean;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+
+/**
+ * The interception log in the app's database, when the app has one DataSource and MyBatis; without
+ * either this backs off and {@link RateLimitAutoConfiguration} installs a log that keeps nothing.
+ * Runs before it so that the writer is the {@link InterceptionLog} the interceptor gets.
+ */
+@AutoConfiguration(before = RateLimitAutoConfiguration.class, afterName = {
+        "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+        "org.mybatis.spring.boot.autoconfigure.MybatisAutoConfiguration"})
+@ConditionalOnClass({SqlSessionFactory.class, ResourceDatabasePopulator.class, EmbeddedDatabaseConnection.class,
+        DatabaseInitializationMode.class})
+@ConditionalOnSingleCandidate(DataSource.class)
+@ConditionalOnBooleanProperty(name = "ratelimit.log.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(InterceptionLogProperties.class)
+public class InterceptionLogAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    LogDatabase rateLimitLogDatabase(DataSource dataSource, InterceptionLogProperties properties) {
+        return new LogDatabase(dataSource, properties.initializeSchema());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(InterceptionLog.class)
+    BatchingInterceptionLog rateLimitDatabaseInterceptionLog(LogDatabase database,
+                                                            InterceptionLogProperties properties) {
+        InterceptionLogProperties.Writer writer = properties.writer();
+        return new BatchingInterceptionLog(database, properties.timeZone(), writer.queueCapacity(),
+                writer.batchSize(), writer.attempts(), writer.retryBackoff(), writer.shutdownTimeout());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LogReports rateLimitLogReports(LogDatabase database, InterceptionLogProperties properties) {
+        InterceptionLogProperties.Report report = properties.report();
+        return new LogReports(database, report.maxPageSize(), report.maxTop(), report.maxDays());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LogRetention rateLimitLogRetention(LogDatabase database, InterceptionLogProperties properties) {
+        InterceptionLogProperties.Retention retention = properties.retention();
+        return new LogRetention(database, retention.days(), retention.batchSize(), retention.interval(),
+                Clock.system(properties.timeZone()));
+    }
+}

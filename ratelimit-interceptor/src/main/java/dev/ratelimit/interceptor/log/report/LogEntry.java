@@ -1,0 +1,9 @@
+package dev.ratelimit.interceptor.log.report;
+
+import java.time.LocalDateTime;
+
+/** One row of the interception log, as the console shows and exports it. */
+public record LogEntry(long id, LocalDateTime createdAt, String module, String rule, String user, String ip,
+                       String httpMethod, String uri, String dimension, long limitCount, long intervalSeconds,
+                       boolean shadow) {
+}

@@ -1,0 +1,34 @@
+package dev.ratelimit.interceptor.log.report;
+
+import java.time.LocalDateTime;
+
+/**
+ * Which log rows a report covers. Every part is optional (null or blank: any). Times are wall-clock
+ * times of the log's time zone ({@code ratelimit.log.time-zone}); {@code from} is inclusive, {@code to}
+ * exclusive. {@code module} must match exactly; {@code rule}, {@code user} and {@code ip} match as
+ * prefixes ({@code OrderController.} finds every rule of that controller, {@code 10.0.} a network), and
+ * are plain text: {@code %} and {@code _} in them are literal characters, not wildcards.
+ */
+public record LogFilter(LocalDateTime from, LocalDateTime to, String module, String rule, String user, String ip) {
+
+    public LogFilter {
+        module = blankToNull(module);
+        rule = blankToNull(rule);
+        user = blankToNull(user);
+        ip = blankToNull(ip);
+    }
+
+    /** Every row. */
+    public static LogFilter all() {
+        return new LogFilter(null, null, null, null, null, null);
+    }
+
+    /** This filter over another time range. */
+    public LogFilter between(LocalDateTime newFrom, LocalDateTime newTo) {
+        return new LogFilter(newFrom, newTo, module, rule, user, ip);
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.strip();
+    }
+}

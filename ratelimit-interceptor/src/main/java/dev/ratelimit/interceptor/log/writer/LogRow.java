@@ -1,0 +1,53 @@
+package dev.ratelimit.interceptor.log.writer;
+
+import dev.ratelimit.interceptor.log.Interception;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+
+/**
+ * An interception as a row of {@code biz_sys_ratelimit_log}: the time on the log's wall clock, and
+ * every string cut to its column, so no single request (a huge URI, a long user code) can fail the
+ * batch it travels in.
+ */
+record LogRow(LocalDateTime createdAt, String module, String rule, String user, String ip, String httpMethod,
+              String uri, String dimension, long limitCount, long intervalSeconds, boolean shadow) {
+
+    static final int MODULE_LENGTH = 64;
+    static final int RULE_LENGTH = 255;
+    static final int USER_LENGTH = 128;
+    static final int IP_LENGTH = 64;
+    static final int HTTP_METHOD_LENGTH = 16;
+    static final int URI_LENGTH = 1024;
+    static final int DIMENSION_LENGTH = 16;
+
+    static LogRow of(Interception interception, ZoneId zone) {
+        Instant createdAt = interception.createdAt() == null ? Instant.now() : interception.createdAt();
+        return new LogRow(LocalDateTime.ofInstant(createdAt, zone),
+                required(interception.module(), MODULE_LENGTH),
+                required(interception.rule(), RULE_LENGTH),
+                optional(interception.user(), USER_LENGTH),
+                optional(interception.ip(), IP_LENGTH),
+                required(interception.httpMethod(), HTTP_METHOD_LENGTH),
+                required(interception.uri(), URI_LENGTH),
+                required(interception.dimension() == null ? null : interception.dimension().name(), DIMENSION_LENGTH),
+                interception.limitCount(), interception.intervalSeconds(), interception.shadow());
+    }
+
+    private static String required(String value, int length) {
+        return value == null ? "" : cut(value, length);
+    }
+
+    private static String optional(String value, int length) {
+        return value == null ? null : cut(value, length);
+    }
+
+    /** At most {@code length} chars, never splitting a surrogate pair (the columns count characters). */
+    private static String cut(String value, int length) {
+        if (value.length() <= length) {
+            return value;
+        }
+        int end = Character.isHighSurrogate(value.charAt(length - 1)) ? length - 1 : length;
+        return value.substring(0, end);
+    }
+}

@@ -1,0 +1,23 @@
+-- Interception log of the rate limiter (MySQL 5.7+/8, MariaDB 10.3+). Safe to run again.
+-- created_at is the wall-clock time in ratelimit.log.time-zone (DATETIME: never shifted by the session time zone).
+-- utf8mb4_bin: names compare exactly and sort by code point, as the limiter counts them ('Alice' is not 'alice'),
+-- the same as on PostgreSQL (COLLATE "C") and H2.
+-- The indexes are declared inside CREATE TABLE because MySQL has no CREATE INDEX IF NOT EXISTS.
+CREATE TABLE IF NOT EXISTS biz_sys_ratelimit_log (
+    id           BIGINT         NOT NULL AUTO_INCREMENT,
+    created_at   DATETIME(3)    NOT NULL,
+    module       VARCHAR(64)    NOT NULL,
+    rule         VARCHAR(255)   NOT NULL,
+    usercode     VARCHAR(128)   NULL,
+    ip           VARCHAR(64)    NULL,
+    http_method  VARCHAR(16)    NOT NULL,
+    uri          VARCHAR(1024)  NOT NULL,
+    dimension    VARCHAR(16)    NOT NULL,
+    limit_count  BIGINT         NOT NULL,
+    interval_sec BIGINT         NOT NULL,
+    shadow       BOOLEAN        NOT NULL,
+    PRIMARY KEY (id),
+    KEY idx_ratelimit_log_created (created_at),
+    KEY idx_ratelimit_log_rule (rule, created_at),
+    KEY idx_ratelimit_log_user (usercode, created_at)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
