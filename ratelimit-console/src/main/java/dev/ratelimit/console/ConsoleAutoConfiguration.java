@@ -6,22 +6,32 @@ import dev.ratelimit.console.access.HmacSigner;
 import dev.ratelimit.console.access.LoginController;
 import dev.ratelimit.console.access.LoginThrottle;
 import dev.ratelimit.console.access.PasswordLogin;
+import dev.ratelimit.console.audit.AuditController;
 import dev.ratelimit.console.audit.AuditTrail;
+import dev.ratelimit.console.audit.DatabaseAuditTrail;
 import dev.ratelimit.console.audit.AuditedEditor;
 import dev.ratelimit.console.audit.LoggedAuditTrail;
 import dev.ratelimit.console.dynamic.DynamicRulesController;
+import dev.ratelimit.console.logs.LogClock;
+import dev.ratelimit.console.logs.LogsController;
+import dev.ratelimit.console.logs.OverviewController;
 import dev.ratelimit.console.rules.RulesController;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.apiindex.ApiIndexRepository;
 import dev.ratelimit.apiindex.autoconfigure.ApiIndexAutoConfiguration;
+import dev.ratelimit.interceptor.autoconfigure.InterceptionLogProperties;
 import dev.ratelimit.interceptor.autoconfigure.RateLimitAutoConfiguration;
+import dev.ratelimit.interceptor.log.database.LogDatabase;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Base64;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.apache.ibatis.session.SqlSessionFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -39,7 +49,8 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 @ConditionalOnProperty(prefix = "ratelimit.console", name = "enabled", matchIfMissing = true)
 @ConditionalOnBean({SysConfigEditor.class, ApiIndexRepository.class})
 @EnableConfigurationProperties(ConsoleProperties.class)
-@Import({ConsoleModel.class, RulesController.class, DynamicRulesController.class})
+@Import({ConsoleModel.class, OverviewController.class, RulesController.class, DynamicRulesController.class,
+        LogsController.class, AuditController.class})
 public class ConsoleAutoConfiguration {
 
     static final String ECHARTS_DIST = "classpath:/META-INF/resources/webjars/echarts/5.3.1/dist/";
@@ -48,6 +59,12 @@ public class ConsoleAutoConfiguration {
     @ConditionalOnMissingBean
     AuditTrail ratelimitConsoleAuditTrail() {
         return new LoggedAuditTrail();
+    }
+
+    @Bean
+    LogClock ratelimitConsoleLogClock(ObjectProvider<InterceptionLogProperties> log) {
+        InterceptionLogProperties properties = log.getIfAvailable();
+        return new LogClock(properties == null ? Clock.systemDefaultZone() : Clock.system(properties.timeZone()));
     }
 
     @Bean
@@ -78,6 +95,19 @@ public class ConsoleAutoConfiguration {
                         .addResourceLocations("classpath:/ratelimit-console/assets/", ECHARTS_DIST);
             }
         };
+    }
+
+    /** The audit trail in the database, beside the interception log, when the app has one. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(SqlSessionFactory.class)
+    @ConditionalOnBean(LogDatabase.class)
+    static class DatabaseAuditConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        AuditTrail ratelimitConsoleDatabaseAuditTrail(LogDatabase database, InterceptionLogProperties log) {
+            return new DatabaseAuditTrail(database, log.timeZone());
+        }
     }
 
     /** The built-in password login, unless the app declares its own {@link ConsoleAccessPolicy}. */

@@ -39,6 +39,23 @@ final class ConsoleSession {
         return response;
     }
 
+    /** The body of a download. */
+    byte[] bytes(String path) {
+        try {
+            HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(URI.create(base + path))
+                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofByteArray());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException(path + " answered " + response.statusCode());
+            }
+            return response.body();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Posts a form with the CSRF token of the last page fetched. */
     HttpResponse<String> post(String path, String... fields) {
         Map<String, String> form = new LinkedHashMap<>();
