@@ -110,7 +110,7 @@ class ConsoleRulesTest {
     @Test
     void aDynamicRulePickedFromTheIndexLimitsTheOtherInstance() {
         HttpResponse<String> page = session.get(CONSOLE + "/dynamic");
-        assertThat(page.body()).contains("value=\"fixture.OpenController.plain\"");
+        assertThat(page.body()).contains("<option value=\"fixture.OpenController.plain\">");
         HttpProbe other = new HttpProbe(FixtureApplication.port(otherApp));
 
         assertThat(session.post(CONSOLE + "/dynamic/endpoint", "endpoint", "fixture.OpenController.plain",
