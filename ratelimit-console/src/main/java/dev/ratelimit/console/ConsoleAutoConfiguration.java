@@ -4,11 +4,9 @@ import dev.ratelimit.console.access.ConsoleAccessPolicy;
 import dev.ratelimit.console.access.ConsoleFilter;
 import dev.ratelimit.console.access.HmacSigner;
 import dev.ratelimit.console.access.LoginController;
-import dev.ratelimit.console.access.LoginThrottle;
 import dev.ratelimit.console.access.PasswordLogin;
 import dev.ratelimit.console.audit.AuditController;
 import dev.ratelimit.console.audit.AuditTrail;
-import dev.ratelimit.console.audit.DatabaseAuditTrail;
 import dev.ratelimit.console.audit.AuditedEditor;
 import dev.ratelimit.console.audit.LoggedAuditTrail;
 import dev.ratelimit.console.dynamic.DynamicRulesController;
@@ -17,29 +15,23 @@ import dev.ratelimit.console.logs.LogsController;
 import dev.ratelimit.console.logs.OverviewController;
 import dev.ratelimit.console.rules.RulesController;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
+import dev.ratelimit.interceptor.config.SysConfigRepository;
+import dev.ratelimit.interceptor.log.report.LogReports;
+import org.springframework.context.MessageSource;
 import dev.ratelimit.apiindex.ApiIndexRepository;
 import dev.ratelimit.apiindex.autoconfigure.ApiIndexAutoConfiguration;
 import dev.ratelimit.interceptor.autoconfigure.InterceptionLogProperties;
 import dev.ratelimit.interceptor.autoconfigure.RateLimitAutoConfiguration;
-import dev.ratelimit.interceptor.log.database.LogDatabase;
-import java.security.SecureRandom;
 import java.time.Clock;
-import java.util.Base64;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.apache.ibatis.session.SqlSessionFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Import;
 import org.springframework.web.servlet.config.annotation.ResourceHandlerRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -49,8 +41,6 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 @ConditionalOnProperty(prefix = "ratelimit.console", name = "enabled", matchIfMissing = true)
 @ConditionalOnBean({SysConfigEditor.class, ApiIndexRepository.class})
 @EnableConfigurationProperties(ConsoleProperties.class)
-@Import({ConsoleModel.class, OverviewController.class, RulesController.class, DynamicRulesController.class,
-        LogsController.class, AuditController.class})
 public class ConsoleAutoConfiguration {
 
     static final String ECHARTS_DIST = "classpath:/META-INF/resources/webjars/echarts/5.3.1/dist/";
@@ -70,6 +60,56 @@ public class ConsoleAutoConfiguration {
     @Bean
     AuditedEditor ratelimitConsoleEditor(SysConfigEditor editor, AuditTrail trail) {
         return new AuditedEditor(editor, trail, Clock.systemUTC());
+    }
+
+    /*
+     * The pages are beans declared here, each only when missing: an app whose own component scan
+     * reaches dev.ratelimit.console (they are @Controllers) must not get every page twice.
+     */
+
+    @Bean
+    @ConditionalOnMissingBean
+    ConsoleModel ratelimitConsoleModel(ConsoleProperties properties) {
+        return new ConsoleModel(properties);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    OverviewController ratelimitConsoleOverview(ObjectProvider<LogReports> reports, LogClock clock) {
+        return new OverviewController(reports, clock);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RulesController ratelimitConsoleRules(ApiIndexRepository index, SysConfigRepository config, AuditedEditor editor,
+                                          ConsoleProperties properties) {
+        return new RulesController(index, config, editor, properties);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DynamicRulesController ratelimitConsoleDynamicRules(ApiIndexRepository index, SysConfigRepository config,
+                                                        AuditedEditor editor, ConsoleProperties properties) {
+        return new DynamicRulesController(index, config, editor, properties);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LogsController ratelimitConsoleLogs(ObjectProvider<LogReports> reports, LogClock clock, MessageSource messages,
+                                        ConsoleProperties properties) {
+        return new LogsController(reports, clock, messages, properties);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LoginController ratelimitConsoleLogin(ObjectProvider<PasswordLogin> login, ConsoleProperties properties) {
+        return new LoginController(login, properties);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    AuditController ratelimitConsoleAudit(AuditTrail trail, LogClock clock) {
+        return new AuditController(trail, clock);
     }
 
     @Bean
@@ -95,46 +135,5 @@ public class ConsoleAutoConfiguration {
                         .addResourceLocations("classpath:/ratelimit-console/assets/", ECHARTS_DIST);
             }
         };
-    }
-
-    /** The audit trail in the database, beside the interception log, when the app has one. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(SqlSessionFactory.class)
-    @ConditionalOnBean(LogDatabase.class)
-    static class DatabaseAuditConfiguration {
-
-        @Bean
-        @ConditionalOnMissingBean
-        AuditTrail ratelimitConsoleDatabaseAuditTrail(LogDatabase database, InterceptionLogProperties log) {
-            return new DatabaseAuditTrail(database, log.timeZone());
-        }
-    }
-
-    /** The built-in password login, unless the app declares its own {@link ConsoleAccessPolicy}. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnMissingBean(ConsoleAccessPolicy.class)
-    @Import(LoginController.class)
-    static class PasswordLoginConfiguration {
-
-        private static final Logger log = LoggerFactory.getLogger(ConsoleAutoConfiguration.class);
-
-        @Bean
-        PasswordLogin ratelimitConsolePasswordLogin(ConsoleProperties properties, HmacSigner signer) {
-            String password = properties.password();
-            if (password == null || password.isBlank()) {
-                byte[] random = new byte[18];
-                new SecureRandom().nextBytes(random);
-                password = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
-                log.warn("Rate limit console: no ratelimit.console.password set; generated password for user '{}': {}",
-                        properties.username(), password);
-            }
-            return new PasswordLogin(properties.username(), password, signer, properties.sessionTimeout(),
-                    properties.path(), Clock.systemUTC());
-        }
-
-        @Bean
-        LoginThrottle ratelimitConsoleLoginThrottle() {
-            return new LoginThrottle(Clock.systemUTC());
-        }
     }
 }

@@ -17,20 +17,27 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /** A browser-like HTTP client for the console: keeps cookies, and posts forms with the CSRF token of the last page. */
-final class ConsoleSession {
+public final class ConsoleSession {
 
     private static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([^\"]*)\"");
 
     private final String base;
     private final HttpClient client = HttpClient.newBuilder().cookieHandler(new CookieManager())
             .connectTimeout(Duration.ofSeconds(5)).build();
+    private final Map<String, String> headers;
     private String csrf = "";
 
-    ConsoleSession(int port) {
-        this.base = "http://127.0.0.1:" + port;
+    public ConsoleSession(int port) {
+        this(port, Map.of());
     }
 
-    HttpResponse<String> get(String path) {
+    /** A session that sends {@code headers} with every request. */
+    public ConsoleSession(int port, Map<String, String> headers) {
+        this.base = "http://127.0.0.1:" + port;
+        this.headers = Map.copyOf(headers);
+    }
+
+    public HttpResponse<String> get(String path) {
         HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(base + path)).GET());
         Matcher token = CSRF.matcher(response.body());
         if (token.find()) {
@@ -40,7 +47,7 @@ final class ConsoleSession {
     }
 
     /** The body of a download. */
-    byte[] bytes(String path) {
+    public byte[] bytes(String path) {
         try {
             HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(URI.create(base + path))
                     .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofByteArray());
@@ -57,7 +64,7 @@ final class ConsoleSession {
     }
 
     /** Posts a form with the CSRF token of the last page fetched. */
-    HttpResponse<String> post(String path, String... fields) {
+    public HttpResponse<String> post(String path, String... fields) {
         Map<String, String> form = new LinkedHashMap<>();
         form.put("_csrf", csrf);
         for (int i = 0; i < fields.length; i += 2) {
@@ -66,7 +73,7 @@ final class ConsoleSession {
         return postRaw(path, form);
     }
 
-    HttpResponse<String> postRaw(String path, Map<String, String> form) {
+    public HttpResponse<String> postRaw(String path, Map<String, String> form) {
         String body = form.entrySet().stream()
                 .map(field -> encode(field.getKey()) + "=" + encode(field.getValue()))
                 .collect(Collectors.joining("&"));
@@ -75,16 +82,17 @@ final class ConsoleSession {
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
-    HttpResponse<String> login(String user, String password) {
+    public HttpResponse<String> login(String user, String password) {
         get("/ratelimit-console/login");
         return post("/ratelimit-console/login", "username", user, "password", password);
     }
 
-    String csrf() {
+    public String csrf() {
         return csrf;
     }
 
     private HttpResponse<String> send(HttpRequest.Builder request) {
+        headers.forEach(request::header);
         try {
             return client.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {

@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentMap;
  * {@link #WINDOW}, that address is refused until the window has passed. In memory and per instance;
  * the table is bounded so a flood of addresses cannot grow it.
  */
-public class LoginThrottle {
+final class LoginThrottle {
 
     static final int MAX_FAILURES = 10;
     static final Duration WINDOW = Duration.ofMinutes(15);
@@ -20,7 +20,7 @@ public class LoginThrottle {
     private final ConcurrentMap<String, Failures> failures = new ConcurrentHashMap<>();
     private final Clock clock;
 
-    public LoginThrottle(Clock clock) {
+    LoginThrottle(Clock clock) {
         this.clock = clock;
     }
 
@@ -43,6 +43,10 @@ public class LoginThrottle {
 
     void succeeded(String client) {
         failures.remove(client);
+    }
+
+    int tracked() {
+        return failures.size();
     }
 
     private record Failures(int count, Instant since) {
