@@ -21,3 +21,15 @@ CREATE TABLE IF NOT EXISTS biz_sys_ratelimit_log (
     KEY idx_ratelimit_log_rule (rule, created_at),
     KEY idx_ratelimit_log_user (usercode, created_at)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
+
+-- Audit trail of the console: who changed which config field, when, from what to what (NULL: absent).
+CREATE TABLE IF NOT EXISTS biz_sys_ratelimit_audit (
+    id         BIGINT        NOT NULL AUTO_INCREMENT,
+    created_at DATETIME(3)   NOT NULL,
+    operator   VARCHAR(128)  NOT NULL,
+    field      VARCHAR(600)  NOT NULL,
+    old_value  VARCHAR(255)  NULL,
+    new_value  VARCHAR(255)  NULL,
+    PRIMARY KEY (id),
+    INDEX idx_ratelimit_audit_created (created_at)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;

@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.rule;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RateLimit;
+import dev.ratelimit.interceptor.RateLimitExempt;
 import dev.ratelimit.interceptor.RateLimits;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -64,16 +65,23 @@ public final class EndpointCatalog {
         ordered.sort(Comparator.comparing(entry -> EndpointKey.of(entry.getValue()).handler()));
         for (Map.Entry<RequestMappingInfo, HandlerMethod> entry : ordered) {
             RequestMappingInfo info = entry.getKey();
-            endpoints.put(EndpointKey.of(entry.getValue()),
-                    describe(entry.getValue(), info.getPatternValues(), httpMethods(info)));
+            if (!isExempt(entry.getValue())) {
+                endpoints.put(EndpointKey.of(entry.getValue()),
+                        describe(entry.getValue(), info.getPatternValues(), httpMethods(info)));
+            }
         }
     }
 
-    /** The endpoint of a handler method; one that was not registered (added at run time) is described on first use. */
+    /**
+     * The endpoint of a handler method, or {@code null} for a {@link RateLimitExempt} one. A handler that
+     * was not registered (added at run time) is described on first use.
+     */
     public Endpoint endpoint(HandlerMethod handler) {
         Endpoint endpoint = endpoints.get(EndpointKey.of(handler));
-        return endpoint != null ? endpoint
-                : endpoints.computeIfAbsent(EndpointKey.of(handler), key -> describe(handler, Set.of(), Set.of()));
+        if (endpoint != null || isExempt(handler)) {
+            return endpoint;
+        }
+        return endpoints.computeIfAbsent(EndpointKey.of(handler), key -> describe(handler, Set.of(), Set.of()));
     }
 
     /** All registered endpoints, ordered by id. */
@@ -85,6 +93,11 @@ public final class EndpointCatalog {
 
     public RuleNaming naming() {
         return naming;
+    }
+
+    private static boolean isExempt(HandlerMethod handler) {
+        return AnnotatedElementUtils.hasAnnotation(handler.getBeanType(), RateLimitExempt.class)
+                || AnnotatedElementUtils.hasAnnotation(handler.getMethod(), RateLimitExempt.class);
     }
 
     private Endpoint describe(HandlerMethod handler, Collection<String> patterns, Set<String> httpMethods) {

@@ -6,6 +6,7 @@ import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.log.Interception;
 import dev.ratelimit.interceptor.log.InterceptionLog;
+import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.store.CounterRequest;
@@ -75,7 +76,11 @@ public class RateLimitInterceptor implements HandlerInterceptor {
         if (!snapshot.globalCheck()) {
             return true;
         }
-        List<LimitDefinition> inForce = limits.limits(catalog.endpoint(handlerMethod), request, snapshot);
+        Endpoint endpoint = catalog.endpoint(handlerMethod);
+        if (endpoint == null) {
+            return true;
+        }
+        List<LimitDefinition> inForce = limits.limits(endpoint, request, snapshot);
         if (inForce.isEmpty()) {
             return true;
         }

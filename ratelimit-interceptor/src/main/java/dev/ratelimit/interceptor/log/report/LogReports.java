@@ -95,14 +95,19 @@ public class LogReports {
      * Hands every matching row to {@code each}, in order, reading them from the database in chunks, so
      * an export of any size holds only a chunk in memory.
      *
+     * @param maxRows the most rows handed over; the read stops there
      * @return the number of rows handed over
      */
-    public long forEach(LogFilter filter, LogSort sort, boolean descending, Consumer<? super LogEntry> each) {
+    public long forEach(LogFilter filter, LogSort sort, boolean descending, long maxRows,
+                        Consumer<? super LogEntry> each) {
         long rows = 0;
         try (SqlSession session = database.openSession(false);
              Cursor<LogEntry> cursor = session.getMapper(LogReportMapper.class)
                      .stream(LogCriteria.of(filter), sort == null ? LogSort.TIME : sort, descending)) {
             for (LogEntry entry : cursor) {
+                if (rows >= maxRows) {
+                    break;
+                }
                 each.accept(entry);
                 rows++;
             }

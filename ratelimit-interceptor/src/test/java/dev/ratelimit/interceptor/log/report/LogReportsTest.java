@@ -192,7 +192,7 @@ class LogReportsTest {
         for (LogSort sort : LogSort.values()) {
             for (boolean descending : new boolean[] {false, true}) {
                 List<String> streamed = new ArrayList<>();
-                long count = reports.forEach(LogFilter.all(), sort, descending, entry -> streamed.add(entry.uri()));
+                long count = reports.forEach(LogFilter.all(), sort, descending, Long.MAX_VALUE, entry -> streamed.add(entry.uri()));
                 assertThat(count).isEqualTo(DATA.size());
                 assertThat(streamed).as("%s %s", sort, descending ? "descending" : "ascending")
                         .containsExactlyElementsOf(expectedOrder(sort, descending));
@@ -210,10 +210,19 @@ class LogReportsTest {
     @Test
     void streamingHandsOverOnlyTheFilteredRows() {
         List<String> streamed = new ArrayList<>();
-        long count = reports.forEach(filter(null, null, "bob", null), LogSort.TIME, false,
+        long count = reports.forEach(filter(null, null, "bob", null), LogSort.TIME, false, Long.MAX_VALUE,
                 entry -> streamed.add(entry.uri()));
         assertThat(count).isEqualTo(3);
         assertThat(streamed).containsExactly("/r04", "/r05", "/r10");
+    }
+
+    @Test
+    void streamingStopsAtTheRowCap() {
+        List<String> streamed = new ArrayList<>();
+        long count = reports.forEach(filter(null, null, "bob", null), LogSort.TIME, false, 2,
+                entry -> streamed.add(entry.uri()));
+        assertThat(count).isEqualTo(2);
+        assertThat(streamed).containsExactly("/r04", "/r05");
     }
 
     @Test
@@ -290,7 +299,7 @@ class LogReportsTest {
     private List<String> tags(LogFilter filter) {
         LogPage page = reports.detail(filter, LogPageRequest.newest(0, MAX_PAGE_SIZE));
         List<String> tags = new ArrayList<>();
-        reports.forEach(filter, LogSort.TIME, true, entry -> tags.add(entry.uri().substring(1)));
+        reports.forEach(filter, LogSort.TIME, true, Long.MAX_VALUE, entry -> tags.add(entry.uri().substring(1)));
         assertThat(page.total()).isEqualTo(tags.size());
         return tags;
     }

@@ -1,0 +1,139 @@
+package dev.ratelimit.console;
+
+import dev.ratelimit.console.access.ConsoleAccessPolicy;
+import dev.ratelimit.console.access.ConsoleFilter;
+import dev.ratelimit.console.access.HmacSigner;
+import dev.ratelimit.console.access.LoginController;
+import dev.ratelimit.console.access.PasswordLogin;
+import dev.ratelimit.console.audit.AuditController;
+import dev.ratelimit.console.audit.AuditTrail;
+import dev.ratelimit.console.audit.AuditedEditor;
+import dev.ratelimit.console.audit.LoggedAuditTrail;
+import dev.ratelimit.console.dynamic.DynamicRulesController;
+import dev.ratelimit.console.logs.LogClock;
+import dev.ratelimit.console.logs.LogsController;
+import dev.ratelimit.console.logs.OverviewController;
+import dev.ratelimit.console.rules.RulesController;
+import dev.ratelimit.interceptor.config.SysConfigEditor;
+import dev.ratelimit.interceptor.config.SysConfigRepository;
+import dev.ratelimit.interceptor.log.report.LogReports;
+import org.springframework.context.MessageSource;
+import dev.ratelimit.apiindex.ApiIndexRepository;
+import dev.ratelimit.apiindex.autoconfigure.ApiIndexAutoConfiguration;
+import dev.ratelimit.interceptor.autoconfigure.InterceptionLogProperties;
+import dev.ratelimit.interceptor.autoconfigure.RateLimitAutoConfiguration;
+import java.time.Clock;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.servlet.config.annotation.ResourceHandlerRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+
+/** Serves the operations console at {@code ratelimit.console.path} in any servlet app that has the module. */
+@AutoConfiguration(after = {RateLimitAutoConfiguration.class, ApiIndexAutoConfiguration.class})
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnProperty(prefix = "ratelimit.console", name = "enabled", matchIfMissing = true)
+@ConditionalOnBean({SysConfigEditor.class, ApiIndexRepository.class})
+@EnableConfigurationProperties(ConsoleProperties.class)
+public class ConsoleAutoConfiguration {
+
+    static final String ECHARTS_DIST = "classpath:/META-INF/resources/webjars/echarts/5.3.1/dist/";
+
+    @Bean
+    @ConditionalOnMissingBean
+    AuditTrail ratelimitConsoleAuditTrail() {
+        return new LoggedAuditTrail();
+    }
+
+    @Bean
+    LogClock ratelimitConsoleLogClock(ObjectProvider<InterceptionLogProperties> log) {
+        InterceptionLogProperties properties = log.getIfAvailable();
+        return new LogClock(properties == null ? Clock.systemDefaultZone() : Clock.system(properties.timeZone()));
+    }
+
+    @Bean
+    AuditedEditor ratelimitConsoleEditor(SysConfigEditor editor, AuditTrail trail) {
+        return new AuditedEditor(editor, trail, Clock.systemUTC());
+    }
+
+    /*
+     * The pages are beans declared here, each only when missing: an app whose own component scan
+     * reaches dev.ratelimit.console (they are @Controllers) must not get every page twice.
+     */
+
+    @Bean
+    @ConditionalOnMissingBean
+    ConsoleModel ratelimitConsoleModel(ConsoleProperties properties) {
+        return new ConsoleModel(properties);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    OverviewController ratelimitConsoleOverview(ObjectProvider<LogReports> reports, LogClock clock) {
+        return new OverviewController(reports, clock);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RulesController ratelimitConsoleRules(ApiIndexRepository index, SysConfigRepository config, AuditedEditor editor,
+                                          ConsoleProperties properties) {
+        return new RulesController(index, config, editor, properties);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DynamicRulesController ratelimitConsoleDynamicRules(ApiIndexRepository index, SysConfigRepository config,
+                                                        AuditedEditor editor, ConsoleProperties properties) {
+        return new DynamicRulesController(index, config, editor, properties);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LogsController ratelimitConsoleLogs(ObjectProvider<LogReports> reports, LogClock clock, MessageSource messages,
+                                        ConsoleProperties properties) {
+        return new LogsController(reports, clock, messages, properties);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LoginController ratelimitConsoleLogin(ObjectProvider<PasswordLogin> login, ConsoleProperties properties) {
+        return new LoginController(login, properties);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    AuditController ratelimitConsoleAudit(AuditTrail trail, LogClock clock) {
+        return new AuditController(trail, clock);
+    }
+
+    @Bean
+    HmacSigner ratelimitConsoleSigner(ConsoleProperties properties) {
+        return HmacSigner.of(properties.secret());
+    }
+
+    @Bean
+    FilterRegistrationBean<ConsoleFilter> ratelimitConsoleFilter(ConsoleProperties properties,
+                                                                 ConsoleAccessPolicy policy, HmacSigner signer) {
+        FilterRegistrationBean<ConsoleFilter> registration = new FilterRegistrationBean<>(
+                new ConsoleFilter(properties.path(), policy, signer));
+        registration.addUrlPatterns(properties.path(), properties.path() + "/*");
+        return registration;
+    }
+
+    @Bean
+    WebMvcConfigurer ratelimitConsoleAssets(ConsoleProperties properties) {
+        return new WebMvcConfigurer() {
+            @Override
+            public void addResourceHandlers(ResourceHandlerRegistry registry) {
+                registry.addResourceHandler(properties.path() + "/assets/**")
+                        .addResourceLocations("classpath:/ratelimit-console/assets/", ECHARTS_DIST);
+            }
+        };
+    }
+}

@@ -1,0 +1,135 @@
+package dev.ratelimit.console.access;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.Locale;
+import java.util.Set;
+import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.util.UrlPathHelper;
+
+/**
+ * Guards every console request: picks the language, lets assets and the login page through, asks the
+ * {@link ConsoleAccessPolicy} who the operator is (to the login page or 403 when nobody), and rejects
+ * any state-changing request without the operator's CSRF token. It touches no request outside the
+ * console path, so the host app's own security is unchanged.
+ */
+public class ConsoleFilter extends OncePerRequestFilter {
+
+    public static final String OPERATOR_ATTRIBUTE = "ratelimitConsoleOperator";
+    public static final String CSRF_ATTRIBUTE = "ratelimitConsoleCsrf";
+    static final String CSRF_PARAMETER = "_csrf";
+    static final String CSRF_HEADER = "X-CSRF-Token";
+    static final String LOGIN_CSRF_COOKIE = "rlc_login";
+    private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS");
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final String path;
+    private final ConsoleAccessPolicy policy;
+    private final HmacSigner signer;
+
+    public ConsoleFilter(String path, ConsoleAccessPolicy policy, HmacSigner signer) {
+        this.path = path;
+        this.policy = policy;
+        this.signer = signer;
+    }
+
+    @Override
+    protected boolean shouldNotFilter(HttpServletRequest request) {
+        String within = pathWithinApp(request);
+        return !(within.equals(path) || within.startsWith(path + "/"));
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        HttpServletRequest localized = new LocalizedRequest(request, ConsoleLocales.resolve(request, response, path));
+        String within = pathWithinApp(request);
+        boolean safe = SAFE_METHODS.contains(request.getMethod());
+        response.setHeader("X-Frame-Options", "DENY");
+        response.setHeader("X-Content-Type-Options", "nosniff");
+        response.setHeader("Referrer-Policy", "same-origin");
+        if (within.startsWith(path + "/assets/")) {
+            chain.doFilter(localized, response);
+            return;
+        }
+        if (within.equals(path + "/login") && policy instanceof PasswordLogin) {
+            guardLogin(localized, response, chain, safe);
+            return;
+        }
+        String operator = policy.operator(request);
+        if (operator == null) {
+            if (safe && policy instanceof PasswordLogin) {
+                response.sendRedirect(request.getContextPath() + path + "/login");
+            } else {
+                response.sendError(HttpServletResponse.SC_FORBIDDEN);
+            }
+            return;
+        }
+        String csrf = "csrf:" + operator;
+        if (!safe && !signer.verify(csrf, submittedToken(request))) {
+            response.sendError(HttpServletResponse.SC_FORBIDDEN, "Missing or wrong CSRF token");
+            return;
+        }
+        response.setHeader("Cache-Control", "no-store");
+        request.setAttribute(OPERATOR_ATTRIBUTE, operator);
+        request.setAttribute(CSRF_ATTRIBUTE, signer.sign(csrf));
+        chain.doFilter(localized, response);
+    }
+
+    /** The login form is protected by a double-submit token: a random cookie the form must repeat. */
+    private void guardLogin(HttpServletRequest request, HttpServletResponse response, FilterChain chain, boolean safe)
+            throws IOException, ServletException {
+        String token = ConsoleCookies.value(request, LOGIN_CSRF_COOKIE);
+        if (!safe && (token == null || !token.equals(submittedToken(request)))) {
+            response.sendError(HttpServletResponse.SC_FORBIDDEN, "Missing or wrong CSRF token");
+            return;
+        }
+        if (token == null) {
+            byte[] random = new byte[24];
+            RANDOM.nextBytes(random);
+            token = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+            ConsoleCookies.set(request, response, LOGIN_CSRF_COOKIE, token, path, -1);
+        }
+        request.setAttribute(CSRF_ATTRIBUTE, token);
+        chain.doFilter(request, response);
+    }
+
+    private static String submittedToken(HttpServletRequest request) {
+        String header = request.getHeader(CSRF_HEADER);
+        return header != null ? header : request.getParameter(CSRF_PARAMETER);
+    }
+
+    /** Decoded, without {@code ;params} and duplicate slashes: the path Spring MVC matches handlers against. */
+    private static String pathWithinApp(HttpServletRequest request) {
+        return UrlPathHelper.defaultInstance.getPathWithinApplication(request);
+    }
+
+    /** Makes the console's language the request's, which Thymeleaf and the message source then use. */
+    private static final class LocalizedRequest extends HttpServletRequestWrapper {
+
+        private final Locale locale;
+
+        LocalizedRequest(HttpServletRequest request, Locale locale) {
+            super(request);
+            this.locale = locale;
+        }
+
+        @Override
+        public Locale getLocale() {
+            return locale;
+        }
+
+        @Override
+        public Enumeration<Locale> getLocales() {
+            return Collections.enumeration(java.util.List.of(locale));
+        }
+    }
+}

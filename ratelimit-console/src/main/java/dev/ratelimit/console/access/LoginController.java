@@ -1,0 +1,75 @@
+package dev.ratelimit.console.access;
+
+import dev.ratelimit.console.ConsolePaths;
+import dev.ratelimit.console.ConsoleProperties;
+import dev.ratelimit.interceptor.RateLimitExempt;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.server.ResponseStatusException;
+
+/** The built-in login page, present only when the console's own password login is the access policy. */
+@Controller
+@RateLimitExempt
+@RequestMapping(ConsolePaths.BASE)
+public class LoginController {
+
+    private final ObjectProvider<PasswordLogin> login;
+    private final LoginThrottle throttle;
+    private final String path;
+
+    /** @param login absent when the app declares its own {@link ConsoleAccessPolicy}: the pages then answer 404 */
+    public LoginController(ObjectProvider<PasswordLogin> login, ConsoleProperties properties) {
+        this.login = login;
+        this.throttle = new LoginThrottle(Clock.systemUTC());
+        this.path = properties.path();
+    }
+
+    @GetMapping("/login")
+    public String form() {
+        passwordLogin();
+        return "ratelimit-console/login";
+    }
+
+    @PostMapping("/login")
+    public String submit(@RequestParam(defaultValue = "") String username, @RequestParam(defaultValue = "") String password,
+                         HttpServletRequest request, HttpServletResponse response, Model model) {
+        String client = request.getRemoteAddr();
+        if (throttle.isLocked(client)) {
+            response.setStatus(429);
+            model.addAttribute("error", "console.login.locked");
+            return "ratelimit-console/login";
+        }
+        if (passwordLogin().login(username, password, request, response)) {
+            throttle.succeeded(client);
+            return "redirect:" + path + "/";
+        }
+        throttle.failed(client);
+        response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
+        model.addAttribute("error", "console.login.failed");
+        model.addAttribute("username", username);
+        return "ratelimit-console/login";
+    }
+
+    @PostMapping("/logout")
+    public String logout(HttpServletRequest request, HttpServletResponse response) {
+        passwordLogin().logout(request, response);
+        return "redirect:" + path + "/login";
+    }
+
+    private PasswordLogin passwordLogin() {
+        PasswordLogin passwordLogin = login.getIfAvailable();
+        if (passwordLogin == null) {
+            throw new ResponseStatusException(HttpStatus.NOT_FOUND);
+        }
+        return passwordLogin;
+    }
+}

@@ -1,0 +1,49 @@
+package dev.ratelimit.console.audit;
+
+import dev.ratelimit.console.ConsolePaths;
+import dev.ratelimit.console.logs.LogClock;
+import dev.ratelimit.interceptor.RateLimitExempt;
+import jakarta.servlet.http.HttpServletResponse;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+
+/** The newest changes operators made through the console. */
+@Controller
+@RateLimitExempt
+@RequestMapping(ConsolePaths.BASE)
+public class AuditController {
+
+    static final int SHOWN = 200;
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
+    private final AuditTrail trail;
+    private final ZoneId zone;
+
+    public AuditController(AuditTrail trail, LogClock clock) {
+        this.trail = trail;
+        this.zone = clock.clock().getZone();
+    }
+
+    @GetMapping("/audit")
+    public String audit(Model model, HttpServletResponse response) {
+        model.addAttribute("persistent", trail.isPersistent());
+        try {
+            model.addAttribute("entries", trail.recent(SHOWN).stream()
+                    .map(entry -> new AuditLine(TIME.format(entry.at().atZone(zone)), entry)).toList());
+        } catch (RuntimeException e) {
+            response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+            model.addAttribute("databaseError", e.getClass().getSimpleName());
+            model.addAttribute("entries", List.of());
+        }
+        return "ratelimit-console/audit";
+    }
+
+    /** An entry with its time as the page shows it, in the log's zone. */
+    public record AuditLine(String time, AuditEntry entry) {
+    }
+}

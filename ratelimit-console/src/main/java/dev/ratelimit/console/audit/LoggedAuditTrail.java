@@ -1,0 +1,29 @@
+package dev.ratelimit.console.audit;
+
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The audit trail of an app without a database: every change goes to the application log (logger
+ * {@code ratelimit.audit}) and the audit page says that nothing is kept.
+ */
+public class LoggedAuditTrail implements AuditTrail {
+
+    private static final Logger log = LoggerFactory.getLogger("ratelimit.audit");
+
+    @Override
+    public void record(AuditEntry entry) {
+        log.info("{} changed {} from {} to {}", entry.operator(), entry.field(), entry.oldValue(), entry.newValue());
+    }
+
+    @Override
+    public List<AuditEntry> recent(int limit) {
+        return List.of();
+    }
+
+    @Override
+    public boolean isPersistent() {
+        return false;
+    }
+}

@@ -1,0 +1,10 @@
+package dev.ratelimit.console.dynamic;
+
+/**
+ * A {@code dyn.*} or {@code dynuri.*} rule.
+ *
+ * @param target   the endpoint id of a {@code dyn} rule, the pattern of a {@code dynuri} rule
+ * @param endpoint the indexed endpoint of a {@code dyn} rule, {@code null} if no index lists it (or for dynuri)
+ */
+public record DynamicRuleRow(String target, String limit, IndexedEndpoint endpoint) {
+}

@@ -1,0 +1,58 @@
+package dev.ratelimit.console.logs;
+
+import dev.ratelimit.interceptor.log.report.LogEntry;
+import dev.ratelimit.interceptor.log.report.LogSort;
+import java.time.format.DateTimeFormatter;
+import java.util.function.Function;
+
+/**
+ * The columns of the interception log, in order: the on-screen table and the Excel export are both
+ * made from this one list, so they always agree.
+ */
+public enum LogColumn {
+    CREATED_AT("console.column.createdAt", LogSort.TIME, 24,
+            entry -> entry.createdAt().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS"))),
+    MODULE("console.column.module", LogSort.MODULE, 14, LogEntry::module),
+    RULE("console.column.rule", LogSort.RULE, 36, LogEntry::rule),
+    USER("console.column.user", LogSort.USER, 18, LogEntry::user),
+    IP("console.column.ip", LogSort.IP, 18, LogEntry::ip),
+    HTTP_METHOD("console.column.httpMethod", null, 9, LogEntry::httpMethod),
+    URI("console.column.uri", LogSort.URI, 48, LogEntry::uri),
+    DIMENSION("console.column.dimension", null, 11, LogEntry::dimension),
+    LIMIT("console.column.limit", null, 8, entry -> Long.toString(entry.limitCount())),
+    INTERVAL("console.column.interval", null, 10, entry -> Long.toString(entry.intervalSeconds())),
+    SHADOW("console.column.shadow", null, 8, entry -> entry.shadow() ? "1" : "0");
+
+    private final String messageKey;
+    private final LogSort sort;
+    private final int width;
+    private final Function<LogEntry, String> value;
+
+    LogColumn(String messageKey, LogSort sort, int width, Function<LogEntry, String> value) {
+        this.messageKey = messageKey;
+        this.sort = sort;
+        this.width = width;
+        this.value = value;
+    }
+
+    /** Message key of the header, localized on screen and in the export. */
+    public String messageKey() {
+        return messageKey;
+    }
+
+    /** The sort the header links to, or {@code null} when the column cannot be sorted by. */
+    public LogSort sort() {
+        return sort;
+    }
+
+    /** Column width in the export, in characters. */
+    public int width() {
+        return width;
+    }
+
+    /** The cell text of a row; empty for a missing value. */
+    public String value(LogEntry entry) {
+        String text = value.apply(entry);
+        return text == null ? "" : text;
+    }
+}

@@ -1,0 +1,52 @@
+package dev.ratelimit.console.logs;
+
+import dev.ratelimit.console.ConsolePaths;
+import dev.ratelimit.interceptor.RateLimitExempt;
+import dev.ratelimit.interceptor.log.report.LogFilter;
+import dev.ratelimit.interceptor.log.report.LogReports;
+import jakarta.servlet.http.HttpServletResponse;
+import java.time.LocalDate;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+
+/** The landing page: today's interceptions, the rules behind them, and the last 30 days. */
+@Controller
+@RateLimitExempt
+@RequestMapping(ConsolePaths.BASE)
+public class OverviewController {
+
+    static final int TOP_RULES = 10;
+
+    private final LogReports reports;
+    private final LogClock clock;
+
+    public OverviewController(ObjectProvider<LogReports> reports, LogClock clock) {
+        this.reports = reports.getIfAvailable();
+        this.clock = clock;
+    }
+
+    @GetMapping({"", "/"})
+    public String overview(Model model, HttpServletResponse response) {
+        if (reports == null) {
+            model.addAttribute("unavailable", true);
+            return "ratelimit-console/overview";
+        }
+        LocalDate today = clock.today();
+        LogFilter todayOnly = LogFilter.all().between(today.atStartOfDay(), today.plusDays(1).atStartOfDay());
+        try {
+            DailyChart trend = DailyChart.of(reports.dailyCounts(LogFilter.all(),
+                    today.minusDays(LogsController.TREND_DAYS - 1), today));
+            model.addAttribute("trend", trend);
+            model.addAttribute("today", reports.dailyCounts(LogFilter.all(), today, today).get(0).count());
+            model.addAttribute("topRules", reports.ruleDistribution(todayOnly).stream().limit(TOP_RULES).toList());
+            model.addAttribute("todayQuery", "from=" + today + "&to=" + today.plusDays(1));
+        } catch (RuntimeException e) {
+            response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+            model.addAttribute("databaseError", e.getClass().getSimpleName());
+        }
+        return "ratelimit-console/overview";
+    }
+}

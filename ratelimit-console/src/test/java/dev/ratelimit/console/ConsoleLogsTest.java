@@ -1,0 +1,126 @@
+package dev.ratelimit.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratelimit.interceptor.Dimension;
+import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.log.Interception;
+import dev.ratelimit.interceptor.log.writer.BatchingInterceptionLog;
+import dev.ratelimit.interceptor.testsupport.HttpProbe;
+import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import org.apache.poi.ss.usermodel.Cell;
+import org.apache.poi.ss.usermodel.CellType;
+import org.apache.poi.ss.usermodel.Row;
+import org.apache.poi.ss.usermodel.Sheet;
+import org.apache.poi.xssf.usermodel.XSSFWorkbook;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** The log pages and the export, over an app whose interceptions land in its H2 database. */
+class ConsoleLogsTest {
+
+    private static final String CONSOLE = "/ratelimit-console";
+    private static final String FORMULA = "=cmd|' /C calc'!A0";
+
+    private static RedisServerProcess redis;
+    private static ConfigurableApplicationContext app;
+    private static ConsoleSession session;
+
+    @BeforeAll
+    static void start() {
+        redis = RedisServerProcess.start();
+        app = FixtureApplication.start(redis.port(), "ratelimit.console.password=s3cret",
+                "spring.datasource.url=jdbc:h2:mem:console-logs;DB_CLOSE_DELAY=-1");
+        HttpProbe http = new HttpProbe(FixtureApplication.port(app));
+        for (int i = 0; i < 5; i++) {
+            http.get("/stacked?usercode=mallory");
+        }
+        BatchingInterceptionLog log = app.getBean(BatchingInterceptionLog.class);
+        log.record(new Interception(Instant.now(), "fixture", "LimitedController.user", FORMULA, "203.0.113.9", "GET",
+                "/user?q=<script>alert(1)</script>", Dimension.USER, 50, 60, false));
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> log.stats().written() == 4);
+        session = new ConsoleSession(FixtureApplication.port(app));
+        assertThat(session.login("admin", "s3cret").statusCode()).isEqualTo(302);
+    }
+
+    @AfterAll
+    static void stop() {
+        app.close();
+        redis.close();
+    }
+
+    @Test
+    void theOverviewCountsTodaysInterceptionsAndDrawsTheTrend() {
+        HttpResponse<String> overview = session.get(CONSOLE + "/");
+        assertThat(overview.statusCode()).isEqualTo(200);
+        assertThat(overview.body()).contains("id=\"today-count\"").containsPattern("id=\"today-count\"[^>]*>4<")
+                .contains("id=\"trend-chart\"").contains("/assets/echarts.min.js");
+        assertThat(session.get(CONSOLE + "/assets/echarts.min.js").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void theLogPageFiltersAndEscapesWhatClientsSent() {
+        HttpResponse<String> all = session.get(CONSOLE + "/logs");
+        assertThat(all.statusCode()).isEqualTo(200);
+        assertThat(all.body()).doesNotContain("<script>alert(1)</script>").contains("&lt;script&gt;alert(1)&lt;/script&gt;")
+                .contains("mallory").contains("LimitedController.stacked#user");
+
+        HttpResponse<String> filtered = session.get(CONSOLE + "/logs?user=mall");
+        assertThat(filtered.body()).contains("Total: 3").doesNotContain("203.0.113.9");
+        assertThat(session.get(CONSOLE + "/logs?user=%25").body()).contains("Total: 0");
+        assertThat(session.get(CONSOLE + "/logs?from=yesterday").body()).contains("from: not a date and time");
+        assertThat(session.get(CONSOLE + "/logs?page=-3&sort=nonsense").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void theExportHoldsExactlyTheFilteredRowsWithLocalizedHeadersAndLiteralFormulas() throws IOException {
+        byte[] japanese = session.bytes(CONSOLE + "/logs/export?lang=ja");
+        try (XSSFWorkbook workbook = new XSSFWorkbook(new ByteArrayInputStream(japanese))) {
+            Sheet sheet = workbook.getSheetAt(0);
+            assertThat(sheet.getRow(0).getCell(0).getStringCellValue()).isEqualTo("時刻");
+            assertThat(sheet.getLastRowNum()).isEqualTo(4);
+            Cell user = findCell(sheet, FORMULA);
+            assertThat(user.getCellType()).isEqualTo(CellType.STRING);
+            assertThat(user.getCellStyle().getQuotePrefixed()).isTrue();
+        }
+        byte[] filtered = session.bytes(CONSOLE + "/logs/export?user=mall&lang=en");
+        try (XSSFWorkbook workbook = new XSSFWorkbook(new ByteArrayInputStream(filtered))) {
+            Sheet sheet = workbook.getSheetAt(0);
+            assertThat(sheet.getRow(0).getCell(0).getStringCellValue()).isEqualTo("Time");
+            assertThat(sheet.getLastRowNum()).isEqualTo(3);
+            for (int row = 1; row <= 3; row++) {
+                assertThat(sheet.getRow(row).getCell(3).getStringCellValue()).isEqualTo("mallory");
+            }
+        }
+    }
+
+    @Test
+    void everyChangeIsAudited() {
+        session.get(CONSOLE + "/rules");
+        assertThat(session.post(CONSOLE + "/rules/rule", "id", "fixture.LimitedController.globalA", "enabled", "true",
+                "count", "9", "interval", "60").statusCode()).isEqualTo(302);
+
+        HttpResponse<String> audit = session.get(CONSOLE + "/audit");
+        assertThat(audit.body()).containsPattern("<td>admin</td>\\s*<td class=\"wrap\">fixture.LimitedController.globalA.count</td>"
+                + "\\s*<td class=\"wrap\">4</td>\\s*<td class=\"wrap\">9</td>");
+    }
+
+    private static Cell findCell(Sheet sheet, String value) {
+        for (Row row : sheet) {
+            for (Cell cell : row) {
+                if (cell.getCellType() == CellType.STRING && cell.getStringCellValue().equals(value)) {
+                    return cell;
+                }
+            }
+        }
+        throw new AssertionError("No cell " + value);
+    }
+}

@@ -1,0 +1,173 @@
+package dev.ratelimit.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.testsupport.HttpProbe;
+import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** The console served by one instance edits the rules that a second instance enforces. */
+class ConsoleRulesTest {
+
+    private static final String CONSOLE = "/ratelimit-console";
+    private static final String SYSCONFIG = "ratelimit:sysconfig";
+
+    private static RedisServerProcess redis;
+    private static ConfigurableApplicationContext consoleApp;
+    private static ConfigurableApplicationContext otherApp;
+    private ConsoleSession session;
+
+    @BeforeAll
+    static void start() {
+        redis = RedisServerProcess.start();
+        consoleApp = FixtureApplication.start(redis.port(), "ratelimit.console.password=s3cret");
+        otherApp = FixtureApplication.start(redis.port(), "ratelimit.console.enabled=false");
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> redis.commands().exists("ratelimit:apiindex:fixture") == 1
+                && redis.commands().hexists(SYSCONFIG, "global.check"));
+    }
+
+    @AfterAll
+    static void stop() {
+        consoleApp.close();
+        otherApp.close();
+        redis.close();
+    }
+
+    @BeforeEach
+    void signIn() {
+        session = new ConsoleSession(FixtureApplication.port(consoleApp));
+        HttpResponse<String> login = session.login("admin", "s3cret");
+        assertThat(login.statusCode()).isEqualTo(302);
+        assertThat(login.headers().firstValue("Location").orElseThrow()).endsWith(CONSOLE + "/");
+        assertThat(login.headers().allValues("Set-Cookie")).anySatisfy(cookie -> assertThat(cookie)
+                .startsWith("rlc_session=").contains("HttpOnly").contains("SameSite=Strict").contains("Path=" + CONSOLE));
+    }
+
+    @Test
+    void everyPageNeedsALoginAndAWrongPasswordIsRefused() {
+        ConsoleSession stranger = new ConsoleSession(FixtureApplication.port(consoleApp));
+        HttpResponse<String> page = stranger.get(CONSOLE + "/rules");
+        assertThat(page.statusCode()).isEqualTo(302);
+        assertThat(page.headers().firstValue("Location").orElseThrow()).endsWith(CONSOLE + "/login");
+        assertThat(stranger.get(CONSOLE + "/;x=1/rules").statusCode()).isIn(302, 400, 404);
+
+        HttpResponse<String> wrong = stranger.login("admin", "guess");
+        assertThat(wrong.statusCode()).isEqualTo(401);
+        assertThat(wrong.body()).contains("Wrong user name or password.");
+        assertThat(stranger.post(CONSOLE + "/rules/rule", "id", "fixture.LimitedController.user", "count", "1",
+                "interval", "1").statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void aStateChangingRequestWithoutTheCsrfTokenIsRefused() {
+        session.get(CONSOLE + "/rules");
+        HttpResponse<String> forged = session.postRaw(CONSOLE + "/rules/rule",
+                Map.of("id", "fixture.LimitedController.user", "count", "1", "interval", "60", "enabled", "true"));
+        assertThat(forged.statusCode()).isEqualTo(403);
+        assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.user.count")).isEqualTo("50");
+    }
+
+    @Test
+    void listsTheAnnotatedRulesAndSavesARuleThatTheOtherInstanceApplies() {
+        HttpResponse<String> rules = session.get(CONSOLE + "/rules");
+        assertThat(rules.statusCode()).isEqualTo(200);
+        assertThat(rules.body()).contains("fixture.LimitedController.stacked#ip").contains("/stacked");
+
+        HttpResponse<String> saved = session.post(CONSOLE + "/rules/rule", "id", "fixture.LimitedController.method",
+                "enabled", "true", "count", "2", "interval", "120");
+
+        assertThat(saved.statusCode()).isEqualTo(302);
+        assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.method.count")).isEqualTo("2");
+        assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.method.interval")).isEqualTo("120");
+        Awaitility.await().atMost(Duration.ofSeconds(1)).until(() -> {
+            Long count = otherApp.getBean(RuleSnapshotHolder.class).current().override("fixture.LimitedController.method").count();
+            return count != null && count == 2;
+        });
+    }
+
+    @Test
+    void aRefusedValueIsExplainedAndChangesNothing() {
+        session.get(CONSOLE + "/rules");
+        HttpResponse<String> refused = session.post(CONSOLE + "/rules/rule", "id", "fixture.LimitedController.ip",
+                "enabled", "false", "count", "9", "interval", "lots");
+
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(refused.body()).contains("interval: expected a whole number of at least 1, got &#39;lots&#39;");
+        assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.ip.count")).isEqualTo("3");
+        assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.ip.check")).isEqualTo("1");
+    }
+
+    @Test
+    void aDynamicRulePickedFromTheIndexLimitsTheOtherInstance() {
+        HttpResponse<String> page = session.get(CONSOLE + "/dynamic");
+        assertThat(page.body()).contains("<option value=\"fixture.OpenController.plain\">");
+        HttpProbe other = new HttpProbe(FixtureApplication.port(otherApp));
+
+        assertThat(session.post(CONSOLE + "/dynamic/endpoint", "endpoint", "fixture.OpenController.plain",
+                "limit", "1/60").statusCode()).isEqualTo(302);
+
+        Awaitility.await().atMost(Duration.ofSeconds(1)).until(() ->
+                otherApp.getBean(RuleSnapshotHolder.class).current().dynamicRule("fixture.OpenController.plain") != null);
+        assertThat(other.status("/open/plain?usercode=console-test")).isEqualTo(200);
+        assertThat(other.status("/open/plain?usercode=console-test")).isEqualTo(429);
+
+        session.get(CONSOLE + "/dynamic");
+        assertThat(session.post(CONSOLE + "/dynamic/endpoint/delete", "endpoint", "fixture.OpenController.plain")
+                .statusCode()).isEqualTo(302);
+        assertThat(redis.commands().hexists(SYSCONFIG, "dyn.fixture.OpenController.plain")).isFalse();
+    }
+
+    @Test
+    void aBadDynamicLimitIsExplained() {
+        session.get(CONSOLE + "/dynamic");
+        HttpResponse<String> refused = session.post(CONSOLE + "/dynamic/uri", "pattern", "/open/**", "limit", "0/60");
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(refused.body()).contains("&#39;0/60&#39;");
+        assertThat(redis.commands().hexists(SYSCONFIG, "dynuri./open/**")).isFalse();
+    }
+
+    @Test
+    void thePreviewShowsWhichEndpointsAPatternLimitsAndWhichPatternWins() {
+        redis.commands().hset(SYSCONFIG, "dynuri./open/special", "1/60");
+        try {
+            HttpResponse<String> preview = session.get(CONSOLE + "/dynamic?preview=/open/**");
+
+            assertThat(preview.body()).contains("fixture.OpenController.plain").contains("applies")
+                    .contains("a more specific pattern applies: /open/special");
+        } finally {
+            redis.commands().hdel(SYSCONFIG, "dynuri./open/special");
+        }
+    }
+
+    @Test
+    void whatAPageShowsIsEscaped() {
+        HttpResponse<String> preview = session.get(CONSOLE + "/dynamic?preview=/open/%3Cscript%3Ealert(1)%3C/script%3E");
+        assertThat(preview.body()).doesNotContain("<script>alert(1)</script>").contains("&lt;script&gt;");
+    }
+
+    @Test
+    void theConsoleItselfIsNeverRateLimited() {
+        redis.commands().hset(SYSCONFIG, "dynuri./**", "1/60");
+        redis.commands().publish("ratelimit:config-changed", "dynuri./**");
+        try {
+            Awaitility.await().atMost(Duration.ofSeconds(1)).until(() ->
+                    !consoleApp.getBean(RuleSnapshotHolder.class).current().uriRules().isEmpty());
+            for (int i = 0; i < 3; i++) {
+                assertThat(session.get(CONSOLE + "/rules?usercode=operator").statusCode()).isEqualTo(200);
+            }
+        } finally {
+            redis.commands().hdel(SYSCONFIG, "dynuri./**");
+            redis.commands().publish("ratelimit:config-changed", "dynuri./**");
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package dev.ratelimit.console;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/** A browser-like HTTP client for the console: keeps cookies, and posts forms with the CSRF token of the last page. */
+public final class ConsoleSession {
+
+    private static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([^\"]*)\"");
+
+    private final String base;
+    private final HttpClient client = HttpClient.newBuilder().cookieHandler(new CookieManager())
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final Map<String, String> headers;
+    private String csrf = "";
+
+    public ConsoleSession(int port) {
+        this(port, Map.of());
+    }
+
+    /** A session that sends {@code headers} with every request. */
+    public ConsoleSession(int port, Map<String, String> headers) {
+        this.base = "http://127.0.0.1:" + port;
+        this.headers = Map.copyOf(headers);
+    }
+
+    public HttpResponse<String> get(String path) {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(base + path)).GET());
+        Matcher token = CSRF.matcher(response.body());
+        if (token.find()) {
+            csrf = token.group(1);
+        }
+        return response;
+    }
+
+    /** The body of a download. */
+    public byte[] bytes(String path) {
+        try {
+            HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(URI.create(base + path))
+                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofByteArray());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException(path + " answered " + response.statusCode());
+            }
+            return response.body();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Posts a form with the CSRF token of the last page fetched. */
+    public HttpResponse<String> post(String path, String... fields) {
+        Map<String, String> form = new LinkedHashMap<>();
+        form.put("_csrf", csrf);
+        for (int i = 0; i < fields.length; i += 2) {
+            form.put(fields[i], fields[i + 1]);
+        }
+        return postRaw(path, form);
+    }
+
+    public HttpResponse<String> postRaw(String path, Map<String, String> form) {
+        String body = form.entrySet().stream()
+                .map(field -> encode(field.getKey()) + "=" + encode(field.getValue()))
+                .collect(Collectors.joining("&"));
+        return send(HttpRequest.newBuilder(URI.create(base + path))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    public HttpResponse<String> login(String user, String password) {
+        get("/ratelimit-console/login");
+        return post("/ratelimit-console/login", "username", user, "password", password);
+    }
+
+    public String csrf() {
+        return csrf;
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder request) {
+        headers.forEach(request::header);
+        try {
+            return client.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+}

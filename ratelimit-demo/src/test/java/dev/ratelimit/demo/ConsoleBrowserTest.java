@@ -1,0 +1,128 @@
+package dev.ratelimit.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratelimit.interceptor.testsupport.HttpProbe;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.boot.SpringApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * An operator's day in headless Chromium against the demo: sign in, limit an unannotated endpoint by
+ * picking it from the dropdown, watch a request get rejected, find it in the log with the chart drawn.
+ * Screenshots go to {@code target/screenshots/}. Needs Debian's chromium and chromium-driver; skipped
+ * without them unless {@code RATELIMIT_REQUIRE_BROWSER=true} (as in CI), where their absence fails.
+ */
+class ConsoleBrowserTest {
+
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+
+    private static ConfigurableApplicationContext demo;
+    private static WebDriver browser;
+    private static String base;
+    private static HttpProbe http;
+
+    @BeforeAll
+    static void start() {
+        boolean present = Files.isExecutable(CHROMEDRIVER) && Files.isExecutable(CHROMIUM);
+        if (!present && "true".equals(System.getenv("RATELIMIT_REQUIRE_BROWSER"))) {
+            throw new IllegalStateException("RATELIMIT_REQUIRE_BROWSER=true but " + CHROMIUM + " or " + CHROMEDRIVER
+                    + " is missing: apt-get install chromium chromium-driver");
+        }
+        Assumptions.assumeTrue(present, "Browser test skipped: no " + CHROMIUM + " / " + CHROMEDRIVER);
+        demo = SpringApplication.run(DemoApplication.class, "--server.port=0");
+        int port = Integer.parseInt(demo.getEnvironment().getProperty("local.server.port"));
+        base = "http://127.0.0.1:" + port;
+        http = new HttpProbe(port);
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--window-size=1440,1000", "--lang=en-US");
+        browser = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
+                .build(), options);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (demo != null) {
+            demo.close();
+        }
+    }
+
+    @Test
+    void anOperatorLimitsAnEndpointAndSeesTheInterception() throws IOException {
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
+        browser.get(base + "/ratelimit-console/rules");
+        wait.until(driver -> driver.getCurrentUrl().endsWith("/ratelimit-console/login"));
+        screenshot("01-login");
+        browser.findElement(By.name("username")).sendKeys("admin");
+        browser.findElement(By.name("password")).sendKeys("demo");
+        browser.findElement(By.cssSelector("button[type=submit]")).click();
+        wait.until(driver -> driver.findElements(By.id("trend-chart")).size() == 1);
+
+        browser.get(base + "/ratelimit-console/rules");
+        wait.until(driver -> driver.getPageSource().contains("demo.DemoController.hello"));
+        screenshot("02-rules");
+
+        browser.get(base + "/ratelimit-console/dynamic");
+        browser.findElement(By.id("endpoint-search")).sendKeys("/api/open");
+        Select endpoints = new Select(browser.findElement(By.id("endpoint-select")));
+        endpoints.selectByValue("demo.DemoController.open");
+        browser.findElement(By.cssSelector("#add-endpoint-rule input[name=limit]")).sendKeys("1/60");
+        screenshot("03-dynamic-rule-picked");
+        browser.findElement(By.cssSelector("#add-endpoint-rule button[type=submit]")).click();
+        wait.until(driver -> driver.findElement(By.id("endpoint-rules")).getText().contains("demo.DemoController.open"));
+        screenshot("04-dynamic-rule-added");
+
+        assertThat(http.status("/api/open?usercode=browser-user")).isEqualTo(200);
+        wait.until(driver -> http.status("/api/open?usercode=browser-user") == 429);
+
+        browser.get(base + "/ratelimit-console/logs?user=browser-user");
+        wait.until(driver -> driver.findElement(By.id("log-rows")).getText().contains("DemoController.open")
+                || refreshed(driver));
+        wait.until(driver -> "true".equals(driver.findElement(By.id("daily-chart")).getAttribute("data-drawn")));
+        assertThat(browser.findElements(By.cssSelector("#daily-chart canvas"))).isNotEmpty();
+        screenshot("05-logs");
+
+        browser.get(base + "/ratelimit-console/");
+        wait.until(driver -> "true".equals(driver.findElement(By.id("trend-chart")).getAttribute("data-drawn")));
+        screenshot("06-overview");
+        browser.get(base + "/ratelimit-console/audit?lang=zh_CN");
+        wait.until(driver -> driver.getPageSource().contains("dyn.demo.DemoController.open"));
+        screenshot("07-audit-zh-CN");
+    }
+
+    /** The log writer is asynchronous: reload until the row is there. */
+    private static boolean refreshed(WebDriver driver) {
+        driver.navigate().refresh();
+        return false;
+    }
+
+    private static void screenshot(String name) throws IOException {
+        Files.createDirectories(SCREENSHOTS);
+        byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
+        Files.write(SCREENSHOTS.resolve(name + ".png"), png);
+    }
+}
