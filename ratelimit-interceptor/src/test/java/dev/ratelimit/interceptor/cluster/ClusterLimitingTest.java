@@ -16,7 +16,6 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,8 +48,8 @@ class ClusterLimitingTest {
     static void start() {
         cluster = RedisClusterProcess.start();
         lowerAlgorithmLimits(cluster, LIMIT);
-        first = startApp(cluster, "ratelimit.config.refresh-interval=1h");
-        second = startApp(cluster, "ratelimit.config.refresh-interval=1h");
+        first = FixtureApplication.start(FixtureApplication.class, cluster, "ratelimit.config.refresh-interval=1h");
+        second = FixtureApplication.start(FixtureApplication.class, cluster, "ratelimit.config.refresh-interval=1h");
         instances = List.of(new HttpProbe(FixtureApplication.port(first)), new HttpProbe(FixtureApplication.port(second)));
     }
 
@@ -89,6 +88,20 @@ class ClusterLimitingTest {
     }
 
     @Test
+    void theLimitsOfOneRequestAreCheckedTogetherThoughTheirCountersLieOnDifferentMasters() {
+        String user = IntStream.range(0, 100).mapToObj(i -> "stacker-" + i)
+                .filter(candidate -> masterOfKey("LimitedController.stacked#user:USER:" + candidate)
+                        != masterOfKey("LimitedController.stacked#ip:IP:127.0.0.1"))
+                .findFirst().orElseThrow();
+        HttpProbe http = instances.get(0);
+
+        assertThat(IntStream.range(0, 4).map(i -> http.status("/stacked?usercode=" + user)))
+                .as("2 per user, 100 per IP").containsExactly(200, 200, 429, 429);
+        assertThat(cluster.commands().hget("ratelimit:counter:fixture:LimitedController.stacked#ip:IP:127.0.0.1", "count"))
+                .isEqualTo("4");
+    }
+
+    @Test
     void aChangeMadeOnOneInstanceReachesTheOtherWithinOneSecond() {
         Awaitility.await("both instances subscribed").atMost(Duration.ofSeconds(10))
                 .until(() -> subscribers(cluster) == 2);
@@ -102,6 +115,10 @@ class ClusterLimitingTest {
                     .pollInterval(Duration.ofMillis(5))
                     .until(() -> count.equals(other.current().override(rule).count()));
         }
+    }
+
+    private static int masterOfKey(String counter) {
+        return cluster.masterOf(cluster.slotOf("ratelimit:counter:fixture:" + counter));
     }
 
     /**
@@ -119,10 +136,5 @@ class ClusterLimitingTest {
             cluster.commands().hset("ratelimit:sysconfig", "fixture.AlgorithmController." + method + ".count",
                     Integer.toString(limit));
         }
-    }
-
-    static ConfigurableApplicationContext startApp(RedisClusterProcess cluster, String... properties) {
-        return FixtureApplication.start(cluster.port(0), Stream.concat(Stream.of(cluster.springProperties()),
-                Stream.of(properties)).toArray(String[]::new));
     }
 }
