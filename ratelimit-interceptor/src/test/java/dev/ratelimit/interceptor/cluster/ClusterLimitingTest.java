@@ -132,8 +132,9 @@ class ClusterLimitingTest {
 
     /** Writes lower counts for the algorithm endpoints before the apps start; start-up keeps values that exist. */
     static void lowerAlgorithmLimits(RedisClusterProcess cluster, int limit) {
-        for (String method : List.of("fixedWindow", "slidingWindow", "slidingLog", "tokenBucket")) {
-            cluster.commands().hset("ratelimit:sysconfig", "fixture.AlgorithmController." + method + ".count",
+        for (Algorithm algorithm : Algorithm.values()) {
+            cluster.commands().hset("ratelimit:sysconfig",
+                    "fixture.AlgorithmController." + AlgorithmController.methodName(algorithm) + ".count",
                     Integer.toString(limit));
         }
     }

@@ -29,6 +29,7 @@ public final class RedisClusterProcess implements AutoCloseable {
     /** A node's cluster bus listens on its port + 10000. */
     private static final int BUS_OFFSET = 10000;
     private static final Duration FORMED = Duration.ofSeconds(30);
+    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
 
     private final List<RedisServerProcess> nodes;
     private final List<String> nodeIds = new ArrayList<>();
@@ -82,7 +83,8 @@ public final class RedisClusterProcess implements AutoCloseable {
     public synchronized RedisAdvancedClusterCommands<String, String> commands() {
         if (clusterConnection == null) {
             clusterClient = RedisClusterClient.create(nodes.stream()
-                    .map(node -> RedisURI.create("127.0.0.1", node.port())).toList());
+                    .map(node -> RedisURI.builder().withHost("127.0.0.1").withPort(node.port())
+                            .withTimeout(COMMAND_TIMEOUT).build()).toList());
             clusterConnection = clusterClient.connect();
         }
         return clusterConnection.sync();
@@ -108,9 +110,11 @@ public final class RedisClusterProcess implements AutoCloseable {
         return Math.toIntExact(commands().clusterKeyslot(key));
     }
 
-    /** The counter keys whose name contains {@code part}, from every master. */
+    /** The counter keys whose name contains {@code part}, from every running master. */
     public List<String> counterKeys(String part) {
-        return commands().keys("ratelimit:counter:*" + part + "*");
+        return nodes.stream().filter(RedisServerProcess::isRunning).map(RedisServerProcess::commands)
+                .filter(commands -> commands.role().get(0).equals("master"))
+                .flatMap(commands -> commands.keys("ratelimit:counter:*" + part + "*").stream()).toList();
     }
 
     public boolean isRunning(int node) {
@@ -131,6 +135,7 @@ public final class RedisClusterProcess implements AutoCloseable {
         Awaitility.await("replica " + replica + " promoted").atMost(atMost).pollInterval(Duration.ofMillis(50))
                 .ignoreExceptions()
                 .until(() -> node(replica).role().get(0).equals("master") && everyRunningNode(this::stateOk));
+        refreshTopology();
     }
 
     /** Starts a killed node again; it comes back with its node file and rejoins as a replica of its old replica. */
@@ -139,6 +144,14 @@ public final class RedisClusterProcess implements AutoCloseable {
         Awaitility.await("node " + node + " rejoined").atMost(FORMED).pollInterval(Duration.ofMillis(100))
                 .ignoreExceptions()
                 .until(() -> node(node).role().get(0).equals("slave") && everyRunningNode(this::stateOk));
+        refreshTopology();
+    }
+
+    /** Lets {@link #commands()} learn who serves which slot now. */
+    private synchronized void refreshTopology() {
+        if (clusterClient != null) {
+            clusterClient.refreshPartitions();
+        }
     }
 
     @Override
