@@ -16,8 +16,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /**
  * Counters in Redis. Each decision is one {@code EVALSHA} of an algorithm's Lua script, which reads
  * Redis' own clock and does check-and-count atomically; the decisions of one request are pipelined,
- * so several limits cost about one round trip. Scripts are loaded into Redis on the first
- * {@code NOSCRIPT} (a fresh or restarted server) and the call is repeated once.
+ * so several limits cost about one round trip. A call answered {@code NOSCRIPT} (a fresh or restarted
+ * server, a promoted replica) is repeated once as {@code EVAL}, which puts the script in that server's cache.
  */
 public class RedisRateLimitStore implements RateLimitStore {
 
@@ -52,25 +52,27 @@ public class RedisRateLimitStore implements RateLimitStore {
     @Override
     public List<Decision> acquire(List<CounterRequest> requests) {
         try {
-            return evaluate(requests);
+            return evaluate(requests, false);
         } catch (RuntimeException e) {
             if (!isNoScript(e)) {
                 throw e;
             }
-            loadScripts();
-            return evaluate(requests);
+            // EVAL runs on the server that holds each key and leaves the script in its cache. SCRIPT LOAD
+            // would go to every node of a cluster and fail as long as any one of them is down, so a
+            // promoted replica that never saw the scripts would stay without them.
+            return evaluate(requests, true);
         }
     }
 
-    private List<Decision> evaluate(List<CounterRequest> requests) {
+    private List<Decision> evaluate(List<CounterRequest> requests, boolean withBody) {
         if (requests.size() == 1) {
             CounterRequest request = requests.get(0);
-            List<?> reply = redis.execute((RedisCallback<List<?>>) connection -> evalSha(connection, request));
+            List<?> reply = redis.execute((RedisCallback<List<?>>) connection -> call(connection, request, withBody));
             return List.of(decision(request, reply));
         }
         List<Object> replies = redis.executePipelined((RedisCallback<Object>) connection -> {
             for (CounterRequest request : requests) {
-                evalSha(connection, request);
+                call(connection, request, withBody);
             }
             return null;
         });
@@ -81,30 +83,23 @@ public class RedisRateLimitStore implements RateLimitStore {
         return decisions;
     }
 
-    private List<?> evalSha(RedisConnection connection, CounterRequest request) {
-        byte[] key = bytes(request.key());
-        byte[] limit = bytes(Long.toString(request.limit()));
-        byte[] window = bytes(Long.toString(request.windowMillis()));
-        String sha1 = script(request.algorithm()).sha1();
-        if (testClock == null) {
-            return connection.scriptingCommands().evalSha(sha1, ReturnType.MULTI, 1, key, limit, window);
+    /** {@code EVALSHA}, or {@code EVAL} with the script's body when {@code withBody}. */
+    private List<?> call(RedisConnection connection, CounterRequest request, boolean withBody) {
+        List<byte[]> arguments = new ArrayList<>(List.of(bytes(request.key()), bytes(Long.toString(request.limit())),
+                bytes(Long.toString(request.windowMillis()))));
+        if (testClock != null) {
+            arguments.add(bytes(Long.toString(testClock.millis())));
         }
-        return connection.scriptingCommands().evalSha(sha1, ReturnType.MULTI, 1, key, limit, window,
-                bytes(Long.toString(testClock.millis())));
+        byte[][] keyAndArgs = arguments.toArray(byte[][]::new);
+        LuaScript script = script(request.algorithm());
+        return withBody
+                ? connection.scriptingCommands().eval(script.body(), ReturnType.MULTI, 1, keyAndArgs)
+                : connection.scriptingCommands().evalSha(script.sha1(), ReturnType.MULTI, 1, keyAndArgs);
     }
 
     private static Decision decision(CounterRequest request, List<?> reply) {
         return new Decision(number(reply, 0) == 1, request.limit(), number(reply, 1), number(reply, 2),
                 number(reply, 3));
-    }
-
-    private void loadScripts() {
-        redis.execute((RedisCallback<Void>) connection -> {
-            for (LuaScript script : SCRIPTS.values()) {
-                connection.scriptingCommands().scriptLoad(script.body());
-            }
-            return null;
-        });
     }
 
     private static LuaScript script(Algorithm algorithm) {
