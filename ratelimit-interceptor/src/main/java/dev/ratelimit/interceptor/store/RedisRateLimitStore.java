@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.store;
 import dev.ratelimit.interceptor.Algorithm;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -15,8 +16,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Counters in Redis. Each decision is one {@code EVALSHA} of an algorithm's Lua script, which reads
- * Redis' own clock and does check-and-count atomically; the decisions of one request are pipelined,
- * so several limits cost about one round trip. Scripts are loaded into Redis on the first
+ * Redis' own clock and does check-and-count atomically; the decisions of one request are pipelined
+ * (on Lettuce's shared connection when the client is Lettuce, see {@link LettuceScriptBatch}), so
+ * several limits cost about one round trip. Scripts are loaded into Redis on the first
  * {@code NOSCRIPT} (a fresh or restarted server) and the call is repeated once.
  */
 public class RedisRateLimitStore implements RateLimitStore {
@@ -30,6 +32,7 @@ public class RedisRateLimitStore implements RateLimitStore {
 
     private final StringRedisTemplate redis;
     private final Clock testClock;
+    private final Duration batchTimeout;
 
     public RedisRateLimitStore(StringRedisTemplate redis) {
         this(redis, null);
@@ -42,6 +45,7 @@ public class RedisRateLimitStore implements RateLimitStore {
     RedisRateLimitStore(StringRedisTemplate redis, Clock testClock) {
         this.redis = redis;
         this.testClock = testClock;
+        this.batchTimeout = LettuceScriptBatch.timeout(redis.getRequiredConnectionFactory());
     }
 
     @Override
@@ -64,16 +68,15 @@ public class RedisRateLimitStore implements RateLimitStore {
 
     private List<Decision> evaluate(List<CounterRequest> requests) {
         if (requests.size() == 1) {
-            CounterRequest request = requests.get(0);
-            List<?> reply = redis.execute((RedisCallback<List<?>>) connection -> evalSha(connection, request));
-            return List.of(decision(request, reply));
+            ScriptCall call = call(requests.get(0));
+            List<?> reply = redis.execute((RedisCallback<List<?>>) connection -> evalSha(connection, call));
+            return List.of(decision(requests.get(0), reply));
         }
-        List<Object> replies = redis.executePipelined((RedisCallback<Object>) connection -> {
-            for (CounterRequest request : requests) {
-                evalSha(connection, request);
-            }
-            return null;
-        });
+        List<ScriptCall> calls = requests.stream().map(this::call).toList();
+        List<Object> replies = redis.execute((RedisCallback<List<Object>>) connection ->
+                batchTimeout != null && LettuceScriptBatch.supports(connection)
+                        ? LettuceScriptBatch.evalShas(connection, calls, batchTimeout)
+                        : pipelined(calls));
         List<Decision> decisions = new ArrayList<>(requests.size());
         for (int i = 0; i < requests.size(); i++) {
             decisions.add(decision(requests.get(i), (List<?>) replies.get(i)));
@@ -81,16 +84,23 @@ public class RedisRateLimitStore implements RateLimitStore {
         return decisions;
     }
 
-    private List<?> evalSha(RedisConnection connection, CounterRequest request) {
-        byte[] key = bytes(request.key());
+    private List<Object> pipelined(List<ScriptCall> calls) {
+        return redis.executePipelined((RedisCallback<Object>) connection -> {
+            calls.forEach(call -> evalSha(connection, call));
+            return null;
+        });
+    }
+
+    private ScriptCall call(CounterRequest request) {
         byte[] limit = bytes(Long.toString(request.limit()));
         byte[] window = bytes(Long.toString(request.windowMillis()));
-        String sha1 = script(request.algorithm()).sha1();
-        if (testClock == null) {
-            return connection.scriptingCommands().evalSha(sha1, ReturnType.MULTI, 1, key, limit, window);
-        }
-        return connection.scriptingCommands().evalSha(sha1, ReturnType.MULTI, 1, key, limit, window,
-                bytes(Long.toString(testClock.millis())));
+        byte[][] args = testClock == null ? new byte[][] {limit, window}
+                : new byte[][] {limit, window, bytes(Long.toString(testClock.millis()))};
+        return new ScriptCall(script(request.algorithm()).sha1(), bytes(request.key()), args);
+    }
+
+    private static List<?> evalSha(RedisConnection connection, ScriptCall call) {
+        return connection.scriptingCommands().evalSha(call.sha1(), ReturnType.MULTI, 1, call.keyAndArgs());
     }
 
     private static Decision decision(CounterRequest request, List<?> reply) {
