@@ -170,4 +170,35 @@ class ConsoleRulesTest {
             redis.commands().publish("ratelimit:config-changed", "dynuri./**");
         }
     }
+
+    @Test
+    void theWhitelistIsRefusedWholeWhenAnEntryIsBadAndSavedWhenAllAreGood() {
+        session.get(CONSOLE + "/rules");
+        HttpResponse<String> refused = session.post(CONSOLE + "/rules/whitelist", "ips", "10.0.0.0/8, proxy.internal",
+                "users", "ops");
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(refused.body()).contains("proxy.internal");
+        assertThat(redis.commands().hexists(SYSCONFIG, "whitelist.ips")).isFalse();
+
+        assertThat(session.post(CONSOLE + "/rules/whitelist", "ips", "10.0.0.0/8, 2001:db8::/32", "users", "ops, ci")
+                .statusCode()).isEqualTo(302);
+        assertThat(redis.commands().hget(SYSCONFIG, "whitelist.ips")).isEqualTo("10.0.0.0/8,2001:db8::/32");
+        assertThat(redis.commands().hget(SYSCONFIG, "whitelist.users")).isEqualTo("ops,ci");
+        redis.commands().hdel(SYSCONFIG, "whitelist.ips", "whitelist.users");
+    }
+
+    @Test
+    void aRuleIsPutInShadowModeOnEveryInstanceAndBack() {
+        session.get(CONSOLE + "/rules");
+        assertThat(session.post(CONSOLE + "/rules/rule", "id", "fixture.LimitedController.globalB", "enabled", "true",
+                "shadow", "true", "count", "4", "interval", "60").statusCode()).isEqualTo(302);
+        assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.globalB.mode")).isEqualTo("shadow");
+        Awaitility.await().atMost(Duration.ofSeconds(1)).until(() -> otherApp.getBean(RuleSnapshotHolder.class)
+                .current().shadow("fixture.LimitedController.globalB"));
+        assertThat(session.get(CONSOLE + "/rules").body()).containsPattern(
+                "name=\"shadow\" value=\"true\"[^>]*form=\"rule-fixture-\\d+\"[^>]*checked");
+        session.post(CONSOLE + "/rules/rule", "id", "fixture.LimitedController.globalB", "enabled", "true",
+                "count", "4", "interval", "60");
+        assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.globalB.mode")).isEqualTo("enforce");
+    }
 }

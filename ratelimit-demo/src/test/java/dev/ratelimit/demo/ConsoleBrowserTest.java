@@ -20,7 +20,6 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
-import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -48,7 +47,7 @@ class ConsoleBrowserTest {
                     + " is missing: apt-get install chromium chromium-driver");
         }
         Assumptions.assumeTrue(present, "Browser test skipped: no " + CHROMIUM + " / " + CHROMEDRIVER);
-        demo = SpringApplication.run(DemoApplication.class, "--server.port=0");
+        demo = DemoApplicationTest.startDemo();
         int port = Integer.parseInt(demo.getEnvironment().getProperty("local.server.port"));
         base = "http://127.0.0.1:" + port;
         http = new HttpProbe(port);

@@ -5,5 +5,5 @@ package dev.ratelimit.console.rules;
  * the declared ones.
  */
 public record RuleRow(String id, String pattern, String methods, String dimension, String algorithm, boolean enabled,
-                      String count, String interval, long declaredCount, long declaredInterval) {
+                      boolean shadow, String count, String interval, long declaredCount, long declaredInterval) {
 }

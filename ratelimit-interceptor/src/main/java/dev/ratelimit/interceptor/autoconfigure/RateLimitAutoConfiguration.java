@@ -11,13 +11,21 @@ import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.identity.IdentityResolver;
 import dev.ratelimit.interceptor.identity.RequestUserResolver;
 import dev.ratelimit.interceptor.identity.TrustedProxyResolver;
+import dev.ratelimit.interceptor.identity.Whitelist;
 import dev.ratelimit.interceptor.log.InterceptionLog;
+import dev.ratelimit.interceptor.metrics.OutcomeCounts;
+import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.RuleNaming;
-import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.startup.StartupTask;
+import dev.ratelimit.interceptor.store.LimiterRedisConnection;
+import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.RedisRateLimitStore;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
+import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
+import dev.ratelimit.interceptor.store.resilience.CircuitProbe;
+import dev.ratelimit.interceptor.store.resilience.FailoverRateLimitStore;
+import dev.ratelimit.interceptor.store.resilience.FailurePolicy;
 import dev.ratelimit.interceptor.web.JsonRejectionHandler;
 import dev.ratelimit.interceptor.web.RateLimitInterceptor;
 import dev.ratelimit.interceptor.web.RejectionHandler;
@@ -35,6 +43,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.context.MessageSource;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
@@ -42,6 +51,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.util.ClassUtils;
 import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
@@ -49,8 +59,8 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 
 /**
  * Installs the rate limiter in a servlet web app: counters in Redis ({@code ratelimit.store=redis},
- * the default) or in this process ({@code memory}); every part is a bean an app can replace by
- * declaring its own.
+ * the default), on a connection of the limiter's own and behind a circuit breaker, or in this process
+ * ({@code memory}); every part is a bean an app can replace by declaring its own.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -71,12 +81,47 @@ public class RateLimitAutoConfiguration {
         return RuleNaming.of(properties.module(), environment.getProperty("spring.application.name"));
     }
 
+    /** The limiter's own connection to the app's Redis, with the limiter's short timeout. */
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(StringRedisTemplate.class)
     @ConditionalOnProperty(prefix = "ratelimit", name = "store", havingValue = "redis", matchIfMissing = true)
-    RateLimitStore rateLimitStore(StringRedisTemplate redis) {
-        return new RedisRateLimitStore(redis);
+    LimiterRedisConnection rateLimitRedisConnection(StringRedisTemplate redis,
+                                                    ObjectProvider<DataRedisConnectionDetails> details,
+                                                    RateLimitProperties properties) {
+        if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", getClass().getClassLoader())) {
+            return LimiterRedisConnection.sharedWith(redis, "the Redis client is not Lettuce");
+        }
+        return LimiterConnectionFactory.create(redis, details.getIfAvailable(), properties.redis().timeout(),
+                properties.redis().connectTimeout(), properties.redisFailure().probeInterval());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(LimiterRedisConnection.class)
+    CircuitBreaker rateLimitCircuitBreaker(RateLimitProperties properties) {
+        RateLimitProperties.RedisFailure failure = properties.redisFailure();
+        return new CircuitBreaker(failure.threshold(), failure.mode().whileRedisIsAway(), Clock.systemUTC());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean({CircuitBreaker.class, LimiterRedisConnection.class})
+    CircuitProbe rateLimitCircuitProbe(CircuitBreaker circuit, LimiterRedisConnection redis,
+                                       RateLimitProperties properties) {
+        return new CircuitProbe(circuit, redis::probe, properties.redisFailure().probeInterval());
+    }
+
+    /** Redis while it answers; while it does not, the failure policy ({@code ratelimit.redis-failure.*}). */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean({LimiterRedisConnection.class, CircuitBreaker.class})
+    RateLimitStore rateLimitStore(LimiterRedisConnection redis, CircuitBreaker circuit, RateLimitProperties properties) {
+        RateLimitProperties.RedisFailure failure = properties.redisFailure();
+        RateLimitStore local = failure.mode() == FailurePolicy.LOCAL
+                ? new MemoryRateLimitStore(Clock.systemUTC(), properties.memory().maxKeys()) : null;
+        return new FailoverRateLimitStore(new RedisRateLimitStore(redis.template()), circuit, failure.mode(), local,
+                failure.instances(), failure.probeInterval());
     }
 
     @Bean
@@ -211,16 +256,35 @@ public class RateLimitAutoConfiguration {
         return InterceptionLog.DISCARD;
     }
 
+    /** The whitelist of the properties; the config hash's is read with the rest of the hash. */
+    @Bean
+    @ConditionalOnMissingBean
+    Whitelist rateLimitWhitelist(RateLimitProperties properties) {
+        try {
+            return Whitelist.of(properties.whitelist().ips(), properties.whitelist().users());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("ratelimit.whitelist.ips: " + e.getMessage(), e);
+        }
+    }
+
+    /** Outcomes since the start, for the actuator endpoint; Micrometer's meters come on top when present. */
+    @Bean
+    @ConditionalOnMissingBean
+    OutcomeCounts rateLimitOutcomeCounts() {
+        return new OutcomeCounts();
+    }
+
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(RateLimitStore.class)
     RateLimitInterceptor rateLimitInterceptor(EndpointCatalog catalog, RuleSnapshotHolder snapshots,
                                               DimensionKeys identities, RedisKeys keys, RateLimitStore store,
                                               RejectionHandler rejectionHandler, RejectionMessages messages,
-                                              InterceptionLog interceptionLog, RateLimitProperties properties) {
+                                              InterceptionLog interceptionLog, ObjectProvider<RateLimitMetrics> metrics,
+                                              Whitelist whitelist, RateLimitProperties properties) {
         return new RateLimitInterceptor(catalog, snapshots, identities, keys, store, rejectionHandler, messages,
-                interceptionLog, properties.response().headersOnAllowed(), properties.response().legacyHeaders(),
-                Clock.systemUTC());
+                interceptionLog, RateLimitMetrics.all(metrics.orderedStream().toList()), whitelist,
+                properties.response().headersOnAllowed(), properties.response().legacyHeaders(), Clock.systemUTC());
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
+import dev.ratelimit.interceptor.store.resilience.FailurePolicy;
 import dev.ratelimit.interceptor.web.RejectionBody;
 import java.time.Duration;
 import java.util.List;
@@ -13,6 +14,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param module         module name of this app; default {@code spring.application.name} without a leading {@code app-}
  * @param store          where counters live: {@code redis}, shared by every instance, or {@code memory}, this process only
  * @param trustedProxies CIDR blocks of the proxies whose forwarding headers are believed; empty means none are
+ * @param redisFailure   what happens while Redis does not answer
+ * @param whitelist      clients never limited, on top of those in the config hash
  * @param excludedPaths  Ant patterns of paths never limited (dynamic URL rules included)
  */
 @ConfigurationProperties("ratelimit")
@@ -25,6 +28,8 @@ public record RateLimitProperties(
         @DefaultValue Config config,
         @DefaultValue Identity identity,
         @DefaultValue List<String> trustedProxies,
+        @DefaultValue RedisFailure redisFailure,
+        @DefaultValue Whitelist whitelist,
         @DefaultValue Response response,
         @DefaultValue({"/actuator/**", "/error"}) List<String> excludedPaths) {
 
@@ -36,8 +41,51 @@ public record RateLimitProperties(
         MEMORY
     }
 
-    /** @param keyPrefix first part of every key the limiter writes */
-    public record Redis(@DefaultValue("ratelimit") String keyPrefix) {
+    /**
+     * @param keyPrefix      first part of every key the limiter writes
+     * @param timeout        how long a request waits for Redis to decide, on the limiter's own connection; the
+     *                       app's {@code spring.data.redis.timeout} applies to everything else
+     * @param connectTimeout how long opening the limiter's connection may take
+     */
+    public record Redis(@DefaultValue("ratelimit") String keyPrefix,
+                        @DefaultValue("50ms") Duration timeout,
+                        @DefaultValue("1s") Duration connectTimeout) {
+
+        public Redis {
+            positive("ratelimit.redis.timeout", timeout);
+            positive("ratelimit.redis.connect-timeout", connectTimeout);
+        }
+    }
+
+    /**
+     * @param mode          how requests are decided while Redis does not answer
+     * @param threshold     failures in a row (errors or timeouts) that open the circuit
+     * @param probeInterval how often Redis is tried while the circuit is open
+     * @param instances     the number of instances of the app: in {@code local} mode each one admits this share of a
+     *                      limit, so that together they stay near it
+     */
+    public record RedisFailure(@DefaultValue("local") FailurePolicy mode,
+                               @DefaultValue("5") int threshold,
+                               @DefaultValue("1s") Duration probeInterval,
+                               @DefaultValue("1") int instances) {
+
+        public RedisFailure {
+            if (threshold < 1) {
+                throw new IllegalArgumentException("ratelimit.redis-failure.threshold must be at least 1, was " + threshold);
+            }
+            if (instances < 1) {
+                throw new IllegalArgumentException("ratelimit.redis-failure.instances must be at least 1, was " + instances);
+            }
+            positive("ratelimit.redis-failure.probe-interval", probeInterval);
+        }
+    }
+
+    /**
+     * @param ips   addresses and CIDR blocks (IPv4, IPv6) of clients never limited, as the trusted-proxy rules see them
+     * @param users user codes never limited; matched only against identities the server established (session,
+     *              authenticated principal), never against a request parameter
+     */
+    public record Whitelist(@DefaultValue List<String> ips, @DefaultValue List<String> users) {
     }
 
     /** @param maxKeys the most counters the in-process store holds at once; requests of new keys beyond it are admitted uncounted */
@@ -78,6 +126,12 @@ public record RateLimitProperties(
             if (status < 200 || status > 599) {
                 throw new IllegalArgumentException("ratelimit.response.status must be an HTTP status (200-599), was " + status);
             }
+        }
+    }
+
+    private static void positive(String property, Duration value) {
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(property + " must be positive, was " + value);
         }
     }
 }

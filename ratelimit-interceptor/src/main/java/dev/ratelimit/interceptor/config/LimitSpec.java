@@ -52,7 +52,12 @@ public record LimitSpec(long count, long intervalSeconds) {
         return value;
     }
 
+    /**
+     * At most 40 characters of a value for a message, control characters shown as {@code ?}: config
+     * values end up in log lines, where a line break would forge a line.
+     */
     static String abbreviate(String text) {
-        return text.length() <= 40 ? text : text.substring(0, 40) + "...";
+        String shown = text.length() <= 40 ? text : text.substring(0, 40) + "...";
+        return shown.chars().anyMatch(c -> c < ' ' || c == 0x7f) ? shown.replaceAll("[\\x00-\\x1f\\x7f]", "?") : shown;
     }
 }

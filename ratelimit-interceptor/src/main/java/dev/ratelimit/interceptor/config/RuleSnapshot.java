@@ -1,9 +1,11 @@
 package dev.ratelimit.interceptor.config;
 
+import dev.ratelimit.interceptor.identity.Whitelist;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.util.AntPathMatcher;
 
 /**
@@ -11,30 +13,45 @@ import org.springframework.util.AntPathMatcher;
  * field, so the hot path makes no config call and takes no lock.
  *
  * @param version      grows by one each time the hash's content changed
+ * @param globalMode   {@code global.mode}: in shadow mode no rule rejects anything
  * @param overrides    {@code <module>.<rule>} to its switch and window/count overrides
+ * @param shadowRules  {@code <module>.<rule>} of the rules in shadow mode
  * @param dynamicRules {@code <module>.<rule>} to the limit of a {@code dyn.*} field
  * @param uriRules     {@code dynuri.*} rules
+ * @param whitelist    {@code whitelist.ips} and {@code whitelist.users}
  */
-public record RuleSnapshot(long version, Instant loadedAt, boolean globalCheck, boolean logCheck,
-                           Map<String, RuleOverride> overrides, Map<String, LimitSpec> dynamicRules,
-                           List<UriRule> uriRules) {
+public record RuleSnapshot(long version, Instant loadedAt, boolean globalCheck, RuleMode globalMode,
+                           boolean logCheck, Map<String, RuleOverride> overrides, Set<String> shadowRules,
+                           Map<String, LimitSpec> dynamicRules, List<UriRule> uriRules, Whitelist whitelist) {
 
     /** One matcher for every {@code dynuri.*} lookup; AntPathMatcher is thread-safe and caches patterns. */
     static final AntPathMatcher PATH_MATCHER = new AntPathMatcher();
 
     public RuleSnapshot {
         overrides = Map.copyOf(overrides);
+        shadowRules = Set.copyOf(shadowRules);
         dynamicRules = Map.copyOf(dynamicRules);
         uriRules = List.copyOf(uriRules);
     }
 
     /** What applies when the hash is empty or was never read: everything on, nothing dynamic. */
     public static RuleSnapshot defaults() {
-        return new RuleSnapshot(0, Instant.EPOCH, true, true, Map.of(), Map.of(), List.of());
+        return new RuleSnapshot(0, Instant.EPOCH, true, RuleMode.ENFORCE, true, Map.of(), Set.of(), Map.of(), List.of(),
+                Whitelist.EMPTY);
     }
 
     public RuleOverride override(String ruleId) {
         return overrides.getOrDefault(ruleId, RuleOverride.NONE);
+    }
+
+    /** Whether any rule only watches. */
+    public boolean anyShadow() {
+        return globalMode == RuleMode.SHADOW || !shadowRules.isEmpty();
+    }
+
+    /** Whether a rule only watches: the whole limiter or the rule itself is in shadow mode. */
+    public boolean shadow(String ruleId) {
+        return globalMode == RuleMode.SHADOW || (!shadowRules.isEmpty() && shadowRules.contains(ruleId));
     }
 
     /** The {@code dyn.<module>.<rule>} limit of an endpoint, or {@code null}. */

@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.config;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,6 +43,7 @@ public class RuleSnapshotHolder implements InitializingBean, DisposableBean {
     });
 
     private volatile RuleSnapshot current = RuleSnapshot.defaults();
+    private volatile Instant lastRead;
     private Map<String, String> currentHash = Map.of();
     private boolean lastRefreshFailed;
 
@@ -66,6 +68,11 @@ public class RuleSnapshotHolder implements InitializingBean, DisposableBean {
         return current;
     }
 
+    /** When the hash was last read, or {@code null} if never: the snapshot may be older while Redis is away. */
+    public Instant lastRead() {
+        return lastRead;
+    }
+
     /**
      * Reads the hash now and swaps the snapshot if its content changed.
      *
@@ -75,6 +82,7 @@ public class RuleSnapshotHolder implements InitializingBean, DisposableBean {
         synchronized (refreshLock) {
             try {
                 Map<String, String> hash = Map.copyOf(source.get());
+                lastRead = clock.instant();
                 if (lastRefreshFailed) {
                     log.info("Rate limit config is readable again");
                     lastRefreshFailed = false;

@@ -3,8 +3,10 @@ package dev.ratelimit.interceptor.config;
 import static dev.ratelimit.interceptor.config.SysConfigFields.CHECK_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.COUNT_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.GLOBAL_CHECK;
+import static dev.ratelimit.interceptor.config.SysConfigFields.GLOBAL_MODE;
 import static dev.ratelimit.interceptor.config.SysConfigFields.INTERVAL_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.LOG_CHECK;
+import static dev.ratelimit.interceptor.config.SysConfigFields.MODE_SUFFIX;
 
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
@@ -18,10 +20,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Puts every knob of the app into the config hash at start-up, so {@code HGETALL} shows them all:
- * {@code global.check}, {@code log.check}, and {@code check}/{@code interval}/{@code count} of every
- * annotated rule, each with its declared default. Written with {@code HSETNX}: a value an operator
+ * {@code global.check}, {@code global.mode}, {@code log.check}, and {@code check}/{@code interval}/
+ * {@code count}/{@code mode} of every annotated rule, each with its declared default. Written with {@code HSETNX}: a value an operator
  * set is never overwritten, and is reported once, since it now decides instead of the annotation.
- * {@code dyn.*}/{@code dynuri.*} fields are never written: only operators add those.
+ * {@code dyn.*}/{@code dynuri.*} and {@code whitelist.*} fields are never written: only operators add those.
  */
 public class SysConfigDefaults {
 
@@ -54,12 +56,14 @@ public class SysConfigDefaults {
     private static Map<String, String> defaults(List<Endpoint> endpoints) {
         Map<String, String> fields = new TreeMap<>();
         fields.put(GLOBAL_CHECK, ON);
+        fields.put(GLOBAL_MODE, RuleMode.ENFORCE.value());
         fields.put(LOG_CHECK, ON);
         for (Endpoint endpoint : endpoints) {
             for (LimitDefinition limit : endpoint.limits()) {
                 fields.put(limit.id() + CHECK_SUFFIX, ON);
                 fields.put(limit.id() + INTERVAL_SUFFIX, Long.toString(limit.windowSeconds()));
                 fields.put(limit.id() + COUNT_SUFFIX, Long.toString(limit.count()));
+                fields.put(limit.id() + MODE_SUFFIX, RuleMode.ENFORCE.value());
             }
         }
         return fields;

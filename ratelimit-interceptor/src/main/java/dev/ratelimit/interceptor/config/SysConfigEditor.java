@@ -5,8 +5,17 @@ import static dev.ratelimit.interceptor.config.SysConfigFields.COUNT_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DYNURI_PREFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DYN_PREFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.GLOBAL_CHECK;
+import static dev.ratelimit.interceptor.config.SysConfigFields.GLOBAL_MODE;
 import static dev.ratelimit.interceptor.config.SysConfigFields.INTERVAL_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.LOG_CHECK;
+import static dev.ratelimit.interceptor.config.SysConfigFields.MODE_SUFFIX;
+import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_IPS;
+import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_USERS;
+
+import dev.ratelimit.interceptor.identity.CidrBlock;
+import dev.ratelimit.interceptor.identity.Whitelist;
+import java.util.LinkedHashSet;
+import java.util.List;
 
 /**
  * Changes the config hash for operators' tools such as the console. Each method checks its input
@@ -34,6 +43,11 @@ public class SysConfigEditor {
         return write(GLOBAL_CHECK, on ? ON : OFF);
     }
 
+    /** {@code global.mode}: in {@link RuleMode#SHADOW} no rule rejects anything, whatever its own mode. */
+    public SysConfigChange setGlobalMode(RuleMode mode) {
+        return write(GLOBAL_MODE, mode.value());
+    }
+
     /** {@code log.check}: whether interceptions are logged. */
     public SysConfigChange setLogSwitch(boolean on) {
         return write(LOG_CHECK, on ? ON : OFF);
@@ -42,6 +56,35 @@ public class SysConfigEditor {
     /** {@code <ruleId>.check}: switches one rule (annotated or dynamic) on or off. */
     public SysConfigChange setRuleSwitch(String ruleId, boolean on) {
         return write(ruleField(ruleId, CHECK_SUFFIX), on ? ON : OFF);
+    }
+
+    /** {@code <ruleId>.mode}: whether one rule (annotated or dynamic) rejects, or only logs, what it would deny. */
+    public SysConfigChange setRuleMode(String ruleId, RuleMode mode) {
+        return write(ruleField(ruleId, MODE_SUFFIX), mode.value());
+    }
+
+    /**
+     * {@code whitelist.ips}: clients never limited, as a comma-separated list of addresses and CIDR blocks
+     * (IPv4, IPv6); empty clears it. Refused whole when an entry does not parse.
+     */
+    public SysConfigChange setWhitelistIps(String commaSeparated) {
+        List<String> entries = Whitelist.split(commaSeparated);
+        for (String entry : entries) {
+            try {
+                CidrBlock.parse(entry);
+            } catch (IllegalArgumentException e) {
+                throw refused(WHITELIST_IPS, e);
+            }
+        }
+        return write(WHITELIST_IPS, String.join(",", new LinkedHashSet<>(entries)));
+    }
+
+    /**
+     * {@code whitelist.users}: user codes never limited, comma-separated; empty clears it. They match only
+     * users the server established (session, login), never a request parameter.
+     */
+    public SysConfigChange setWhitelistUsers(String commaSeparated) {
+        return write(WHITELIST_USERS, String.join(",", new LinkedHashSet<>(Whitelist.split(commaSeparated))));
     }
 
     /** {@code <ruleId>.count}: requests admitted per window, in place of the annotation's. */

@@ -4,12 +4,16 @@ package dev.ratelimit.interceptor.config;
 public final class SysConfigFields {
 
     public static final String GLOBAL_CHECK = "global.check";
+    public static final String GLOBAL_MODE = "global.mode";
     public static final String LOG_CHECK = "log.check";
+    public static final String WHITELIST_IPS = "whitelist.ips";
+    public static final String WHITELIST_USERS = "whitelist.users";
     public static final String DYN_PREFIX = "dyn.";
     public static final String DYNURI_PREFIX = "dynuri.";
     public static final String CHECK_SUFFIX = ".check";
     public static final String INTERVAL_SUFFIX = ".interval";
     public static final String COUNT_SUFFIX = ".count";
+    public static final String MODE_SUFFIX = ".mode";
 
     private SysConfigFields() {
     }

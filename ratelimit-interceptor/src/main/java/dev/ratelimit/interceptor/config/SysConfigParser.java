@@ -5,14 +5,21 @@ import static dev.ratelimit.interceptor.config.SysConfigFields.COUNT_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DYNURI_PREFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DYN_PREFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.GLOBAL_CHECK;
+import static dev.ratelimit.interceptor.config.SysConfigFields.GLOBAL_MODE;
 import static dev.ratelimit.interceptor.config.SysConfigFields.INTERVAL_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.LOG_CHECK;
+import static dev.ratelimit.interceptor.config.SysConfigFields.MODE_SUFFIX;
+import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_IPS;
+import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_USERS;
 
+import dev.ratelimit.interceptor.identity.Whitelist;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -30,8 +37,10 @@ public final class SysConfigParser {
     public static RuleSnapshot parse(Map<String, String> hash, long version, Instant loadedAt,
                                      Consumer<String> warnings) {
         boolean globalCheck = true;
+        RuleMode globalMode = RuleMode.ENFORCE;
         boolean logCheck = true;
         Map<String, RuleOverride> overrides = new HashMap<>();
+        Set<String> shadowRules = new HashSet<>();
         Map<String, LimitSpec> dynamicRules = new HashMap<>();
         List<UriRule> uriRules = new ArrayList<>();
         for (Map.Entry<String, String> entry : hash.entrySet()) {
@@ -40,6 +49,8 @@ public final class SysConfigParser {
             try {
                 if (field.equals(GLOBAL_CHECK)) {
                     globalCheck = parseSwitch(value);
+                } else if (field.equals(GLOBAL_MODE)) {
+                    globalMode = RuleMode.parse(value);
                 } else if (field.equals(LOG_CHECK)) {
                     logCheck = parseSwitch(value);
                 } else if (field.startsWith(DYNURI_PREFIX)) {
@@ -57,13 +68,23 @@ public final class SysConfigParser {
                 } else if (field.endsWith(INTERVAL_SUFFIX)) {
                     long interval = parsePositive(value);
                     overrides.compute(ruleId(field, INTERVAL_SUFFIX), (id, o) -> orNone(o).withInterval(interval));
+                } else if (field.endsWith(MODE_SUFFIX)) {
+                    String ruleId = ruleId(field, MODE_SUFFIX);
+                    if (RuleMode.parse(value) == RuleMode.SHADOW) {
+                        shadowRules.add(ruleId);
+                    }
                 }
             } catch (IllegalArgumentException e) {
                 warnings.accept("ignoring config field '" + LimitSpec.abbreviate(field) + "' = '"
                         + LimitSpec.abbreviate(String.valueOf(value)) + "': " + e.getMessage());
             }
         }
-        return new RuleSnapshot(version, loadedAt, globalCheck, logCheck, overrides, dynamicRules, uriRules);
+        Whitelist whitelist = Whitelist.parse(Whitelist.split(hash.get(WHITELIST_IPS)),
+                Whitelist.split(hash.get(WHITELIST_USERS)),
+                bad -> warnings.accept("ignoring '" + LimitSpec.abbreviate(bad) + "' in config field '" + WHITELIST_IPS
+                        + "': not an IP address or CIDR block"));
+        return new RuleSnapshot(version, loadedAt, globalCheck, globalMode, logCheck, overrides, shadowRules,
+                dynamicRules, uriRules, whitelist);
     }
 
     /**
@@ -110,6 +131,13 @@ public final class SysConfigParser {
         }
         if (open != 0) {
             throw new IllegalArgumentException("unbalanced '{' '}' in URL pattern");
+        }
+        try {
+            RuleSnapshot.PATH_MATCHER.match(pattern, pattern);
+        } catch (IllegalArgumentException e) {
+            // AntPathMatcher compiles a pattern's {name:regex} parts only when matching: on a request thread
+            throw new IllegalArgumentException("URL pattern does not compile: " + e.getMessage().lines().findFirst()
+                    .orElse(""));
         }
     }
 

@@ -51,6 +51,11 @@ public class DimensionKeys {
         return users.user(request);
     }
 
+    /** The user the server established, for the whitelist: see {@link IdentityResolver#verifiedUser}. */
+    public String verifiedUser(HttpServletRequest request) {
+        return users.verifiedUser(request);
+    }
+
     public String clientIp(HttpServletRequest request) {
         return clientIps.clientIp(request);
     }

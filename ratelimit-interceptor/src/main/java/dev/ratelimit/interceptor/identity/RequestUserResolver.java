@@ -7,7 +7,8 @@ import java.security.Principal;
 /**
  * The default user lookup: request parameter, then session attribute, then the authenticated
  * principal ({@code HttpServletRequest.getUserPrincipal()}, which Spring Security and the servlet
- * container both fill). Never creates a session.
+ * container both fill). Never creates a session. The request parameter is the client's word, so only
+ * the session attribute and the principal make a {@linkplain #verifiedUser verified user}.
  */
 public class RequestUserResolver implements IdentityResolver {
 
@@ -24,7 +25,13 @@ public class RequestUserResolver implements IdentityResolver {
     @Override
     public String user(HttpServletRequest request) {
         String user = blankToNull(parameterName.isEmpty() ? null : request.getParameter(parameterName));
-        if (user == null && !sessionAttribute.isEmpty()) {
+        return user != null ? user : verifiedUser(request);
+    }
+
+    @Override
+    public String verifiedUser(HttpServletRequest request) {
+        String user = null;
+        if (!sessionAttribute.isEmpty()) {
             HttpSession session = request.getSession(false);
             Object attribute = session == null ? null : session.getAttribute(sessionAttribute);
             user = attribute == null ? null : blankToNull(attribute.toString());

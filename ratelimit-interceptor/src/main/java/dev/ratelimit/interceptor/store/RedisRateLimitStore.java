@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.store;
 import dev.ratelimit.interceptor.Algorithm;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -15,9 +16,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Counters in Redis. Each decision is one {@code EVALSHA} of an algorithm's Lua script, which reads
- * Redis' own clock and does check-and-count atomically; the decisions of one request are pipelined,
- * so several limits cost about one round trip. A call answered {@code NOSCRIPT} (a fresh or restarted
- * server, a promoted replica) is repeated once as {@code EVAL}, which puts the script in that server's cache.
+ * Redis' own clock and does check-and-count atomically; the decisions of one request are pipelined
+ * (on Lettuce's shared connection when the client is Lettuce, see {@link LettuceScriptBatch}), so
+ * several limits cost about one round trip. Calls answered {@code NOSCRIPT} (a fresh or restarted
+ * server, a promoted replica) are repeated once as {@code EVAL}, which puts the script in that server's cache.
  */
 public class RedisRateLimitStore implements RateLimitStore {
 
@@ -30,6 +32,7 @@ public class RedisRateLimitStore implements RateLimitStore {
 
     private final StringRedisTemplate redis;
     private final Clock testClock;
+    private final Duration batchTimeout;
 
     public RedisRateLimitStore(StringRedisTemplate redis) {
         this(redis, null);
@@ -42,6 +45,7 @@ public class RedisRateLimitStore implements RateLimitStore {
     RedisRateLimitStore(StringRedisTemplate redis, Clock testClock) {
         this.redis = redis;
         this.testClock = testClock;
+        this.batchTimeout = LettuceScriptBatch.timeout(redis.getRequiredConnectionFactory());
     }
 
     @Override
@@ -52,7 +56,7 @@ public class RedisRateLimitStore implements RateLimitStore {
     @Override
     public List<Decision> acquire(List<CounterRequest> requests) {
         try {
-            return evaluate(requests, false);
+            return evaluate(requests);
         } catch (RuntimeException e) {
             if (!isNoScript(e)) {
                 throw e;
@@ -60,22 +64,33 @@ public class RedisRateLimitStore implements RateLimitStore {
             // EVAL runs on the server that holds each key and leaves the script in its cache. SCRIPT LOAD
             // would go to every node of a cluster and fail as long as any one of them is down, so a
             // promoted replica that never saw the scripts would stay without them.
-            return evaluate(requests, true);
+            return evaluateWithBodies(requests);
         }
     }
 
-    private List<Decision> evaluate(List<CounterRequest> requests, boolean withBody) {
+    private List<Decision> evaluate(List<CounterRequest> requests) {
         if (requests.size() == 1) {
-            CounterRequest request = requests.get(0);
-            List<?> reply = redis.execute((RedisCallback<List<?>>) connection -> call(connection, request, withBody));
-            return List.of(decision(request, reply));
+            ScriptCall call = call(requests.get(0));
+            List<?> reply = redis.execute((RedisCallback<List<?>>) connection -> evalSha(connection, call));
+            return List.of(decision(requests.get(0), reply));
         }
-        List<Object> replies = redis.executePipelined((RedisCallback<Object>) connection -> {
-            for (CounterRequest request : requests) {
-                call(connection, request, withBody);
-            }
+        List<ScriptCall> calls = requests.stream().map(this::call).toList();
+        List<Object> replies = redis.execute((RedisCallback<List<Object>>) connection ->
+                batchTimeout != null && LettuceScriptBatch.supports(connection)
+                        ? LettuceScriptBatch.evalShas(connection, calls, batchTimeout)
+                        : pipelined(calls));
+        return decisions(requests, replies);
+    }
+
+    private List<Decision> evaluateWithBodies(List<CounterRequest> requests) {
+        return decisions(requests, redis.executePipelined((RedisCallback<Object>) connection -> {
+            requests.forEach(request -> connection.scriptingCommands().eval(script(request.algorithm()).body(),
+                    ReturnType.MULTI, 1, call(request).keyAndArgs()));
             return null;
-        });
+        }));
+    }
+
+    private static List<Decision> decisions(List<CounterRequest> requests, List<Object> replies) {
         List<Decision> decisions = new ArrayList<>(requests.size());
         for (int i = 0; i < requests.size(); i++) {
             decisions.add(decision(requests.get(i), (List<?>) replies.get(i)));
@@ -83,18 +98,23 @@ public class RedisRateLimitStore implements RateLimitStore {
         return decisions;
     }
 
-    /** {@code EVALSHA}, or {@code EVAL} with the script's body when {@code withBody}. */
-    private List<?> call(RedisConnection connection, CounterRequest request, boolean withBody) {
-        List<byte[]> arguments = new ArrayList<>(List.of(bytes(request.key()), bytes(Long.toString(request.limit())),
-                bytes(Long.toString(request.windowMillis()))));
-        if (testClock != null) {
-            arguments.add(bytes(Long.toString(testClock.millis())));
-        }
-        byte[][] keyAndArgs = arguments.toArray(byte[][]::new);
-        LuaScript script = script(request.algorithm());
-        return withBody
-                ? connection.scriptingCommands().eval(script.body(), ReturnType.MULTI, 1, keyAndArgs)
-                : connection.scriptingCommands().evalSha(script.sha1(), ReturnType.MULTI, 1, keyAndArgs);
+    private List<Object> pipelined(List<ScriptCall> calls) {
+        return redis.executePipelined((RedisCallback<Object>) connection -> {
+            calls.forEach(call -> evalSha(connection, call));
+            return null;
+        });
+    }
+
+    private ScriptCall call(CounterRequest request) {
+        byte[] limit = bytes(Long.toString(request.limit()));
+        byte[] window = bytes(Long.toString(request.windowMillis()));
+        byte[][] args = testClock == null ? new byte[][] {limit, window}
+                : new byte[][] {limit, window, bytes(Long.toString(testClock.millis()))};
+        return new ScriptCall(script(request.algorithm()).sha1(), bytes(request.key()), args);
+    }
+
+    private static List<?> evalSha(RedisConnection connection, ScriptCall call) {
+        return connection.scriptingCommands().evalSha(call.sha1(), ReturnType.MULTI, 1, call.keyAndArgs());
     }
 
     private static Decision decision(CounterRequest request, List<?> reply) {

@@ -8,7 +8,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * The default rejection: status 429 (or the configured one, e.g. 200 for front ends that read the
  * body only), {@code Retry-After}, {@code Cache-Control: no-store} and a JSON body
- * ({@link RejectionBody}). The rate limit fields are already set by the interceptor.
+ * ({@link RejectionBody}). The rate limit fields are already set by the interceptor. While Redis does
+ * not answer in {@code closed} mode: 503 with the same headers and a body of the same kind that says so.
  */
 public class JsonRejectionHandler implements RejectionHandler {
 
@@ -29,5 +30,14 @@ public class JsonRejectionHandler implements RejectionHandler {
         response.setContentType(body.contentType());
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
         response.getWriter().write(body.render(request, rejection, status));
+    }
+
+    @Override
+    public void unavailable(HttpServletRequest request, HttpServletResponse response, long retryAfterSeconds,
+                            String message) throws IOException {
+        RejectionHandler.super.unavailable(request, response, retryAfterSeconds, message);
+        response.setContentType(body.contentType());
+        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+        response.getWriter().write(body.renderUnavailable(request, message, retryAfterSeconds));
     }
 }

@@ -12,6 +12,13 @@ public enum RejectionBody {
             return "{\"error\":" + jsonString(rejection.message()) + ",\"successful\":0,\"ratelimit\":1,"
                     + "\"retryAfter\":" + rejection.retryAfterSeconds() + "}";
         }
+
+        /** Told apart from a rejection by {@code "ratelimit":0}: the limit did not deny, the limiter could not decide. */
+        @Override
+        String renderUnavailable(HttpServletRequest request, String message, long retryAfterSeconds) {
+            return "{\"error\":" + jsonString(message) + ",\"successful\":0,\"ratelimit\":0,"
+                    + "\"retryAfter\":" + retryAfterSeconds + "}";
+        }
     },
 
     /**
@@ -28,6 +35,14 @@ public enum RejectionBody {
                     + ",\"retryAfter\":" + rejection.retryAfterSeconds()
                     + ",\"policy\":" + jsonString(rejection.limit().rule()) + "}";
         }
+
+        @Override
+        String renderUnavailable(HttpServletRequest request, String message, long retryAfterSeconds) {
+            return "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503"
+                    + ",\"detail\":" + jsonString(message)
+                    + ",\"instance\":" + jsonString(request.getRequestURI())
+                    + ",\"retryAfter\":" + retryAfterSeconds + "}";
+        }
     };
 
     private final String contentType;
@@ -41,6 +56,9 @@ public enum RejectionBody {
     }
 
     abstract String render(HttpServletRequest request, Rejection rejection, int status);
+
+    /** The body of a 503 while Redis does not answer in {@code closed} mode. */
+    abstract String renderUnavailable(HttpServletRequest request, String message, long retryAfterSeconds);
 
     /** A JSON string literal; also escapes {@code < > &} and the JavaScript line separators, so the body is safe in HTML too. */
     static String jsonString(String text) {

@@ -5,11 +5,26 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
 /**
- * Writes the response of a rejected request. Declare a bean of this type to replace the default JSON
- * response. The {@code RateLimit-Policy}/{@code RateLimit} fields are set before it is called.
+ * Writes the response of a request the limiter refuses. Declare a bean of this type to replace the
+ * default JSON responses.
  */
 @FunctionalInterface
 public interface RejectionHandler {
 
+    /** A limit denied the request. The {@code RateLimit-Policy}/{@code RateLimit} fields are already set. */
     void reject(HttpServletRequest request, HttpServletResponse response, Rejection rejection) throws IOException;
+
+    /**
+     * Redis does not answer and {@code ratelimit.redis-failure.mode=closed}: a limited request is refused
+     * until it does. Not a rate limit rejection, so by default a bare 503 with {@code Retry-After}.
+     *
+     * @param retryAfterSeconds when Redis will be tried again
+     * @param message           a text in the request's locale that says so
+     */
+    default void unavailable(HttpServletRequest request, HttpServletResponse response, long retryAfterSeconds,
+                             String message) throws IOException {
+        response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+        response.setHeader("Retry-After", Long.toString(retryAfterSeconds));
+        response.setHeader("Cache-Control", "no-store");
+    }
 }

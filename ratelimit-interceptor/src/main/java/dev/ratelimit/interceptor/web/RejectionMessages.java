@@ -8,11 +8,14 @@ import org.springframework.context.support.ResourceBundleMessageSource;
 /**
  * Resolves rejection texts: the app's {@code MessageSource} first, so an app can reword any message,
  * then the bundled {@code ratelimit/messages} of the i18n module, then the default key.
- * Arguments: {@code {0}} the limit's count, {@code {1}} its window in seconds, {@code {2}} the seconds to wait.
+ * Arguments: {@code {0}} the limit's count, {@code {1}} its window in seconds, {@code {2}} the seconds to wait;
+ * for {@link #UNAVAILABLE_KEY}, {@code {0}} the seconds to wait.
  */
 public class RejectionMessages {
 
     public static final String BUNDLE = "ratelimit/messages";
+    /** The text of a 503 while Redis does not answer in {@code closed} mode. */
+    public static final String UNAVAILABLE_KEY = "ratelimit.unavailable";
     static final String FALLBACK_TEXT = "Too many requests";
 
     private final MessageSource appMessages;

@@ -31,6 +31,7 @@ class SysConfigDefaultsTest {
         redis.hset(HASH, Map.of(
                 USER + ".count", "7",
                 "fixture.LimitedController.shortWindow.check", "0",
+                "fixture.LimitedController.ip.mode", "shadow",
                 "global.check", "0",
                 "dyn.fixture.OpenController.plain", "2/60"));
 
@@ -38,6 +39,7 @@ class SysConfigDefaultsTest {
 
         Map<String, String> expected = new TreeMap<>(Map.of(
                 "global.check", "0",
+                "global.mode", "enforce",
                 "log.check", "1",
                 "dyn.fixture.OpenController.plain", "2/60"));
         knobs(expected, USER, "1", "60", "7");
@@ -48,13 +50,16 @@ class SysConfigDefaultsTest {
         knobs(expected, "fixture.LimitedController.globalB", "1", "60", "4");
         knobs(expected, "fixture.LimitedController.stacked#user", "1", "60", "2");
         knobs(expected, "fixture.LimitedController.stacked#ip", "1", "60", "100");
+        expected.put("fixture.LimitedController.ip.mode", "shadow");
         Awaitility.await().atMost(Duration.ofSeconds(10))
                 .untilAsserted(() -> assertThat(redis.hgetall(HASH)).containsAllEntriesOf(expected));
         // Other fixture controllers add knobs of their own; nothing else may appear, and no dynamic rule.
         assertThat(redis.hgetall(HASH).keySet()).allMatch(field -> expected.containsKey(field)
-                || field.startsWith("fixture.") && field.matches(".*\\.(check|interval|count)"));
+                || field.startsWith("fixture.") && field.matches(".*\\.(check|interval|count|mode)"));
         assertThat(output).contains("Rate limit config: " + USER + ".count is 7 in the config hash (declared: 50); "
                 + "the config hash decides");
+        assertThat(output).contains("Rate limit config: fixture.LimitedController.ip.mode is shadow in the config hash "
+                + "(declared: enforce); the config hash decides");
         assertThat(app.getBean(RuleSnapshotHolder.class).current().override(USER).count()).isEqualTo(7);
     }
 
@@ -62,5 +67,6 @@ class SysConfigDefaultsTest {
         fields.put(rule + ".check", check);
         fields.put(rule + ".interval", interval);
         fields.put(rule + ".count", count);
+        fields.putIfAbsent(rule + ".mode", "enforce");
     }
 }

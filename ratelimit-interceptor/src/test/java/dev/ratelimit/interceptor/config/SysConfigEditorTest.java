@@ -104,14 +104,27 @@ class SysConfigEditorTest {
         editor.setUriRule("/api/**", "2/10");
         editor.setUriRule("/api/old", "9");
         editor.removeUriRule("/api/old");
+        editor.setGlobalMode(RuleMode.SHADOW);
+        editor.setRuleMode("shop.OrderController.create", RuleMode.SHADOW);
+        editor.setRuleMode("shop./api/**", RuleMode.ENFORCE);
+        editor.setWhitelistIps(" 10.0.0.0/8, ,2001:db8::/32 , 10.0.0.0/8");
+        editor.setWhitelistUsers("ops, auditor ,ops");
 
-        assertThat(redis.commands().hgetall(HASH)).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "global.check", "0",
-                "log.check", "1",
-                "shop.OrderController.create.check", "0",
-                "shop.OrderController.create.count", "7",
-                "shop.OrderController.create.interval", "120",
-                "dynuri./api/**", "2/10"));
+        assertThat(redis.commands().hgetall(HASH)).containsExactlyInAnyOrderEntriesOf(Map.ofEntries(
+                Map.entry("global.check", "0"),
+                Map.entry("log.check", "1"),
+                Map.entry("shop.OrderController.create.check", "0"),
+                Map.entry("shop.OrderController.create.count", "7"),
+                Map.entry("shop.OrderController.create.interval", "120"),
+                Map.entry("dynuri./api/**", "2/10"),
+                Map.entry("global.mode", "shadow"),
+                Map.entry("shop.OrderController.create.mode", "shadow"),
+                Map.entry("shop./api/**.mode", "enforce"),
+                Map.entry("whitelist.ips", "10.0.0.0/8,2001:db8::/32"),
+                Map.entry("whitelist.users", "ops,auditor")));
+
+        editor.setWhitelistIps("");
+        assertThat(redis.commands().hget(HASH, "whitelist.ips")).isEmpty();
     }
 
     @Test
@@ -136,6 +149,12 @@ class SysConfigEditorTest {
                 "'dyn.shop.A.b' is not a rule id: give the id without the dyn. or dynuri. prefix");
         assertRefused(() -> editor.setDynamicRule(null, "5"), "a rule id is required");
         assertRefused(() -> editor.removeUriRule(""), "a URL pattern is required");
+        assertRefused(() -> editor.setUriRule("/api/{id:[}", "5"),
+                "dynuri./api/{id:[}: URL pattern does not compile: Unclosed character class near index 2");
+        assertRefused(() -> editor.setWhitelistIps("10.0.0.0/8, intranet"),
+                "whitelist.ips: Not an IP address or CIDR block: 'intranet'");
+        assertRefused(() -> editor.setRuleMode("global", RuleMode.SHADOW),
+                "'global' is not a rule id: expected <module>.<rule>, without spaces, at most 512 characters");
 
         assertThat(redis.commands().exists(HASH)).isZero();
         editor.setLogSwitch(false);

@@ -44,6 +44,59 @@ class SysConfigParserTest {
     }
 
     @Test
+    void readsModesAndWhitelists() {
+        RuleSnapshot snapshot = parse(Map.of(
+                "global.mode", "SHADOW", "demo.A.b.mode", " shadow ", "demo.A.c.mode", "enforce",
+                "whitelist.ips", " 10.0.0.0/8,, 2001:db8::/32 ,192.0.2.7", "whitelist.users", "ops, auditor"));
+
+        assertThat(snapshot.globalMode()).isEqualTo(RuleMode.SHADOW);
+        assertThat(snapshot.shadowRules()).containsExactly("demo.A.b");
+        assertThat(snapshot.whitelist().ips()).extracting(Object::toString)
+                .containsExactly("10.0.0.0/8", "2001:db8::/32", "192.0.2.7");
+        assertThat(snapshot.whitelist().users()).containsExactlyInAnyOrder("ops", "auditor");
+        assertThat(snapshot.whitelist().containsIp("10.200.0.1")).isTrue();
+        assertThat(snapshot.whitelist().containsIp("2001:db8:ffff::1")).isTrue();
+        assertThat(snapshot.whitelist().containsIp("192.0.2.8")).isFalse();
+        assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void aRuleIsInShadowModeWhenItOrEverythingIs() {
+        RuleSnapshot one = parse(Map.of("demo.A.b.mode", "shadow"));
+        RuleSnapshot all = parse(Map.of("global.mode", "shadow", "demo.A.b.mode", "enforce"));
+
+        assertThat(one.shadow("demo.A.b")).isTrue();
+        assertThat(one.shadow("demo.A.c")).isFalse();
+        assertThat(all.shadow("demo.A.b")).isTrue();
+        assertThat(RuleSnapshot.defaults().anyShadow()).isFalse();
+    }
+
+    @Test
+    void badModesAndWhitelistEntriesAreIgnoredOneByOne() {
+        RuleSnapshot snapshot = parse(Map.of("global.mode", "loud", "demo.A.b.mode", "",
+                "whitelist.ips", "10.0.0.0/8, intranet, 10.0.0.0/40, 192.0.2.1\u0000\n"));
+
+        assertThat(snapshot.globalMode()).isEqualTo(RuleMode.ENFORCE);
+        assertThat(snapshot.shadowRules()).isEmpty();
+        assertThat(snapshot.whitelist().ips()).extracting(Object::toString).containsExactly("10.0.0.0/8");
+        assertThat(warnings).containsExactlyInAnyOrder(
+                "ignoring config field 'global.mode' = 'loud': a mode is 'enforce' or 'shadow'",
+                "ignoring config field 'demo.A.b.mode' = '': a mode is 'enforce' or 'shadow'",
+                "ignoring 'intranet' in config field 'whitelist.ips': not an IP address or CIDR block",
+                "ignoring '10.0.0.0/40' in config field 'whitelist.ips': not an IP address or CIDR block",
+                "ignoring '192.0.2.1?' in config field 'whitelist.ips': not an IP address or CIDR block");
+    }
+
+    @Test
+    void aPatternWhoseRegularExpressionDoesNotCompileIsIgnored() {
+        RuleSnapshot snapshot = parse(Map.of("dynuri./a/{id:[0-9+}", "1", "dynuri./a/{id:[0-9]+}", "2"));
+
+        assertThat(snapshot.uriRules()).extracting(UriRule::pattern).containsExactly("/a/{id:[0-9]+}");
+        assertThat(snapshot.uriRule("/a/42").limit()).isEqualTo(new LimitSpec(1, 2));
+        assertThat(warnings).singleElement().asString().contains("URL pattern does not compile");
+    }
+
+    @Test
     void mostSpecificPatternWins() {
         RuleSnapshot snapshot = parse(Map.of("dynuri./**", "1", "dynuri./api/**", "2", "dynuri./api/*/items", "3",
                 "dynuri./api/orders/items", "4"));

@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.log.writer;
 
+import dev.ratelimit.interceptor.log.DroppedInterceptions;
 import dev.ratelimit.interceptor.log.Interception;
 import dev.ratelimit.interceptor.log.InterceptionLog;
 import dev.ratelimit.interceptor.log.database.LogDatabase;
@@ -26,7 +27,7 @@ import org.springframework.beans.factory.InitializingBean;
  * tried again after a pause, then dropped and counted. On shutdown the queue is written out for at
  * most the shutdown timeout; whatever is still queued then is counted as dropped.
  */
-public class BatchingInterceptionLog implements InterceptionLog, InitializingBean, DisposableBean {
+public class BatchingInterceptionLog implements InterceptionLog, DroppedInterceptions, InitializingBean, DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(BatchingInterceptionLog.class);
     private static final long IDLE_POLL_MILLIS = 200;
@@ -76,6 +77,11 @@ public class BatchingInterceptionLog implements InterceptionLog, InitializingBea
 
     public LogWriterStats stats() {
         return new LogWriterStats(written.sum(), dropped.sum(), queue.size());
+    }
+
+    @Override
+    public long droppedInterceptions() {
+        return dropped.sum();
     }
 
     @Override

@@ -52,6 +52,7 @@ class WriterFailureTest {
         writer.afterPropertiesSet();
         await().until(() -> writer.stats().written() == 1_000);
         assertThat(writer.stats()).isEqualTo(new LogWriterStats(1_000, 9_000, 0));
+        assertThat(writer.droppedInterceptions()).isEqualTo(9_000);
         assertThat(db.rowCount()).isEqualTo(1_000);
     }
 

@@ -1,0 +1,185 @@
+package dev.ratelimit.interceptor.actuate;
+
+import dev.ratelimit.interceptor.config.LimitSpec;
+import dev.ratelimit.interceptor.config.RuleMode;
+import dev.ratelimit.interceptor.config.RuleOverride;
+import dev.ratelimit.interceptor.config.RuleSnapshot;
+import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.config.UriRule;
+import dev.ratelimit.interceptor.identity.CidrBlock;
+import dev.ratelimit.interceptor.identity.Whitelist;
+import dev.ratelimit.interceptor.log.DroppedInterceptions;
+import dev.ratelimit.interceptor.log.InterceptionLog;
+import dev.ratelimit.interceptor.metrics.OutcomeCounts;
+import dev.ratelimit.interceptor.rule.EndpointCatalog;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.store.RateLimitStore;
+import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
+import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
+import dev.ratelimit.interceptor.store.resilience.FailoverRateLimitStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+
+/**
+ * Actuator endpoint {@code ratelimit}: the config snapshot in force (version, age, switches, whitelist),
+ * every rule in force with its effective limit and mode, the store and its circuit, and the outcomes
+ * counted since the start. Read only; expose it with {@code management.endpoints.web.exposure.include}.
+ */
+@Endpoint(id = "ratelimit")
+public class RateLimitEndpoint {
+
+    private final EndpointCatalog catalog;
+    private final RuleSnapshotHolder snapshots;
+    private final RateLimitStore store;
+    private final CircuitBreaker circuit;
+    private final OutcomeCounts counts;
+    private final InterceptionLog log;
+    private final Whitelist whitelist;
+    private final Clock clock;
+
+    /**
+     * @param circuit   the Redis circuit, or {@code null} when counters are not in Redis
+     * @param whitelist the whitelist of the properties; the config hash's is in the snapshot
+     */
+    public RateLimitEndpoint(EndpointCatalog catalog, RuleSnapshotHolder snapshots, RateLimitStore store,
+                             CircuitBreaker circuit, OutcomeCounts counts, InterceptionLog log, Whitelist whitelist,
+                             Clock clock) {
+        this.catalog = catalog;
+        this.snapshots = snapshots;
+        this.store = store;
+        this.circuit = circuit;
+        this.counts = counts;
+        this.log = log;
+        this.whitelist = whitelist;
+        this.clock = clock;
+    }
+
+    @ReadOperation
+    public Report report() {
+        RuleSnapshot snapshot = snapshots.current();
+        Long dropped = log instanceof DroppedInterceptions drops ? drops.droppedInterceptions() : null;
+        return new Report(catalog.naming().module(), snapshot(snapshot), rules(snapshot), store(), counts.snapshot(),
+                dropped);
+    }
+
+    private SnapshotReport snapshot(RuleSnapshot snapshot) {
+        Instant readAt = snapshots.lastRead();
+        Long age = readAt == null ? null : Duration.between(readAt, clock.instant()).toSeconds();
+        return new SnapshotReport(snapshot.version(), snapshot.version() == 0 ? null : snapshot.loadedAt(), readAt, age,
+                snapshot.globalCheck(), snapshot.globalMode().value(), snapshot.logCheck(),
+                ips(whitelist, snapshot.whitelist()), users(whitelist, snapshot.whitelist()));
+    }
+
+    /** Annotated rules with the snapshot's overrides, then {@code dyn.*} and {@code dynuri.*} rules. */
+    private List<RuleReport> rules(RuleSnapshot snapshot) {
+        List<RuleReport> rules = new ArrayList<>();
+        for (var endpoint : catalog.endpoints()) {
+            for (LimitDefinition declared : endpoint.limits()) {
+                RuleOverride override = snapshot.override(declared.id());
+                LimitDefinition limit = override.applyTo(declared);
+                rules.add(new RuleReport(limit.id(), "annotation", limit.count(), limit.windowSeconds(),
+                        limit.dimension().name(), limit.algorithm().name(), override.enabled(), mode(snapshot, limit.id())));
+            }
+        }
+        for (Map.Entry<String, LimitSpec> dynamic : snapshot.dynamicRules().entrySet()) {
+            rules.add(dynamicRule(snapshot, dynamic.getKey(), "dyn", dynamic.getValue()));
+        }
+        for (UriRule uriRule : snapshot.uriRules()) {
+            rules.add(dynamicRule(snapshot, catalog.naming().module() + "." + uriRule.pattern(), "dynuri",
+                    uriRule.limit()));
+        }
+        return rules;
+    }
+
+    private static RuleReport dynamicRule(RuleSnapshot snapshot, String id, String source, LimitSpec limit) {
+        return new RuleReport(id, source, limit.count(), limit.intervalSeconds(), "USER", "FIXED_WINDOW",
+                snapshot.override(id).enabled(), mode(snapshot, id));
+    }
+
+    private StoreReport store() {
+        String type = store instanceof FailoverRateLimitStore ? "redis"
+                : store instanceof MemoryRateLimitStore ? "memory" : store.getClass().getName();
+        Integer counters = store instanceof MemoryRateLimitStore memory ? memory.size() : null;
+        String policy = store instanceof FailoverRateLimitStore failover ? lower(failover.policy().name()) : null;
+        if (circuit == null) {
+            return new StoreReport(type, counters, null, null, null, null, policy);
+        }
+        CircuitBreaker.Status status = circuit.status();
+        return new StoreReport(type, counters, lower(status.state().name()), status.since(),
+                circuit.consecutiveFailures(), status.lastFailure(), policy);
+    }
+
+    private static String mode(RuleSnapshot snapshot, String ruleId) {
+        return (snapshot.shadow(ruleId) ? RuleMode.SHADOW : RuleMode.ENFORCE).value();
+    }
+
+    private static List<String> ips(Whitelist configured, Whitelist fromHash) {
+        TreeSet<String> ips = new TreeSet<>();
+        configured.ips().stream().map(CidrBlock::toString).forEach(ips::add);
+        fromHash.ips().stream().map(CidrBlock::toString).forEach(ips::add);
+        return List.copyOf(ips);
+    }
+
+    private static List<String> users(Whitelist configured, Whitelist fromHash) {
+        TreeSet<String> users = new TreeSet<>(configured.users());
+        users.addAll(fromHash.users());
+        return List.copyOf(users);
+    }
+
+    private static String lower(String name) {
+        return name.toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * What the endpoint shows.
+     *
+     * @param counts      outcomes since the start, over all rules
+     * @param logDropped  interceptions the log writer gave up, when it counts them
+     */
+    public record Report(String module, SnapshotReport snapshot, List<RuleReport> rules, StoreReport store,
+                         Map<String, Long> counts, Long logDropped) {
+    }
+
+    /**
+     * The config snapshot in force.
+     *
+     * @param version    grows by one with each change of the hash's content; 0 until the hash was first read
+     * @param loadedAt   when this content was first read
+     * @param readAt     when the hash was last read: long ago while Redis does not answer, as the old snapshot
+     *                   stays in force
+     * @param ageSeconds seconds since {@code readAt}
+     */
+    public record SnapshotReport(long version, Instant loadedAt, Instant readAt, Long ageSeconds, boolean globalCheck,
+                                 String globalMode, boolean logCheck, List<String> whitelistIps,
+                                 List<String> whitelistUsers) {
+    }
+
+    /**
+     * One rule in force.
+     *
+     * @param source {@code annotation}, {@code dyn} or {@code dynuri}
+     */
+    public record RuleReport(String id, String source, long count, long intervalSeconds, String dimension,
+                             String algorithm, boolean enabled, String mode) {
+    }
+
+    /**
+     * Where counters live.
+     *
+     * @param type          {@code redis}, {@code memory}, or the class of an app's own store
+     * @param counters      counters held in this process, for the in-process store
+     * @param circuit       {@code closed} while Redis decides, {@code open} while the failure policy does
+     * @param failurePolicy what decides while the circuit is open
+     */
+    public record StoreReport(String type, Integer counters, String circuit, Instant since,
+                              Integer consecutiveFailures, String lastFailure, String failurePolicy) {
+    }
+}

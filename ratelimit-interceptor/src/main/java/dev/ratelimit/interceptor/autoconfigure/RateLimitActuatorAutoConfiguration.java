@@ -1,0 +1,59 @@
+package dev.ratelimit.interceptor.autoconfigure;
+
+import dev.ratelimit.interceptor.actuate.RateLimitEndpoint;
+import dev.ratelimit.interceptor.actuate.RateLimitHealthIndicator;
+import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.identity.Whitelist;
+import dev.ratelimit.interceptor.log.InterceptionLog;
+import dev.ratelimit.interceptor.metrics.OutcomeCounts;
+import dev.ratelimit.interceptor.rule.EndpointCatalog;
+import dev.ratelimit.interceptor.store.RateLimitStore;
+import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
+import dev.ratelimit.interceptor.web.RateLimitInterceptor;
+import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The actuator endpoint {@code ratelimit} and the health component {@code rateLimit}, when the app has
+ * Spring Boot's actuator.
+ */
+@AutoConfiguration(after = RateLimitAutoConfiguration.class)
+@ConditionalOnBean(RateLimitInterceptor.class)
+public class RateLimitActuatorAutoConfiguration {
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(Endpoint.class)
+    static class EndpointConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        RateLimitEndpoint rateLimitEndpoint(EndpointCatalog catalog, RuleSnapshotHolder snapshots, RateLimitStore store,
+                                            ObjectProvider<CircuitBreaker> circuit, OutcomeCounts counts,
+                                            InterceptionLog log, Whitelist whitelist) {
+            return new RateLimitEndpoint(catalog, snapshots, store, circuit.getIfAvailable(), counts, log, whitelist,
+                    Clock.systemUTC());
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass({HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class})
+    @ConditionalOnBean(CircuitBreaker.class)
+    @ConditionalOnEnabledHealthIndicator("ratelimit")
+    static class HealthConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "rateLimitHealthIndicator")
+        RateLimitHealthIndicator rateLimitHealthIndicator(CircuitBreaker circuit, RateLimitProperties properties) {
+            return new RateLimitHealthIndicator(circuit, properties.redisFailure().mode());
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package dev.ratelimit.interceptor.identity;
+
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Clients that no rule limits: addresses and CIDR blocks, matched against the client address as the
+ * trusted-proxy rules resolve it, and user codes, matched against the user the server established
+ * ({@link IdentityResolver#verifiedUser}), never against anything a client can simply send.
+ */
+public record Whitelist(List<CidrBlock> ips, Set<String> users) {
+
+    public static final Whitelist EMPTY = new Whitelist(List.of(), Set.of());
+
+    public Whitelist {
+        ips = List.copyOf(ips);
+        users = Set.copyOf(users);
+    }
+
+    /**
+     * The entries given, each stripped; blank ones are skipped.
+     *
+     * @param badEntry given each address entry that does not parse, which is then left out
+     */
+    public static Whitelist parse(Collection<String> ips, Collection<String> users, Consumer<String> badEntry) {
+        List<CidrBlock> blocks = new ArrayList<>();
+        for (String ip : ips) {
+            if (ip != null && !ip.isBlank()) {
+                try {
+                    blocks.add(CidrBlock.parse(ip));
+                } catch (IllegalArgumentException e) {
+                    badEntry.accept(ip);
+                }
+            }
+        }
+        Set<String> codes = new LinkedHashSet<>();
+        for (String user : users) {
+            if (user != null && !user.isBlank()) {
+                codes.add(user.strip());
+            }
+        }
+        return new Whitelist(blocks, codes);
+    }
+
+    /** The entries given; an address that does not parse fails with the value named. */
+    public static Whitelist of(Collection<String> ips, Collection<String> users) {
+        return parse(ips, users, entry -> {
+            throw new IllegalArgumentException("'" + entry + "' is not an IP address or CIDR block");
+        });
+    }
+
+    /** The entries of a comma-separated list, stripped, blank ones left out. */
+    public static List<String> split(String commaSeparated) {
+        List<String> entries = new ArrayList<>();
+        for (String entry : (commaSeparated == null ? "" : commaSeparated).split(",")) {
+            if (!entry.isBlank()) {
+                entries.add(entry.strip());
+            }
+        }
+        return entries;
+    }
+
+    public boolean isEmpty() {
+        return ips.isEmpty() && users.isEmpty();
+    }
+
+    /** @param ip a client address in text form, or {@code null} */
+    public boolean containsIp(String ip) {
+        if (ips.isEmpty() || ip == null) {
+            return false;
+        }
+        InetAddress address = IpLiteral.parse(ip);
+        if (address == null) {
+            return false;
+        }
+        for (CidrBlock block : ips) {
+            if (block.contains(address)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @param user a user code the server established, or {@code null} */
+    public boolean containsUser(String user) {
+        return user != null && users.contains(user);
+    }
+}

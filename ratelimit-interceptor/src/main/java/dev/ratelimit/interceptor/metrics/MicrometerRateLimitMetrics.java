@@ -1,0 +1,74 @@
+package dev.ratelimit.interceptor.metrics;
+
+import dev.ratelimit.interceptor.log.DroppedInterceptions;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The limiter's meters in Micrometer:
+ * <ul>
+ *   <li>{@code ratelimit.requests} (counter), tagged {@code module}, {@code rule} and {@code outcome}: rules are
+ *       declared or configured, so the tags stay few; never tagged by user, address or URI;</li>
+ *   <li>{@code ratelimit.decision} (timer): one store call per limited request;</li>
+ *   <li>{@code ratelimit.circuit.open} (gauge): 1 while decisions are off Redis, else 0;</li>
+ *   <li>{@code ratelimit.log.dropped} (counter): interceptions the log writer gave up, when it counts them.</li>
+ * </ul>
+ */
+public class MicrometerRateLimitMetrics implements RateLimitMetrics {
+
+    static final String REQUESTS = "ratelimit.requests";
+
+    private final MeterRegistry registry;
+    private final Timer decisions;
+    private final ConcurrentHashMap<CounterId, Counter> counters = new ConcurrentHashMap<>();
+
+    /**
+     * @param circuit the Redis circuit, or {@code null} when counters are not in Redis
+     * @param log     the interception log when it counts what it drops, else {@code null}
+     */
+    public MicrometerRateLimitMetrics(MeterRegistry registry, CircuitBreaker circuit, DroppedInterceptions log) {
+        this.registry = registry;
+        this.decisions = Timer.builder("ratelimit.decision")
+                .description("Time for the store to decide the limits of one request")
+                .register(registry);
+        if (circuit != null) {
+            Gauge.builder("ratelimit.circuit.open", circuit, c -> c.isClosed() ? 0 : 1)
+                    .description("1 while Redis is not asked and the failure policy decides, else 0")
+                    .register(registry);
+        }
+        if (log != null) {
+            FunctionCounter.builder("ratelimit.log.dropped", log, DroppedInterceptions::droppedInterceptions)
+                    .description("Interceptions the log writer gave up")
+                    .register(registry);
+        }
+    }
+
+    @Override
+    public void outcome(LimitDefinition limit, Outcome outcome) {
+        counters.computeIfAbsent(new CounterId(limit.module(), limit.rule(), outcome), this::counter).increment();
+    }
+
+    @Override
+    public void decided(long nanos) {
+        decisions.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    private Counter counter(CounterId id) {
+        return Counter.builder(REQUESTS)
+                .description("Limited requests by rule and outcome")
+                .tag("module", id.module())
+                .tag("rule", id.rule())
+                .tag("outcome", id.outcome().tag())
+                .register(registry);
+    }
+
+    private record CounterId(String module, String rule, Outcome outcome) {
+    }
+}

@@ -1,0 +1,40 @@
+package dev.ratelimit.interceptor.metrics;
+
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import java.util.List;
+
+/**
+ * Receives what the interceptor decided, on the request thread: implementations must only count.
+ * Declare beans of this type to receive the events; all of them do.
+ */
+public interface RateLimitMetrics {
+
+    /** One limit's outcome for one request. */
+    void outcome(LimitDefinition limit, Outcome outcome);
+
+    /** The time one store call took to decide all limits of one request. */
+    void decided(long nanos);
+
+    /** All of them, in order. */
+    static RateLimitMetrics all(List<RateLimitMetrics> metrics) {
+        if (metrics.size() == 1) {
+            return metrics.get(0);
+        }
+        List<RateLimitMetrics> each = List.copyOf(metrics);
+        return new RateLimitMetrics() {
+            @Override
+            public void outcome(LimitDefinition limit, Outcome outcome) {
+                for (RateLimitMetrics metric : each) {
+                    metric.outcome(limit, outcome);
+                }
+            }
+
+            @Override
+            public void decided(long nanos) {
+                for (RateLimitMetrics metric : each) {
+                    metric.decided(nanos);
+                }
+            }
+        };
+    }
+}

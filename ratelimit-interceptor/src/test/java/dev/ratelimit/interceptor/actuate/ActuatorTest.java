@@ -1,0 +1,105 @@
+package dev.ratelimit.interceptor.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
+import dev.ratelimit.interceptor.testsupport.HttpProbe;
+import dev.ratelimit.interceptor.testsupport.RedisWithApps;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The {@code ratelimit} actuator endpoint and the {@code rateLimit} health component, over HTTP. */
+class ActuatorTest {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @RegisterExtension
+    final RedisWithApps env = new RedisWithApps();
+
+    @Test
+    void theEndpointShowsTheSnapshotTheRulesInForceTheStoreAndTheCounts() {
+        ConfigurableApplicationContext app = env.start("management.endpoints.web.exposure.include=ratelimit",
+                "ratelimit.whitelist.ips=192.0.2.0/24");
+        HttpProbe http = new HttpProbe(FixtureApplication.port(app));
+        env.redis().commands().hset("ratelimit:sysconfig", "fixture.LimitedController.user.count", "9");
+        env.redis().commands().hset("ratelimit:sysconfig", "dynuri./open/**", "3/60");
+        env.redis().commands().hset("ratelimit:sysconfig", "fixture./open/**.mode", "shadow");
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {
+            app.getBean(dev.ratelimit.interceptor.config.RuleSnapshotHolder.class).refresh();
+            return report(http).path("rules").toString().contains("/open/**");
+        });
+        http.get("/stacked?usercode=ann");
+
+        JsonNode report = report(http);
+
+        assertThat(report.path("module").asString()).isEqualTo("fixture");
+        JsonNode snapshot = report.path("snapshot");
+        assertThat(snapshot.path("version").asLong()).isPositive();
+        assertThat(snapshot.path("ageSeconds").asLong()).isBetween(0L, 30L);
+        assertThat(snapshot.path("globalCheck").asBoolean()).isTrue();
+        assertThat(snapshot.path("globalMode").asString()).isEqualTo("enforce");
+        assertThat(snapshot.path("whitelistIps").toString()).isEqualTo("[\"192.0.2.0/24\"]");
+        assertThat(rule(report, "fixture.LimitedController.user").toString()).isEqualTo(
+                "{\"id\":\"fixture.LimitedController.user\",\"source\":\"annotation\",\"count\":9,\"intervalSeconds\":60,"
+                        + "\"dimension\":\"USER\",\"algorithm\":\"FIXED_WINDOW\",\"enabled\":true,\"mode\":\"enforce\"}");
+        assertThat(rule(report, "fixture./open/**").toString()).isEqualTo(
+                "{\"id\":\"fixture./open/**\",\"source\":\"dynuri\",\"count\":3,\"intervalSeconds\":60,"
+                        + "\"dimension\":\"USER\",\"algorithm\":\"FIXED_WINDOW\",\"enabled\":true,\"mode\":\"shadow\"}");
+        JsonNode store = report.path("store");
+        assertThat(store.path("type").asString()).isEqualTo("redis");
+        assertThat(store.path("circuit").asString()).isEqualTo("closed");
+        assertThat(store.path("failurePolicy").asString()).isEqualTo("local");
+        assertThat(report.path("counts").path("allowed").asLong()).isEqualTo(2);
+    }
+
+    @Test
+    void theHealthComponentStaysUpWithAnOpenCircuit() {
+        ConfigurableApplicationContext app = env.start("management.endpoint.health.show-details=always",
+                "management.endpoint.health.show-components=always");
+        HttpProbe http = new HttpProbe(FixtureApplication.port(app));
+        JsonNode closed = json(http.get("/actuator/health/rateLimit"));
+        assertThat(closed.path("status").asString()).isEqualTo("UP");
+        assertThat(closed.path("details").path("circuit").asString()).isEqualTo("closed");
+
+        env.redis().stop();
+        CircuitBreaker circuit = app.getBean(CircuitBreaker.class);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {
+            http.get("/user?usercode=hal");
+            return !circuit.isClosed();
+        });
+
+        HttpResponse<String> open = http.get("/actuator/health/rateLimit");
+        assertThat(open.statusCode()).isEqualTo(200);
+        JsonNode details = json(open).path("details");
+        assertThat(json(open).path("status").asString()).isEqualTo("UP");
+        assertThat(details.path("circuit").asString()).isEqualTo("open");
+        assertThat(details.path("failurePolicy").asString()).isEqualTo("local");
+        assertThat(details.path("lastFailure").asString()).isNotEmpty();
+    }
+
+    private static JsonNode report(HttpProbe http) {
+        HttpResponse<String> response = http.get("/actuator/ratelimit");
+        assertThat(response.statusCode()).isEqualTo(200);
+        return json(response);
+    }
+
+    private static JsonNode rule(JsonNode report, String id) {
+        for (JsonNode rule : report.path("rules")) {
+            if (rule.path("id").asString().equals(id)) {
+                return rule;
+            }
+        }
+        throw new AssertionError("no rule " + id + " in " + report.path("rules"));
+    }
+
+    private static JsonNode json(HttpResponse<String> response) {
+        return JSON.readTree(response.body());
+    }
+}

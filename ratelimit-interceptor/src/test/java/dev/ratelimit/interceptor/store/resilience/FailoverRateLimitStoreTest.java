@@ -1,0 +1,121 @@
+package dev.ratelimit.interceptor.store.resilience;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.store.CounterRequest;
+import dev.ratelimit.interceptor.store.Decision;
+import dev.ratelimit.interceptor.store.RedisRateLimitStore;
+import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
+import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import io.lettuce.core.ClientOptions;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/** The failover store on a real Redis that the test kills, with the real in-process store behind it. */
+class FailoverRateLimitStoreTest {
+
+    private final RedisServerProcess redis = RedisServerProcess.start();
+    /** As the limiter's own connection: a short timeout, and commands refused at once while disconnected. */
+    private final LettuceConnectionFactory connection = new LettuceConnectionFactory(
+            new RedisStandaloneConfiguration("127.0.0.1", redis.port()),
+            LettuceClientConfiguration.builder().commandTimeout(Duration.ofMillis(200))
+                    .clientOptions(ClientOptions.builder()
+                            .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build())
+                    .build());
+    private final CircuitBreaker circuit = new CircuitBreaker(2, "testing", Clock.systemUTC());
+    private final MemoryRateLimitStore local = new MemoryRateLimitStore(Clock.systemUTC(), 100);
+
+    @BeforeEach
+    void connect() {
+        connection.afterPropertiesSet();
+        connection.start();
+    }
+
+    @AfterEach
+    void stop() {
+        connection.destroy();
+        redis.close();
+    }
+
+    @Test
+    void decidesOnRedisWhileItAnswersAndInProcessAfterwards() {
+        FailoverRateLimitStore store = store(FailurePolicy.LOCAL, local, 1);
+        assertThat(admitted(store, "k", 5, 8)).isEqualTo(5);
+        assertThat(local.size()).as("nothing decided in process while Redis answers").isZero();
+
+        redis.stop();
+
+        assertThat(admitted(store, "k", 5, 8)).as("a fresh counter in process").isEqualTo(5);
+        assertThat(circuit.isClosed()).isFalse();
+    }
+
+    @Test
+    void inProcessEachInstanceAdmitsItsShareOfTheLimitAndAtLeastOne() {
+        FailoverRateLimitStore store = store(FailurePolicy.LOCAL, local, 4);
+        redis.stop();
+
+        assertThat(admitted(store, "shared", 10, 20)).isEqualTo(2);
+        assertThat(admitted(store, "tiny", 3, 20)).isEqualTo(1);
+        assertThat(store.acquire(List.of(request("shared", 10))).get(0).limit()).isEqualTo(2);
+    }
+
+    @Test
+    void aFloodOfIdentitiesDuringAnOutageStaysWithinTheInProcessCap() {
+        FailoverRateLimitStore store = store(FailurePolicy.LOCAL, local, 1);
+        redis.stop();
+
+        long admitted = IntStream.range(0, 1_000)
+                .filter(i -> store.acquire(List.of(request("flood-" + i, 1))).get(0).allowed()).count();
+
+        assertThat(admitted).isEqualTo(1_000);
+        assertThat(local.size()).isEqualTo(100);
+    }
+
+    @Test
+    void openAndClosedLeaveTheDecisionToTheCaller() {
+        for (FailurePolicy policy : List.of(FailurePolicy.OPEN, FailurePolicy.CLOSED)) {
+            FailoverRateLimitStore store = store(policy, null, 1);
+            redis.stop();
+
+            assertThatThrownBy(() -> store.acquire(List.of(request("k", 5))))
+                    .isInstanceOfSatisfying(StoreUnavailableException.class, e -> {
+                        assertThat(e.policy()).isEqualTo(policy);
+                        assertThat(e.retryAfter()).isEqualTo(Duration.ofSeconds(3));
+                        assertThat(e.getStackTrace()).isEmpty();
+                    });
+        }
+    }
+
+    @Test
+    void anInProcessStoreIsNeededInLocalModeOnly() {
+        assertThatThrownBy(() -> store(FailurePolicy.LOCAL, null, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store(FailurePolicy.OPEN, local, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store(FailurePolicy.LOCAL, local, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private FailoverRateLimitStore store(FailurePolicy policy, MemoryRateLimitStore inProcess, int instances) {
+        return new FailoverRateLimitStore(new RedisRateLimitStore(new StringRedisTemplate(connection)), circuit, policy,
+                inProcess,
+                instances, Duration.ofSeconds(3));
+    }
+
+    private static long admitted(FailoverRateLimitStore store, String key, long limit, int attempts) {
+        return IntStream.range(0, attempts).mapToObj(i -> store.acquire(List.of(request(key, limit))).get(0))
+                .filter(Decision::allowed).count();
+    }
+
+    private static CounterRequest request(String key, long limit) {
+        return new CounterRequest("test:" + key, Algorithm.FIXED_WINDOW, limit, 60_000);
+    }
+}

@@ -1,0 +1,84 @@
+package dev.ratelimit.interceptor.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
+import dev.ratelimit.interceptor.testsupport.HttpProbe;
+import dev.ratelimit.interceptor.testsupport.RedisWithApps;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.stream.IntStream;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** The failure policies other than the default {@code local}, with Redis killed. */
+class FailurePolicyTest {
+
+    @RegisterExtension
+    final RedisWithApps env = new RedisWithApps();
+
+    @Test
+    void openLetsEveryRequestPassWhileRedisIsDown() {
+        HttpProbe http = startAndKillRedis("ratelimit.redis-failure.mode=open");
+
+        IntStream.range(0, 10).forEach(i -> assertThat(http.status("/stacked?usercode=olga")).isEqualTo(200));
+    }
+
+    @Test
+    void closedRefusesLimitedRequestsWith503UntilRedisIsBack() {
+        HttpProbe http = startAndKillRedis("ratelimit.redis-failure.mode=closed",
+                "ratelimit.redis-failure.probe-interval=1500ms");
+
+        HttpResponse<String> refused = http.get("/stacked?usercode=olga", "Accept-Language", "en");
+        assertThat(refused.statusCode()).isEqualTo(503);
+        assertThat(refused.headers().firstValue("Retry-After")).hasValue("2");
+        assertThat(refused.headers().firstValue("RateLimit")).isEmpty();
+        assertThat(refused.body()).isEqualTo("{\"error\":\"The service is temporarily unavailable. Please try again in "
+                + "2 second(s).\",\"successful\":0,\"ratelimit\":0,\"retryAfter\":2}");
+        assertThat(http.get("/stacked?usercode=olga", "Accept-Language", "ja").body())
+                .contains("サービスは一時的に利用できません");
+        assertThat(http.status("/open/plain")).as("an endpoint without a limit never asks the store").isEqualTo(200);
+
+        env.redis().restart();
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> http.status("/stacked?usercode=olga") == 200);
+        assertThat(http.status("/stacked?usercode=olga")).isEqualTo(200);
+        assertThat(http.status("/stacked?usercode=olga")).isEqualTo(429);
+    }
+
+    @Test
+    void closedAnswersAProblemDocumentWhenRejectionsAreProblems() {
+        HttpProbe http = startAndKillRedis("ratelimit.redis-failure.mode=closed", "ratelimit.response.body=problem");
+
+        HttpResponse<String> refused = http.get("/user?usercode=olga", "Accept-Language", "en");
+
+        assertThat(refused.statusCode()).isEqualTo(503);
+        assertThat(refused.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/problem+json");
+        assertThat(refused.body()).isEqualTo("{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,"
+                + "\"detail\":\"The service is temporarily unavailable. Please try again in 1 second(s).\","
+                + "\"instance\":\"/user\",\"retryAfter\":1}");
+    }
+
+    @Test
+    void localDividesEachLimitByTheNumberOfInstances() {
+        HttpProbe http = startAndKillRedis("ratelimit.redis-failure.instances=3");
+
+        long admitted = IntStream.range(0, 30).filter(i -> http.status("/user?usercode=shared") == 200).count();
+
+        assertThat(admitted).as("50 per minute over 3 instances").isEqualTo(16);
+    }
+
+    private HttpProbe startAndKillRedis(String... properties) {
+        ConfigurableApplicationContext app = env.start(properties);
+        HttpProbe http = new HttpProbe(FixtureApplication.port(app));
+        env.redis().stop();
+        CircuitBreaker circuit = app.getBean(CircuitBreaker.class);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {
+            http.get("/method");
+            return !circuit.isClosed();
+        });
+        return http;
+    }
+}
