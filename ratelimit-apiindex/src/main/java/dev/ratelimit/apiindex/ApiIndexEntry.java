@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * One handler method in the API index: the JSON value of the field {@code <module>.<rule>} of
- * {@code {p}:apiindex:{module}}. Readers ignore properties they do not know, so later versions may
+ * {@code {p}:{apiindex}:{module}}. Readers ignore properties they do not know, so later versions may
  * add some.
  *
  * @param pattern  the primary URL pattern, empty if the mapping has none

@@ -22,8 +22,8 @@ import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The API index in Redis: {@code {p}:apiindex:{module}} (field {@code <module>.<rule>}, value an
- * {@link ApiIndexEntry} as JSON) and the set {@code {p}:apiindex:modules}. A module's index is
+ * The API index in Redis: {@code {p}:{apiindex}:{module}} (field {@code <module>.<rule>}, value an
+ * {@link ApiIndexEntry} as JSON) and the set {@code {p}:{apiindex}:modules}. A module's index is
  * replaced whole: written to a staging key of its own, then renamed onto the index in one atomic
  * step, so readers never see it half-written or empty.
  */

@@ -35,7 +35,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 /** The API index an app reports at start-up, read back from a real Redis. */
 class ApiIndexTest {
 
-    private static final String INDEX = "ratelimit:apiindex:fixture";
+    private static final String INDEX = "ratelimit:{apiindex}:fixture";
     private static final String CATALOG = "dev.ratelimit.apiindex.fixture.CatalogController.";
     private static final Set<String> REDUCED_IDS = Set.of("fixture.CatalogController.any",
             "fixture.CatalogController.create", "fixture.CatalogController.invoices", "fixture.CatalogController.list",
@@ -71,7 +71,7 @@ class ApiIndexTest {
         assertThat(redis.hget(INDEX, "fixture.CatalogController.show")).isEqualTo(
                 "{\"pattern\":\"/items/{id}\",\"patterns\":[\"/items/{id}\"],\"methods\":[\"GET\"],"
                         + "\"handler\":\"" + CATALOG + "show(long)\",\"limits\":[]}");
-        assertThat(redis.smembers("ratelimit:apiindex:modules")).containsExactly("fixture");
+        assertThat(redis.smembers("ratelimit:{apiindex}:modules")).containsExactly("fixture");
         assertThat(index.keySet()).as("every endpoint of the catalog except the excluded /error")
                 .isEqualTo(app.getBean(EndpointCatalog.class).endpoints().stream()
                         .filter(endpoint -> !endpoint.patterns().contains("/error")).map(Endpoint::id)
@@ -104,7 +104,7 @@ class ApiIndexTest {
         env.stop(awaitStarted(FullApi.class));
 
         awaitIndex(env.start(ReducedApi.class), REDUCED_IDS);
-        assertThat(redis.smembers("ratelimit:apiindex:modules")).containsExactly("fixture");
+        assertThat(redis.smembers("ratelimit:{apiindex}:modules")).containsExactly("fixture");
     }
 
     @Test
@@ -138,7 +138,7 @@ class ApiIndexTest {
         System.out.printf("%d reads during 300 re-indexes, %d bad%n", readsAndBadReads[0], readsAndBadReads[1]);
         assertThat(readsAndBadReads[0]).isGreaterThan(100);
         assertThat(readsAndBadReads[1]).isZero();
-        assertThat(redis.keys("ratelimit:apiindex-staging:*")).isEmpty();
+        assertThat(redis.keys("ratelimit:{apiindex}-staging:*")).isEmpty();
         assertThat(redis.ttl(INDEX)).isEqualTo(-1L);
     }
 

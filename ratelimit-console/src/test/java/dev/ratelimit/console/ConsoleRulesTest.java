@@ -32,7 +32,7 @@ class ConsoleRulesTest {
         redis = RedisServerProcess.start();
         consoleApp = FixtureApplication.start(redis.port(), "ratelimit.console.password=s3cret");
         otherApp = FixtureApplication.start(redis.port(), "ratelimit.console.enabled=false");
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> redis.commands().exists("ratelimit:apiindex:fixture") == 1
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> redis.commands().exists("ratelimit:{apiindex}:fixture") == 1
                 && redis.commands().hexists(SYSCONFIG, "global.check"));
     }
 

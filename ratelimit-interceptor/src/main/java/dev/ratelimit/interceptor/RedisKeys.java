@@ -7,11 +7,17 @@ package dev.ratelimit.interceptor;
  * {p}:counter:{module}:{rule}:{dimension}:{identity}   counters, every key with a TTL; {dimension} is
  *                                                      e.g. USER for a fixed window, USER@TOKEN_BUCKET otherwise
  * {p}:sysconfig                                        switches and dynamic rules (hash)
- * {p}:apiindex:{module}                                the handler methods of a module (hash)
- * {p}:apiindex:modules                                 modules that reported an index (set)
- * {p}:apiindex-staging:{module}:{token}                an index being written, renamed onto the index when complete
+ * {p}:{apiindex}:{module}                              the handler methods of a module (hash)
+ * {p}:{apiindex}:modules                               modules that reported an index (set)
+ * {p}:{apiindex}-staging:{module}:{token}              an index being written, renamed onto the index when complete
  * {p}:config-changed                                   pub/sub channel, a message after each config write
  * </pre>
+ *
+ * <p>On a Redis Cluster every script and every multi-key command must touch keys of one slot. Counter
+ * and config scripts touch one key each. The API index keys carry the literal hash tag
+ * {@value #API_INDEX_TAG} (e.g. {@code ratelimit:{apiindex}:orders}), so they all share one slot and a
+ * module's new index replaces the old one, and joins the set of modules, in one atomic script. The
+ * whole index is a few kilobytes written at start-up, so one slot for it costs nothing.
  */
 public record RedisKeys(String prefix) {
 
@@ -23,6 +29,9 @@ public record RedisKeys(String prefix) {
 
     /** The rule part of GLOBAL counters: every GLOBAL limit of a module shares one counter. */
     public static final String GLOBAL_RULE = "_global";
+
+    /** The Redis Cluster hash tag of every API index key: they must share one slot. */
+    public static final String API_INDEX_TAG = "{apiindex}";
 
     /**
      * A counter's key. Every algorithm but the default fixed window has its name in the key
@@ -41,7 +50,7 @@ public record RedisKeys(String prefix) {
     }
 
     public String apiIndex(String module) {
-        return prefix + ":apiindex:" + module;
+        return prefix + ":" + API_INDEX_TAG + ":" + module;
     }
 
     /**
@@ -49,11 +58,11 @@ public record RedisKeys(String prefix) {
      * {@code token} keeps two instances starting at once from writing into each other's copy.
      */
     public String apiIndexStaging(String module, String token) {
-        return prefix + ":apiindex-staging:" + module + ":" + token;
+        return prefix + ":" + API_INDEX_TAG + "-staging:" + module + ":" + token;
     }
 
     public String apiIndexModules() {
-        return prefix + ":apiindex:modules";
+        return prefix + ":" + API_INDEX_TAG + ":modules";
     }
 
     public String configChangedChannel() {

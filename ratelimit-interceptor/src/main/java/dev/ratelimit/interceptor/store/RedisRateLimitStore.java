@@ -18,8 +18,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * Counters in Redis. Each decision is one {@code EVALSHA} of an algorithm's Lua script, which reads
  * Redis' own clock and does check-and-count atomically; the decisions of one request are pipelined
  * (on Lettuce's shared connection when the client is Lettuce, see {@link LettuceScriptBatch}), so
- * several limits cost about one round trip. Scripts are loaded into Redis on the first
- * {@code NOSCRIPT} (a fresh or restarted server) and the call is repeated once.
+ * several limits cost about one round trip. Calls answered {@code NOSCRIPT} (a fresh or restarted
+ * server, a promoted replica) are repeated once as {@code EVAL}, which puts the script in that server's cache.
  */
 public class RedisRateLimitStore implements RateLimitStore {
 
@@ -61,8 +61,10 @@ public class RedisRateLimitStore implements RateLimitStore {
             if (!isNoScript(e)) {
                 throw e;
             }
-            loadScripts();
-            return evaluate(requests);
+            // EVAL runs on the server that holds each key and leaves the script in its cache. SCRIPT LOAD
+            // would go to every node of a cluster and fail as long as any one of them is down, so a
+            // promoted replica that never saw the scripts would stay without them.
+            return evaluateWithBodies(requests);
         }
     }
 
@@ -77,6 +79,18 @@ public class RedisRateLimitStore implements RateLimitStore {
                 batchTimeout != null && LettuceScriptBatch.supports(connection)
                         ? LettuceScriptBatch.evalShas(connection, calls, batchTimeout)
                         : pipelined(calls));
+        return decisions(requests, replies);
+    }
+
+    private List<Decision> evaluateWithBodies(List<CounterRequest> requests) {
+        return decisions(requests, redis.executePipelined((RedisCallback<Object>) connection -> {
+            requests.forEach(request -> connection.scriptingCommands().eval(script(request.algorithm()).body(),
+                    ReturnType.MULTI, 1, call(request).keyAndArgs()));
+            return null;
+        }));
+    }
+
+    private static List<Decision> decisions(List<CounterRequest> requests, List<Object> replies) {
         List<Decision> decisions = new ArrayList<>(requests.size());
         for (int i = 0; i < requests.size(); i++) {
             decisions.add(decision(requests.get(i), (List<?>) replies.get(i)));
@@ -106,15 +120,6 @@ public class RedisRateLimitStore implements RateLimitStore {
     private static Decision decision(CounterRequest request, List<?> reply) {
         return new Decision(number(reply, 0) == 1, request.limit(), number(reply, 1), number(reply, 2),
                 number(reply, 3));
-    }
-
-    private void loadScripts() {
-        redis.execute((RedisCallback<Void>) connection -> {
-            for (LuaScript script : SCRIPTS.values()) {
-                connection.scriptingCommands().scriptLoad(script.body());
-            }
-            return null;
-        });
     }
 
     private static LuaScript script(Algorithm algorithm) {

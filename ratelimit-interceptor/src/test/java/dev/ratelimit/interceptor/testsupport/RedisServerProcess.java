@@ -12,6 +12,7 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
@@ -31,19 +32,30 @@ public final class RedisServerProcess implements AutoCloseable {
 
     private final File executable;
     private final int port;
+    private final List<String> options;
+    private Path dir;
     private Process process;
     private RedisClient client;
     private StatefulRedisConnection<String, String> connection;
     private LettuceConnectionFactory connectionFactory;
 
-    private RedisServerProcess(File executable, int port) {
+    private RedisServerProcess(File executable, int port, List<String> options) {
         this.executable = executable;
         this.port = port;
+        this.options = List.copyOf(options);
     }
 
     /** Starts a server on a free port. */
     public static RedisServerProcess start() {
-        RedisServerProcess server = new RedisServerProcess(findExecutable(), freePort());
+        return start(freePort(), List.of());
+    }
+
+    /**
+     * Starts a server on {@code port} with extra command line options (e.g. {@code --cluster-enabled yes}).
+     * Files it writes (such as a cluster's node file) are kept in its directory across {@link #restart()}.
+     */
+    public static RedisServerProcess start(int port, List<String> options) {
+        RedisServerProcess server = new RedisServerProcess(findExecutable(), port, options);
         server.startProcess();
         return server;
     }
@@ -89,7 +101,7 @@ public final class RedisServerProcess implements AutoCloseable {
         }
     }
 
-    /** Starts the server again on the same port, empty. */
+    /** Starts the server again on the same port, empty (but for files its options make it keep). */
     public synchronized void restart() {
         stop();
         startProcess();
@@ -118,12 +130,17 @@ public final class RedisServerProcess implements AutoCloseable {
 
     private void startProcess() {
         try {
-            Path dir = Files.createTempDirectory("redis-test-");
-            dir.toFile().deleteOnExit();
-            process = new ProcessBuilder(List.of(executable.getAbsolutePath(), "--port", Integer.toString(port),
-                    "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()))
+            if (dir == null) {
+                dir = Files.createTempDirectory("redis-test-");
+                dir.toFile().deleteOnExit();
+            }
+            List<String> command = new ArrayList<>(List.of(executable.getAbsolutePath(), "--port",
+                    Integer.toString(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                    "--dir", dir.toString()));
+            command.addAll(options);
+            process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("redis.log").toFile())
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("redis.log").toFile()))
                     .start();
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot start " + executable, e);
@@ -160,6 +177,16 @@ public final class RedisServerProcess implements AutoCloseable {
             return ExecutableProvider.newJarResourceProvider().get();
         } catch (IOException e) {
             throw new UncheckedIOException("No redis-server on the PATH and none in the embedded-redis artifact", e);
+        }
+    }
+
+    /** Whether nothing listens on {@code port} and it can be bound. */
+    public static boolean isFree(int port) {
+        try (ServerSocket socket = new ServerSocket(port)) {
+            socket.setReuseAddress(true);
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 
