@@ -67,7 +67,9 @@ class RedisOutageTest {
         }
 
         assertThat(samples).allSatisfy(sample -> assertThat(sample.status()).as(sample.toString()).isIn(200, 429));
-        assertThat(circuit.isClosed()).isTrue();
+        // A loaded machine can push single calls past the 100 ms timeout after the recovery; the
+        // circuit must still settle closed within a few probe intervals.
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(circuit::isClosed);
         long recoveryMillis = (recovered - restarted) / 1_000_000;
         assertThat(recoveryMillis).isLessThan(5_000);
         List<HttpLoad.Sample> duringOutage = samples.stream()
