@@ -1,0 +1,97 @@
+package dev.ratelimit.bench.redis;
+
+import dev.ratelimit.bench.BenchLimit;
+import dev.ratelimit.bench.Limiter;
+import dev.ratelimit.bench.StoreLimiter;
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.store.RedisRateLimitStore;
+import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+
+/**
+ * Everything that decides on Redis in the benchmarks. Ours and the two script-on-a-template peers use
+ * the same Spring Data connection factory (Lettuce, one shared connection: Spring Boot's default);
+ * Bucket4j and Redisson bring their own clients, as they do in an app.
+ */
+public enum RedisContender {
+
+    OURS_FIXED_WINDOW {
+        @Override
+        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
+            return ours(redis, Algorithm.FIXED_WINDOW, limit, keys);
+        }
+    },
+    OURS_SLIDING_WINDOW {
+        @Override
+        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
+            return ours(redis, Algorithm.SLIDING_WINDOW, limit, keys);
+        }
+    },
+    OURS_SLIDING_LOG {
+        @Override
+        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
+            return ours(redis, Algorithm.SLIDING_LOG, limit, keys);
+        }
+    },
+    OURS_TOKEN_BUCKET {
+        @Override
+        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
+            return ours(redis, Algorithm.TOKEN_BUCKET, limit, keys);
+        }
+    },
+    /** Two stacked fixed-window limits per request (user and IP), sent together. */
+    OURS_TWO_LIMITS {
+        @Override
+        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
+            return StoreLimiter.twoLimits(new RedisRateLimitStore(redis.template()), limit, keys);
+        }
+    },
+    /** Diagnostic: our fixed-window script through Lettuce alone, no Spring in between. */
+    FIXED_WINDOW_SCRIPT_LETTUCE_ONLY {
+        @Override
+        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
+            return new LettuceScriptLimiter(redis.port(), limit, keys);
+        }
+    },
+    /** Diagnostic: our fixed-window script through {@code StringRedisTemplate.execute}, the store's former path. */
+    FIXED_WINDOW_SCRIPT_SPRING_CALLBACK {
+        @Override
+        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
+            return new SpringCallbackScriptLimiter(redis.template(), limit, keys);
+        }
+    },
+    NAIVE_FIXED_WINDOW {
+        @Override
+        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
+            return new NaiveFixedWindowLimiter(redis.template(), limit);
+        }
+    },
+    BUCKET4J_LETTUCE {
+        @Override
+        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
+            return new Bucket4jLettuceLimiter(redis.port(), limit, keys);
+        }
+    },
+    REDISSON {
+        @Override
+        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
+            return new RedissonLimiter(redis.port(), limit, keys);
+        }
+    },
+    SCG_TOKEN_BUCKET {
+        @Override
+        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
+            return new ScgTokenBucketLimiter(redis.template(), limit);
+        }
+    };
+
+    /** A contender on {@code redis} deciding {@code limit} on counters {@code 0..keys-1}. */
+    abstract Limiter open(RedisServerProcess redis, BenchLimit limit, int keys);
+
+    public boolean isOurs() {
+        return name().startsWith("OURS_");
+    }
+
+    private static Limiter ours(RedisServerProcess redis, Algorithm algorithm, BenchLimit limit, int keys) {
+        return StoreLimiter.oneLimit(new RedisRateLimitStore(redis.template()), algorithm, limit, keys);
+    }
+}

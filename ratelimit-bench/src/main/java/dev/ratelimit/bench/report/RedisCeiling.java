@@ -1,0 +1,84 @@
+package dev.ratelimit.bench.report;
+
+import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What Redis itself does on this machine: {@code redis-benchmark} (a C client, one event loop) sending
+ * {@code EVALSHA} of a script that only returns, and {@code INCR}, from as many connections as the JMH
+ * runs have threads, one request in flight per connection (no pipelining).
+ */
+final class RedisCeiling {
+
+    static final String EVALSHA = "EVALSHA of return 1";
+    static final String INCR = "INCR";
+    private static final long TIMEOUT_SECONDS = 120;
+
+    private RedisCeiling() {
+    }
+
+    static List<Measurement> measure(List<Integer> clientCounts, int requests) {
+        List<Measurement> measurements = new ArrayList<>();
+        try (RedisServerProcess redis = RedisServerProcess.start()) {
+            String sha = redis.commands().scriptLoad("return 1");
+            for (int clients : clientCounts) {
+                measurements.add(run(redis.port(), clients, requests, EVALSHA, "evalsha", sha, "0"));
+                measurements.add(run(redis.port(), clients, requests, INCR, "incr", "ceiling:counter"));
+            }
+        }
+        return measurements;
+    }
+
+    private static Measurement run(int port, int clients, int requests, String name, String... command) {
+        List<String> line = new ArrayList<>(List.of("redis-benchmark", "-h", "127.0.0.1", "-p", Integer.toString(port),
+                "-c", Integer.toString(clients), "-n", Integer.toString(requests), "--csv"));
+        line.addAll(List.of(command));
+        String output = execute(line);
+        // --csv: a header line, then "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms",...,"p99_latency_ms","max_latency_ms"
+        String[] lines = output.strip().split("\n");
+        String[] header = cells(lines[0]);
+        String[] values = cells(lines[lines.length - 1]);
+        return new Measurement(name, "-", "-", clients, Double.parseDouble(values[column(header, "rps")]),
+                Double.parseDouble(values[column(header, "p50_latency_ms")]) * 1_000,
+                Double.parseDouble(values[column(header, "p99_latency_ms")]) * 1_000);
+    }
+
+    private static String execute(List<String> line) {
+        try {
+            // Progress goes to stderr; the figures to stdout.
+            Process process = new ProcessBuilder(line).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("redis-benchmark took longer than " + TIMEOUT_SECONDS + " s: " + line);
+            }
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (process.exitValue() != 0) {
+                throw new IllegalStateException("redis-benchmark exited with " + process.exitValue() + ": " + output);
+            }
+            return output;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot run redis-benchmark (Debian package redis-tools)", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String[] cells(String csvLine) {
+        return csvLine.replace("\"", "").split(",");
+    }
+
+    private static int column(String[] header, String name) {
+        for (int i = 0; i < header.length; i++) {
+            if (header[i].equals(name)) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("redis-benchmark --csv has no column " + name);
+    }
+}
