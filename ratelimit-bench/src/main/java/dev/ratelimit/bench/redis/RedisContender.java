@@ -91,6 +91,14 @@ public enum RedisContender {
         return name().startsWith("OURS_");
     }
 
+    /**
+     * Whether it is one limiter deciding one limit per request: every contender but the two-limit one and
+     * the diagnostic transports of our fixed-window script.
+     */
+    public boolean decidesOneLimit() {
+        return this != OURS_TWO_LIMITS && !name().startsWith("FIXED_WINDOW_SCRIPT_");
+    }
+
     private static Limiter ours(RedisServerProcess redis, Algorithm algorithm, BenchLimit limit, int keys) {
         return StoreLimiter.oneLimit(new RedisRateLimitStore(redis.template()), algorithm, limit, keys);
     }

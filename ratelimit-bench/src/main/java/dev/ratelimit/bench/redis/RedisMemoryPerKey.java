@@ -7,7 +7,6 @@ import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.api.sync.RedisCommands;
-import java.util.EnumSet;
 
 /**
  * What one counter costs in Redis, per contender: each fills a fresh {@code redis-server} with
@@ -24,7 +23,10 @@ public final class RedisMemoryPerKey {
     public static MarkdownTable measure(int counters) {
         MarkdownTable table = new MarkdownTable("contender", "Redis keys per counter",
                 "MEMORY USAGE per counter (B)", "used_memory growth per counter (B)");
-        for (RedisContender contender : EnumSet.complementOf(EnumSet.of(RedisContender.OURS_TWO_LIMITS))) {
+        for (RedisContender contender : RedisContender.values()) {
+            if (!contender.decidesOneLimit()) {
+                continue;
+            }
             try (RedisServerProcess redis = RedisServerProcess.start()) {
                 RedisCommands<String, String> commands = redis.commands();
                 long before = dataMemory(commands);

@@ -3,6 +3,7 @@ package dev.ratelimit.bench.redis;
 import dev.ratelimit.bench.BenchLimit;
 import dev.ratelimit.bench.KeySpread;
 import dev.ratelimit.bench.Limiter;
+import java.math.BigDecimal;
 import java.util.List;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -26,7 +27,8 @@ final class ScgTokenBucketLimiter implements Limiter {
     ScgTokenBucketLimiter(StringRedisTemplate redis, BenchLimit limit) {
         this.redis = redis;
         this.capacity = Long.toString(limit.count());
-        this.rate = Long.toString(Math.max(1, limit.count() / Math.max(1, limit.window().toSeconds())));
+        // The gateway takes whole tokens per second; the script itself works with any rate, so the limit stays exact.
+        this.rate = BigDecimal.valueOf(limit.count() * 1_000.0 / limit.window().toMillis()).toPlainString();
     }
 
     @Override

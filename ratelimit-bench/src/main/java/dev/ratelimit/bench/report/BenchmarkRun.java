@@ -2,6 +2,7 @@ package dev.ratelimit.bench.report;
 
 import dev.ratelimit.bench.local.LocalDecisionBenchmark;
 import dev.ratelimit.bench.local.LocalMemoryPerKey;
+import dev.ratelimit.bench.redis.RedisContender;
 import dev.ratelimit.bench.redis.RedisDecisionBenchmark;
 import dev.ratelimit.bench.redis.RedisMemoryPerKey;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Runs the benchmarks and writes their tables as Markdown, one file per part, into the output folder
@@ -56,15 +58,18 @@ public final class BenchmarkRun {
     private static String redis(Path out, JmhMatrix.Timing timing, boolean quick) throws Exception {
         List<Measurement> ceiling = RedisCeiling.measure(REDIS_THREADS, quick ? 20_000 : 300_000);
         JmhMatrix matrix = new JmhMatrix(RedisDecisionBenchmark.class, out.resolve("jmh-redis"), timing);
-        List<Measurement> decisions = new ArrayList<>(matrix.run(REDIS_THREADS, "HOT,SPREAD", "ALLOW"));
-        decisions.addAll(matrix.run(REDIS_THREADS, "HOT", "REJECT"));
+        List<Measurement> decisions = new ArrayList<>(matrix.run(REDIS_THREADS, "HOT,SPREAD", "ALLOW", List.of()));
+        // Rejections for the single-limit contenders; the diagnostic transports add nothing there.
+        List<String> rejecting = Stream.of(RedisContender.values()).filter(RedisContender::decidesOneLimit)
+                .map(Enum::name).toList();
+        decisions.addAll(matrix.run(REDIS_THREADS, "HOT", "REJECT", rejecting));
         return new RedisReport(ceiling, decisions).render();
     }
 
     private static String local(Path out, JmhMatrix.Timing timing) throws Exception {
         JmhMatrix matrix = new JmhMatrix(LocalDecisionBenchmark.class, out.resolve("jmh-local"), timing);
-        List<Measurement> decisions = new ArrayList<>(matrix.run(LOCAL_THREADS, "HOT,SPREAD", "ALLOW"));
-        decisions.addAll(matrix.run(LOCAL_THREADS, "HOT", "REJECT"));
+        List<Measurement> decisions = new ArrayList<>(matrix.run(LOCAL_THREADS, "HOT,SPREAD", "ALLOW", List.of()));
+        decisions.addAll(matrix.run(LOCAL_THREADS, "HOT", "REJECT", List.of()));
         return new LocalReport(decisions).render();
     }
 

@@ -33,12 +33,16 @@ final class JmhMatrix {
     /** How long each contender is warmed up and measured. */
     record Timing(int warmupIterations, int measurementIterations, TimeValue iteration) {
 
-        static final Timing FULL = new Timing(2, 3, TimeValue.seconds(3));
+        static final Timing FULL = new Timing(2, 3, TimeValue.seconds(2));
         static final Timing QUICK = new Timing(1, 1, TimeValue.seconds(1));
     }
 
-    /** Runs every contender for each thread count with the given {@code keys} and {@code limit} params. */
-    List<Measurement> run(List<Integer> threadCounts, String keys, String limit) throws RunnerException {
+    /**
+     * Runs the {@code contenders} (all when empty) for each thread count with the given {@code keys} and
+     * {@code limit} params.
+     */
+    List<Measurement> run(List<Integer> threadCounts, String keys, String limit, List<String> contenders)
+            throws RunnerException {
         List<Measurement> measurements = new ArrayList<>();
         for (int threads : threadCounts) {
             ChainedOptionsBuilder options = new OptionsBuilder()
@@ -54,6 +58,9 @@ final class JmhMatrix {
                     .shouldFailOnError(true)
                     .output(log.resolveSibling(log.getFileName() + "-" + keys.replace(',', '-') + "-" + limit + "-t"
                             + threads + ".log").toString());
+            if (!contenders.isEmpty()) {
+                options.param("contender", contenders.toArray(String[]::new));
+            }
             measurements.addAll(measurements(new Runner(options.build()).run()));
         }
         return measurements;
