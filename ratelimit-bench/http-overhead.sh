@@ -9,7 +9,8 @@
 #   rejected  with the starter, GET /rejected (100 an hour: after the first hundred, every request is a 429)
 # After one warm-up pass, ROUNDS passes run wrk against each in turn (side by side in time, so a change
 # in the machine's load hits all four alike); the table shows each variant's median over the passes and
-# its ratio to the bare app.
+# its ratio to the bare app, and the CPU time the app and its redis-server spent per request (from
+# /proc/<pid>/stat around each run), which shows where the time of a limited request goes.
 #
 # Usage: ratelimit-bench/http-overhead.sh [--no-build]
 # Environment: DURATION (s per wrk run, default 10), CONNECTIONS (default 32), WRK_THREADS (default 1),
@@ -63,12 +64,13 @@ await() {
   exit 1
 }
 
-declare -A URL
+declare -A URL APP_PID REDIS_PID
 for variant in "${VARIANTS[@]}"; do
   redis_port=$(free_port)
   redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no \
       >"$OUT/http/redis-$variant.log" 2>&1 &
   PIDS+=($!)
+  REDIS_PID[$variant]=$!
   app_port=$(free_port)
   case $variant in
     bare) cp=$BARE_CP path=/plain ;;
@@ -81,24 +83,34 @@ for variant in "${VARIANTS[@]}"; do
       --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$redis_port" \
       --logging.level.root=WARN >"$OUT/http/app-$variant.log" 2>&1 &
   PIDS+=($!)
+  APP_PID[$variant]=$!
   URL[$variant]="http://127.0.0.1:$app_port$path"
 done
 for variant in "${VARIANTS[@]}"; do await "${URL[$variant]}"; done
 
+# CPU time (user + system, in clock ticks) a process has used so far.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# Runs wrk against one variant; appends the CPU ticks its app and redis-server used during the run.
 run_wrk() {
-  timeout $((DURATION + 30)) wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "$1"
+  local variant=$1 app_before redis_before
+  app_before=$(cpu_ticks "${APP_PID[$variant]}")
+  redis_before=$(cpu_ticks "${REDIS_PID[$variant]}")
+  timeout $((DURATION + 30)) wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "${URL[$variant]}"
+  echo "cpu-ticks app $(($(cpu_ticks "${APP_PID[$variant]}") - app_before)) redis $(($(cpu_ticks "${REDIS_PID[$variant]}") - redis_before))"
 }
 
 echo "warm-up: ${DURATION}s per variant" >&2
-for variant in "${VARIANTS[@]}"; do run_wrk "${URL[$variant]}" >"$OUT/http/warmup-$variant.txt"; done
+for variant in "${VARIANTS[@]}"; do run_wrk "$variant" >"$OUT/http/warmup-$variant.txt"; done
 for round in $(seq 1 "$ROUNDS"); do
   echo "round $round of $ROUNDS" >&2
-  for variant in "${VARIANTS[@]}"; do run_wrk "${URL[$variant]}" >"$OUT/http/round$round-$variant.txt"; done
+  for variant in "${VARIANTS[@]}"; do run_wrk "$variant" >"$OUT/http/round$round-$variant.txt"; done
 done
 
-# One line per wrk run: requests/s, p50 µs, p99 µs, share of non-2xx responses.
+# One line per wrk run: requests/s, p50 µs, p99 µs, share of non-2xx responses, CPU µs per request of
+# the app and of its redis-server.
 summarise() {
-  awk '
+  awk -v tick_micros="$((1000000 / $(getconf CLK_TCK)))" '
     function micros(v) {
       if (v ~ /us$/) return v + 0
       if (v ~ /ms$/) return v * 1000
@@ -110,7 +122,11 @@ summarise() {
     /requests in/ { total = $1 }
     /Non-2xx or 3xx responses/ { non2xx = $5 }
     /^Requests\/sec/ { rps = $2 }
-    END { printf "%s %s %s %s\n", rps, p50, p99, (total > 0 ? non2xx / total : 0) }' "$1"
+    /^cpu-ticks/ { app = $3; redis = $5 }
+    END {
+      printf "%s %s %s %s %s %s\n", rps, p50, p99, (total > 0 ? non2xx / total : 0),
+          app * tick_micros / total, redis * tick_micros / total
+    }' "$1"
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -118,8 +134,8 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 {
   echo "## HTTP overhead (wrk -t$WRK_THREADS -c$CONNECTIONS -d${DURATION}s, median of $ROUNDS rounds)"
   echo
-  echo "| variant | requests/s | ratio to bare | p50 µs | p99 µs | non-2xx |"
-  echo "|---|---|---|---|---|---|"
+  echo "| variant | requests/s | ratio to bare | p50 µs | p99 µs | non-2xx | app CPU µs/request | redis CPU µs/request |"
+  echo "|---|---|---|---|---|---|---|---|"
   bare_rps=""
   for variant in "${VARIANTS[@]}"; do
     lines=$(for round in $(seq 1 "$ROUNDS"); do summarise "$OUT/http/round$round-$variant.txt"; done)
@@ -127,9 +143,12 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
     p50=$(awk '{ print $2 }' <<<"$lines" | median)
     p99=$(awk '{ print $3 }' <<<"$lines" | median)
     non2xx=$(awk '{ print $4 }' <<<"$lines" | median)
+    app_cpu=$(awk '{ print $5 }' <<<"$lines" | median)
+    redis_cpu=$(awk '{ print $6 }' <<<"$lines" | median)
     bare_rps=${bare_rps:-$rps}
     awk -v v="$variant" -v r="$rps" -v b="$bare_rps" -v p50="$p50" -v p99="$p99" -v n="$non2xx" \
-        'BEGIN { printf "| %s | %d | %.3f | %.0f | %.0f | %.1f%% |\n", v, r, r / b, p50, p99, n * 100 }'
+        -v app="$app_cpu" -v redis="$redis_cpu" \
+        'BEGIN { printf "| %s | %d | %.3f | %.0f | %.0f | %.1f%% | %.1f | %.1f |\n", v, r, r / b, p50, p99, n * 100, app, redis }'
   done
   echo
   echo "Per round (requests/s):"

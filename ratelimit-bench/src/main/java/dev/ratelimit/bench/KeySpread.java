@@ -8,6 +8,9 @@ public enum KeySpread {
     /** Requests spread evenly over 10,000 counters, as many users would. */
     SPREAD(10_000);
 
+    /** Every counter key of the benchmarks is this and a number. */
+    public static final String KEY_PREFIX = "ratelimit:counter:bench:BenchController.decide:USER:user-";
+
     private final int keys;
 
     KeySpread(int keys) {
@@ -21,6 +24,6 @@ public enum KeySpread {
 
     /** The counter key of index {@code i}, laid out as the interceptor names a USER counter. */
     public static String key(int i) {
-        return "ratelimit:counter:bench:BenchController.decide:USER:user-" + i;
+        return KEY_PREFIX + i;
     }
 }

@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
  * Our fixed-window script exactly as the store loads it (its shared head, then its body), with the
  * arguments of each counter prepared once, for sending it through other clients than the store's.
  */
-final class FixedWindowScript {
+public final class FixedWindowScript {
 
     private static final String FOLDER = "/dev/ratelimit/interceptor/store/";
 
@@ -21,7 +21,7 @@ final class FixedWindowScript {
     final byte[] limit;
     final byte[] window;
 
-    FixedWindowScript(BenchLimit limit, int keys) {
+    public FixedWindowScript(BenchLimit limit, int keys) {
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         for (String part : new String[] {"counter_head.lua", "fixed_window.lua"}) {
             try (InputStream in = FixedWindowScript.class.getResourceAsStream(FOLDER + part)) {
@@ -37,6 +37,11 @@ final class FixedWindowScript {
         }
         this.limit = bytes(Long.toString(limit.count()));
         this.window = bytes(Long.toString(limit.window().toMillis()));
+    }
+
+    /** The script's text, as {@code SCRIPT LOAD} takes it. */
+    public String text() {
+        return new String(body, StandardCharsets.UTF_8);
     }
 
     private static byte[] bytes(String text) {

@@ -14,78 +14,39 @@ import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
  */
 public enum RedisContender {
 
-    OURS_FIXED_WINDOW {
-        @Override
-        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
-            return ours(redis, Algorithm.FIXED_WINDOW, limit, keys);
-        }
-    },
-    OURS_SLIDING_WINDOW {
-        @Override
-        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
-            return ours(redis, Algorithm.SLIDING_WINDOW, limit, keys);
-        }
-    },
-    OURS_SLIDING_LOG {
-        @Override
-        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
-            return ours(redis, Algorithm.SLIDING_LOG, limit, keys);
-        }
-    },
-    OURS_TOKEN_BUCKET {
-        @Override
-        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
-            return ours(redis, Algorithm.TOKEN_BUCKET, limit, keys);
-        }
-    },
+    OURS_FIXED_WINDOW((redis, limit, keys) -> ours(redis, Algorithm.FIXED_WINDOW, limit, keys)),
+    OURS_SLIDING_WINDOW((redis, limit, keys) -> ours(redis, Algorithm.SLIDING_WINDOW, limit, keys)),
+    OURS_SLIDING_LOG((redis, limit, keys) -> ours(redis, Algorithm.SLIDING_LOG, limit, keys)),
+    OURS_TOKEN_BUCKET((redis, limit, keys) -> ours(redis, Algorithm.TOKEN_BUCKET, limit, keys)),
     /** Two stacked fixed-window limits per request (user and IP), sent together. */
-    OURS_TWO_LIMITS {
-        @Override
-        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
-            return StoreLimiter.twoLimits(new RedisRateLimitStore(redis.template()), limit, keys);
-        }
-    },
+    OURS_TWO_LIMITS((redis, limit, keys) ->
+            StoreLimiter.twoLimits(new RedisRateLimitStore(redis.template()), limit, keys)),
     /** Diagnostic: our fixed-window script through Lettuce alone, no Spring in between. */
-    FIXED_WINDOW_SCRIPT_LETTUCE_ONLY {
-        @Override
-        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
-            return new LettuceScriptLimiter(redis.port(), limit, keys);
-        }
-    },
+    FIXED_WINDOW_SCRIPT_LETTUCE_ONLY((redis, limit, keys) -> new LettuceScriptLimiter(redis.port(), limit, keys)),
     /** Diagnostic: our fixed-window script through {@code StringRedisTemplate.execute}, the store's former path. */
-    FIXED_WINDOW_SCRIPT_SPRING_CALLBACK {
-        @Override
-        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
-            return new SpringCallbackScriptLimiter(redis.template(), limit, keys);
-        }
-    },
-    NAIVE_FIXED_WINDOW {
-        @Override
-        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
-            return new NaiveFixedWindowLimiter(redis.template(), limit);
-        }
-    },
-    BUCKET4J_LETTUCE {
-        @Override
-        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
-            return new Bucket4jLettuceLimiter(redis.port(), limit, keys);
-        }
-    },
-    REDISSON {
-        @Override
-        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
-            return new RedissonLimiter(redis.port(), limit, keys);
-        }
-    },
-    SCG_TOKEN_BUCKET {
-        @Override
-        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
-            return new ScgTokenBucketLimiter(redis.template(), limit);
-        }
-    };
+    FIXED_WINDOW_SCRIPT_SPRING_CALLBACK((redis, limit, keys) ->
+            new SpringCallbackScriptLimiter(redis.template(), limit, keys)),
+    NAIVE_FIXED_WINDOW((redis, limit, keys) -> new NaiveFixedWindowLimiter(redis.template(), limit)),
+    BUCKET4J_LETTUCE((redis, limit, keys) -> new Bucket4jLettuceLimiter(redis.port(), limit, keys)),
+    REDISSON((redis, limit, keys) -> new RedissonLimiter(redis.port(), limit, keys)),
+    SCG_TOKEN_BUCKET((redis, limit, keys) -> new ScgTokenBucketLimiter(redis.template(), limit));
+
+    /** How a contender is set up on a running Redis. */
+    @FunctionalInterface
+    interface Opener {
+        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys);
+    }
+
+    private final Opener opener;
+
+    RedisContender(Opener opener) {
+        this.opener = opener;
+    }
 
     /** A contender on {@code redis} deciding {@code limit} on counters {@code 0..keys-1}. */
-    abstract Limiter open(RedisServerProcess redis, BenchLimit limit, int keys);
+    Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
+        return opener.open(redis, limit, keys);
+    }
 
     public boolean isOurs() {
         return name().startsWith("OURS_");

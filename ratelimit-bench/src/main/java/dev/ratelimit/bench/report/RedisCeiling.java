@@ -1,5 +1,8 @@
 package dev.ratelimit.bench.report;
 
+import dev.ratelimit.bench.BenchLimit;
+import dev.ratelimit.bench.KeySpread;
+import dev.ratelimit.bench.redis.FixedWindowScript;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,13 +13,15 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What Redis itself does on this machine: {@code redis-benchmark} (a C client, one event loop) sending
- * {@code EVALSHA} of a script that only returns, and {@code INCR}, from as many connections as the JMH
- * runs have threads, one request in flight per connection (no pipelining).
+ * {@code EVALSHA} of a script that only returns, {@code INCR}, and {@code EVALSHA} of our fixed-window
+ * script on 10,000 keys, from as many connections as the JMH runs have threads, one request in flight
+ * per connection (no pipelining). The last one is the most any client could get from our script.
  */
 final class RedisCeiling {
 
     static final String EVALSHA = "EVALSHA of return 1";
     static final String INCR = "INCR";
+    static final String OUR_SCRIPT = "EVALSHA of our fixed-window script";
     private static final long TIMEOUT_SECONDS = 120;
 
     private RedisCeiling() {
@@ -25,19 +30,26 @@ final class RedisCeiling {
     static List<Measurement> measure(List<Integer> clientCounts, int requests) {
         List<Measurement> measurements = new ArrayList<>();
         try (RedisServerProcess redis = RedisServerProcess.start()) {
-            String sha = redis.commands().scriptLoad("return 1");
+            String trivial = redis.commands().scriptLoad("return 1");
+            BenchLimit limit = BenchLimit.ALLOW;
+            String ours = redis.commands().scriptLoad(new FixedWindowScript(limit, 0).text());
             for (int clients : clientCounts) {
-                measurements.add(run(redis.port(), clients, requests, EVALSHA, "evalsha", sha, "0"));
+                measurements.add(run(redis.port(), clients, requests, EVALSHA, "evalsha", trivial, "0"));
                 measurements.add(run(redis.port(), clients, requests, INCR, "incr", "ceiling:counter"));
+                // redis-benchmark puts a random number below -r in place of __rand_int__.
+                measurements.add(run(redis.port(), clients, requests, OUR_SCRIPT,
+                        "-r", Integer.toString(KeySpread.SPREAD.keys()),
+                        "evalsha", ours, "1", KeySpread.KEY_PREFIX + "__rand_int__",
+                        Long.toString(limit.count()), Long.toString(limit.window().toMillis())));
             }
         }
         return measurements;
     }
 
-    private static Measurement run(int port, int clients, int requests, String name, String... command) {
+    private static Measurement run(int port, int clients, int requests, String name, String... options) {
         List<String> line = new ArrayList<>(List.of("redis-benchmark", "-h", "127.0.0.1", "-p", Integer.toString(port),
                 "-c", Integer.toString(clients), "-n", Integer.toString(requests), "--csv"));
-        line.addAll(List.of(command));
+        line.addAll(List.of(options));
         String output = execute(line);
         // --csv: a header line, then "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms",...,"p99_latency_ms","max_latency_ms"
         String[] lines = output.strip().split("\n");

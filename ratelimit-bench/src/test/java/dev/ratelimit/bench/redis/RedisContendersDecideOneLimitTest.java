@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.bench.BenchLimit;
 import dev.ratelimit.bench.Limiter;
-import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.ratelimit.interceptor.testsupport.RedisWithApps;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -20,27 +19,18 @@ class RedisContendersDecideOneLimitTest {
 
     private static final BenchLimit LIMIT = BenchLimit.LONG_WINDOW;
 
-    private static RedisServerProcess redis;
-
-    @BeforeAll
-    static void start() {
-        redis = RedisServerProcess.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        redis.close();
-    }
+    @RegisterExtension
+    static final RedisWithApps REDIS = new RedisWithApps();
 
     @BeforeEach
     void empty() {
-        redis.commands().flushall();
+        REDIS.redis().commands().flushall();
     }
 
     @ParameterizedTest
     @EnumSource(RedisContender.class)
     void admitsTheLimitAndThenRefuses(RedisContender contender) {
-        try (Limiter limiter = contender.open(redis, LIMIT, 2)) {
+        try (Limiter limiter = contender.open(REDIS.redis(), LIMIT, 2)) {
             int admitted = 0;
             for (int i = 0; i < LIMIT.count() + 20; i++) {
                 if (limiter.tryAcquire(0)) {
