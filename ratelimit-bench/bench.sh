@@ -43,7 +43,7 @@ if [[ ${#JAVA_PARTS[@]} -gt 0 ]]; then
 fi
 if [[ " ${PARTS[*]} " == *" http "* ]]; then
   if [[ -n $QUICK ]]; then
-    DURATION=3 ROUNDS=1 OUT=$OUT ratelimit-bench/http-overhead.sh --no-build
+    DURATION=3 WARMUP=3 ROUNDS=1 OUT=$OUT ratelimit-bench/http-overhead.sh --no-build
   else
     OUT=$OUT ratelimit-bench/http-overhead.sh --no-build
   fi

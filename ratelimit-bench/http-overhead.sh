@@ -7,23 +7,26 @@
 #   no-rule   with the starter, GET /plain (an endpoint without a rule)
 #   allowed   with the starter, GET /allowed (a rule that always admits: one Redis decision per request)
 #   rejected  with the starter, GET /rejected (100 an hour: after the first hundred, every request is a 429)
-# After one warm-up pass, ROUNDS passes run wrk against each in turn (side by side in time, so a change
+#   redis-call without the starter, GET /redis-call (one INCR of the app's own per request: what a single
+#             Redis round trip costs a request here, whoever makes it)
+# After one warm-up pass (WARMUP seconds each, long enough for the JIT on a busy 2-core machine), ROUNDS passes run wrk against each in turn (side by side in time, so a change
 # in the machine's load hits all four alike); the table shows each variant's median over the passes and
 # its ratio to the bare app, and the CPU time the app and its redis-server spent per request (from
 # /proc/<pid>/stat around each run), which shows where the time of a limited request goes.
 #
 # Usage: ratelimit-bench/http-overhead.sh [--no-build]
-# Environment: DURATION (s per wrk run, default 10), CONNECTIONS (default 32), WRK_THREADS (default 1),
+# Environment: DURATION (s per wrk run, default 10), WARMUP (s per variant, default 30), CONNECTIONS (default 32), WRK_THREADS (default 1),
 #              ROUNDS (default 3), OUT (result folder, default ratelimit-bench/target/bench-results).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10}
+WARMUP=${WARMUP:-30}
 CONNECTIONS=${CONNECTIONS:-32}
 WRK_THREADS=${WRK_THREADS:-1}
 ROUNDS=${ROUNDS:-3}
 OUT=${OUT:-ratelimit-bench/target/bench-results}
-VARIANTS=(bare no-rule allowed rejected)
+VARIANTS=(bare no-rule allowed rejected redis-call)
 
 if [[ "${1:-}" != "--no-build" ]]; then
   mvn -B -q -pl ratelimit-bench -am package dependency:build-classpath -DskipTests \
@@ -77,6 +80,7 @@ for variant in "${VARIANTS[@]}"; do
     no-rule) cp=$FULL_CP path=/plain ;;
     allowed) cp=$FULL_CP path=/allowed ;;
     rejected) cp=$FULL_CP path=/rejected ;;
+    redis-call) cp=$BARE_CP path=/redis-call ;;
   esac
   java -Xms512m -Xmx512m -cp "$cp" dev.ratelimit.bench.http.OverheadApplication \
       --server.port="$app_port" --spring.application.name=app-bench \
@@ -91,20 +95,20 @@ for variant in "${VARIANTS[@]}"; do await "${URL[$variant]}"; done
 # CPU time (user + system, in clock ticks) a process has used so far.
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
-# Runs wrk against one variant; appends the CPU ticks its app and redis-server used during the run.
+# Runs wrk against one variant for $2 seconds; appends the CPU ticks its app and redis-server used meanwhile.
 run_wrk() {
-  local variant=$1 app_before redis_before
+  local variant=$1 seconds=$2 app_before redis_before
   app_before=$(cpu_ticks "${APP_PID[$variant]}")
   redis_before=$(cpu_ticks "${REDIS_PID[$variant]}")
-  timeout $((DURATION + 30)) wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "${URL[$variant]}"
+  timeout $((seconds + 30)) wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"${seconds}s" --latency "${URL[$variant]}"
   echo "cpu-ticks app $(($(cpu_ticks "${APP_PID[$variant]}") - app_before)) redis $(($(cpu_ticks "${REDIS_PID[$variant]}") - redis_before))"
 }
 
-echo "warm-up: ${DURATION}s per variant" >&2
-for variant in "${VARIANTS[@]}"; do run_wrk "$variant" >"$OUT/http/warmup-$variant.txt"; done
+echo "warm-up: ${WARMUP}s per variant" >&2
+for variant in "${VARIANTS[@]}"; do run_wrk "$variant" "$WARMUP" >"$OUT/http/warmup-$variant.txt"; done
 for round in $(seq 1 "$ROUNDS"); do
   echo "round $round of $ROUNDS" >&2
-  for variant in "${VARIANTS[@]}"; do run_wrk "$variant" >"$OUT/http/round$round-$variant.txt"; done
+  for variant in "${VARIANTS[@]}"; do run_wrk "$variant" "$DURATION" >"$OUT/http/round$round-$variant.txt"; done
 done
 
 # One line per wrk run: requests/s, p50 µs, p99 µs, share of non-2xx responses, CPU µs per request of
