@@ -20,6 +20,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -36,19 +38,25 @@ class RateLimitStoreContractTest {
 
     private static RedisServerProcess redis;
     private static StringRedisTemplate template;
+    private static JedisConnectionFactory jedis;
 
     private ManualClock clock;
 
-    enum StoreKind { MEMORY, REDIS }
+    /** The in-process store, and the Redis store on Lettuce (Spring Boot's default client) and on Jedis. */
+    enum StoreKind { MEMORY, REDIS, REDIS_JEDIS }
 
     @BeforeAll
     static void startRedis() {
         redis = RedisServerProcess.start();
         template = redis.template();
+        jedis = new JedisConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", redis.port()));
+        jedis.afterPropertiesSet();
+        jedis.start();
     }
 
     @AfterAll
     static void stopRedis() {
+        jedis.destroy();
         redis.close();
     }
 
@@ -167,11 +175,15 @@ class RateLimitStoreContractTest {
     void bothStoresDecideAlikeOnARecordedSequenceOfTimes(Algorithm algorithm) {
         RateLimitStore memory = store(StoreKind.MEMORY);
         RateLimitStore redisStore = store(StoreKind.REDIS);
+        RateLimitStore jedisStore = store(StoreKind.REDIS_JEDIS);
         List<CounterRequest> counters = List.of(
                 new CounterRequest("a", algorithm, 7, 60_000),
                 new CounterRequest("b", algorithm, 3, 1_000),
                 new CounterRequest("c", algorithm, 100, 10_000),
                 new CounterRequest("d", algorithm, 5, 2_000));
+        List<CounterRequest> jedisCounters = counters.stream()
+                .map(c -> new CounterRequest("jedis:" + c.key(), c.algorithm(), c.limit(), c.windowMillis()))
+                .toList();
         Random random = new Random(2024);
         int allowed = 0;
         int denied = 0;
@@ -182,12 +194,15 @@ class RateLimitStoreContractTest {
                 case 2 -> random.nextInt(500);
                 default -> random.nextInt(5_000);
             });
-            List<CounterRequest> requests = random.nextBoolean()
-                    ? List.of(counters.get(random.nextInt(counters.size())))
-                    : List.of(counters.get(random.nextInt(2)), counters.get(2 + random.nextInt(2)));
+            List<Integer> picked = random.nextBoolean()
+                    ? List.of(random.nextInt(counters.size()))
+                    : List.of(random.nextInt(2), 2 + random.nextInt(2));
+            List<CounterRequest> requests = picked.stream().map(counters::get).toList();
 
             List<Decision> inProcess = memory.acquire(requests);
             assertThat(redisStore.acquire(requests)).as("event %d at %d", i, clock.millis()).isEqualTo(inProcess);
+            assertThat(jedisStore.acquire(picked.stream().map(jedisCounters::get).toList()))
+                    .as("Jedis: event %d at %d", i, clock.millis()).isEqualTo(inProcess);
             for (Decision decision : inProcess) {
                 if (decision.allowed()) {
                     allowed++;
@@ -227,7 +242,11 @@ class RateLimitStoreContractTest {
     }
 
     private RateLimitStore store(StoreKind kind) {
-        return kind == StoreKind.MEMORY ? new MemoryRateLimitStore(clock, 100_000) : new RedisRateLimitStore(template, clock);
+        return switch (kind) {
+            case MEMORY -> new MemoryRateLimitStore(clock, 100_000);
+            case REDIS -> new RedisRateLimitStore(template, clock);
+            case REDIS_JEDIS -> new RedisRateLimitStore(new StringRedisTemplate(jedis), clock);
+        };
     }
 
     private static Decision acquire(RateLimitStore store, String key, Algorithm algorithm, long limit, long window) {

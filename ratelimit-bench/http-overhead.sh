@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# HTTP overhead of the starter, measured with wrk (Debian package wrk) on loopback only.
+#
+# Four instances of one small app (dev.ratelimit.bench.http.OverheadApplication), each with its own
+# redis-server, all started before the first measurement:
+#   bare      the app without the starter on its classpath, GET /plain
+#   no-rule   with the starter, GET /plain (an endpoint without a rule)
+#   allowed   with the starter, GET /allowed (a rule that always admits: one Redis decision per request)
+#   rejected  with the starter, GET /rejected (100 an hour: after the first hundred, every request is a 429)
+#   redis-call without the starter, GET /redis-call (one INCR of the app's own per request: what a single
+#             Redis round trip costs a request here, whoever makes it)
+# After one warm-up pass (WARMUP seconds each, long enough for the JIT on a busy 2-core machine), ROUNDS passes run wrk against each in turn (side by side in time, so a change
+# in the machine's load hits all four alike); the table shows each variant's median over the passes and
+# its ratio to the bare app, and the CPU time the app and its redis-server spent per request (from
+# /proc/<pid>/stat around each run), which shows where the time of a limited request goes.
+#
+# Usage: ratelimit-bench/http-overhead.sh [--no-build]
+# Environment: DURATION (s per wrk run, default 10), WARMUP (s per variant, default 30), CONNECTIONS (default 32), WRK_THREADS (default 1),
+#              ROUNDS (default 3), OUT (result folder, default ratelimit-bench/target/bench-results).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+DURATION=${DURATION:-10}
+WARMUP=${WARMUP:-30}
+CONNECTIONS=${CONNECTIONS:-32}
+WRK_THREADS=${WRK_THREADS:-1}
+ROUNDS=${ROUNDS:-3}
+OUT=${OUT:-ratelimit-bench/target/bench-results}
+VARIANTS=(bare no-rule allowed rejected redis-call)
+
+if [[ "${1:-}" != "--no-build" ]]; then
+  mvn -B -q -pl ratelimit-bench -am package dependency:build-classpath -DskipTests \
+      -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime
+fi
+FULL_CP="ratelimit-bench/target/classes:$(cat ratelimit-bench/target/classpath.txt)"
+BARE_CP=$(tr ':' '\n' <<<"$FULL_CP" | grep -v -E '/(ratelimit-interceptor|i18n)/' | paste -sd: -)
+mkdir -p "$OUT/http"
+
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+
+# A loopback port nobody listens on (at most 50 tries).
+free_port() {
+  local port
+  for _ in $(seq 1 50); do
+    port=$((20000 + RANDOM % 40000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "$port"
+      return
+    fi
+  done
+  echo "no free port found" >&2
+  exit 1
+}
+
+# Waits at most 60 s for a URL to answer.
+await() {
+  for _ in $(seq 1 120); do
+    curl -s -o /dev/null "$1" && return 0
+    sleep 0.5
+  done
+  echo "$1 did not answer within 60 s" >&2
+  exit 1
+}
+
+declare -A URL APP_PID REDIS_PID
+for variant in "${VARIANTS[@]}"; do
+  redis_port=$(free_port)
+  redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no \
+      >"$OUT/http/redis-$variant.log" 2>&1 &
+  PIDS+=($!)
+  REDIS_PID[$variant]=$!
+  app_port=$(free_port)
+  case $variant in
+    bare) cp=$BARE_CP path=/plain ;;
+    no-rule) cp=$FULL_CP path=/plain ;;
+    allowed) cp=$FULL_CP path=/allowed ;;
+    rejected) cp=$FULL_CP path=/rejected ;;
+    redis-call) cp=$BARE_CP path=/redis-call ;;
+  esac
+  java -Xms512m -Xmx512m -cp "$cp" dev.ratelimit.bench.http.OverheadApplication \
+      --server.port="$app_port" --spring.application.name=app-bench \
+      --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$redis_port" \
+      --logging.level.root=WARN >"$OUT/http/app-$variant.log" 2>&1 &
+  PIDS+=($!)
+  APP_PID[$variant]=$!
+  URL[$variant]="http://127.0.0.1:$app_port$path"
+done
+for variant in "${VARIANTS[@]}"; do await "${URL[$variant]}"; done
+
+# CPU time (user + system, in clock ticks) a process has used so far.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# Runs wrk against one variant for $2 seconds; appends the CPU ticks its app and redis-server used meanwhile.
+run_wrk() {
+  local variant=$1 seconds=$2 app_before redis_before
+  app_before=$(cpu_ticks "${APP_PID[$variant]}")
+  redis_before=$(cpu_ticks "${REDIS_PID[$variant]}")
+  timeout $((seconds + 30)) wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"${seconds}s" --latency "${URL[$variant]}"
+  echo "cpu-ticks app $(($(cpu_ticks "${APP_PID[$variant]}") - app_before)) redis $(($(cpu_ticks "${REDIS_PID[$variant]}") - redis_before))"
+}
+
+echo "warm-up: ${WARMUP}s per variant" >&2
+for variant in "${VARIANTS[@]}"; do run_wrk "$variant" "$WARMUP" >"$OUT/http/warmup-$variant.txt"; done
+for round in $(seq 1 "$ROUNDS"); do
+  echo "round $round of $ROUNDS" >&2
+  for variant in "${VARIANTS[@]}"; do run_wrk "$variant" "$DURATION" >"$OUT/http/round$round-$variant.txt"; done
+done
+
+# One line per wrk run: requests/s, p50 µs, p99 µs, share of non-2xx responses, CPU µs per request of
+# the app and of its redis-server.
+summarise() {
+  awk -v tick_micros="$((1000000 / $(getconf CLK_TCK)))" '
+    function micros(v) {
+      if (v ~ /us$/) return v + 0
+      if (v ~ /ms$/) return v * 1000
+      if (v ~ /s$/) return v * 1000000
+      return v
+    }
+    /^ +50%/ { p50 = micros($2) }
+    /^ +99%/ { p99 = micros($2) }
+    /requests in/ { total = $1 }
+    /Non-2xx or 3xx responses/ { non2xx = $5 }
+    /^Requests\/sec/ { rps = $2 }
+    /^cpu-ticks/ { app = $3; redis = $5 }
+    END {
+      printf "%s %s %s %s %s %s\n", rps, p50, p99, (total > 0 ? non2xx / total : 0),
+          app * tick_micros / total, redis * tick_micros / total
+    }' "$1"
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+{
+  echo "## HTTP overhead (wrk -t$WRK_THREADS -c$CONNECTIONS -d${DURATION}s, median of $ROUNDS rounds)"
+  echo
+  echo "| variant | requests/s | ratio to bare | p50 µs | p99 µs | non-2xx | app CPU µs/request | redis CPU µs/request |"
+  echo "|---|---|---|---|---|---|---|---|"
+  bare_rps=""
+  for variant in "${VARIANTS[@]}"; do
+    lines=$(for round in $(seq 1 "$ROUNDS"); do summarise "$OUT/http/round$round-$variant.txt"; done)
+    rps=$(awk '{ print $1 }' <<<"$lines" | median)
+    p50=$(awk '{ print $2 }' <<<"$lines" | median)
+    p99=$(awk '{ print $3 }' <<<"$lines" | median)
+    non2xx=$(awk '{ print $4 }' <<<"$lines" | median)
+    app_cpu=$(awk '{ print $5 }' <<<"$lines" | median)
+    redis_cpu=$(awk '{ print $6 }' <<<"$lines" | median)
+    bare_rps=${bare_rps:-$rps}
+    awk -v v="$variant" -v r="$rps" -v b="$bare_rps" -v p50="$p50" -v p99="$p99" -v n="$non2xx" \
+        -v app="$app_cpu" -v redis="$redis_cpu" \
+        'BEGIN { printf "| %s | %d | %.3f | %.0f | %.0f | %.1f%% | %.1f | %.1f |\n", v, r, r / b, p50, p99, n * 100, app, redis }'
+  done
+  echo
+  echo "Per round (requests/s):"
+  echo
+  for variant in "${VARIANTS[@]}"; do
+    echo "- $variant: $(for round in $(seq 1 "$ROUNDS"); do summarise "$OUT/http/round$round-$variant.txt" | awk '{ printf "%d ", $1 }'; done)"
+  done
+} | tee "$OUT/http.md"

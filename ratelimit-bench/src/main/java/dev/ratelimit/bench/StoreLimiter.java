@@ -1,0 +1,65 @@
+package dev.ratelimit.bench;
+
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.store.CounterRequest;
+import dev.ratelimit.interceptor.store.Decision;
+import dev.ratelimit.interceptor.store.RateLimitStore;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Our store, called through {@link RateLimitStore#acquire} exactly as the interceptor calls it: one
+ * list of counter requests per HTTP request, admitted when every limit admits.
+ */
+public final class StoreLimiter implements Limiter {
+
+    private final RateLimitStore store;
+    private final List<List<CounterRequest>> requests;
+
+    private StoreLimiter(RateLimitStore store, List<List<CounterRequest>> requests) {
+        this.store = store;
+        this.requests = requests;
+    }
+
+    /** One limit per request, on counter {@code key(i)}. */
+    public static StoreLimiter oneLimit(RateLimitStore store, Algorithm algorithm, BenchLimit limit, int keys) {
+        List<List<CounterRequest>> requests = new ArrayList<>(keys);
+        for (int i = 0; i < keys; i++) {
+            requests.add(List.of(request(KeySpread.key(i), algorithm, limit)));
+        }
+        return new StoreLimiter(store, requests);
+    }
+
+    /**
+     * Two fixed-window limits per request, as {@code @RateLimit} stacked for the user and the IP: the
+     * interceptor sends them to the store together.
+     */
+    public static StoreLimiter twoLimits(RateLimitStore store, BenchLimit limit, int keys) {
+        List<List<CounterRequest>> requests = new ArrayList<>(keys);
+        for (int i = 0; i < keys; i++) {
+            String user = KeySpread.key(i);
+            requests.add(List.of(request(user, Algorithm.FIXED_WINDOW, limit),
+                    request(user.replace(":USER:", ":IP:"), Algorithm.FIXED_WINDOW, limit)));
+        }
+        return new StoreLimiter(store, requests);
+    }
+
+    private static CounterRequest request(String key, Algorithm algorithm, BenchLimit limit) {
+        return new CounterRequest(key, algorithm, limit.count(), limit.window().toMillis());
+    }
+
+    @Override
+    public Object heldState() {
+        return store;
+    }
+
+    @Override
+    public boolean tryAcquire(int key) {
+        for (Decision decision : store.acquire(requests.get(key))) {
+            if (!decision.allowed()) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,51 @@
+package dev.ratelimit.bench.http;
+
+import dev.ratelimit.interceptor.Dimension;
+import dev.ratelimit.interceptor.RateLimit;
+import java.util.concurrent.TimeUnit;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Endpoints that do the same trivial work and differ only in their limit, or in one Redis call of their own. */
+@RestController
+class OverheadController {
+
+    private static final String BODY = "{\"ok\":true}";
+
+    private final StringRedisTemplate redis;
+
+    OverheadController(StringRedisTemplate redis) {
+        this.redis = redis;
+    }
+
+    /** No rule: the interceptor looks it up and lets it pass. */
+    @GetMapping("/plain")
+    String plain() {
+        return BODY;
+    }
+
+    /** A rule that always admits: one Redis decision per request. */
+    @RateLimit(count = 1_000_000_000L, interval = 1, dimension = Dimension.METHOD)
+    @GetMapping("/allowed")
+    String allowed() {
+        return BODY;
+    }
+
+    /**
+     * No rule, but one {@code INCR} of the app's own per request: what any single Redis round trip costs
+     * a request on this machine, to compare the limited endpoints with.
+     */
+    @GetMapping("/redis-call")
+    String redisCall() {
+        redis.opsForValue().increment("bench:calls");
+        return BODY;
+    }
+
+    /** A rule that admits 100 an hour: after the first hundred, every request is rejected with a 429. */
+    @RateLimit(count = 100, interval = 1, unit = TimeUnit.HOURS, dimension = Dimension.METHOD)
+    @GetMapping("/rejected")
+    String rejected() {
+        return BODY;
+    }
+}

@@ -1,0 +1,66 @@
+package dev.ratelimit.bench.redis;
+
+import dev.ratelimit.bench.BenchLimit;
+import dev.ratelimit.bench.Limiter;
+import dev.ratelimit.bench.StoreLimiter;
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.store.RedisRateLimitStore;
+import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+
+/**
+ * Everything that decides on Redis in the benchmarks. Ours and the two script-on-a-template peers use
+ * the same Spring Data connection factory (Lettuce, one shared connection: Spring Boot's default);
+ * Bucket4j and Redisson bring their own clients, as they do in an app.
+ */
+public enum RedisContender {
+
+    OURS_FIXED_WINDOW((redis, limit, keys) -> ours(redis, Algorithm.FIXED_WINDOW, limit, keys)),
+    OURS_SLIDING_WINDOW((redis, limit, keys) -> ours(redis, Algorithm.SLIDING_WINDOW, limit, keys)),
+    OURS_SLIDING_LOG((redis, limit, keys) -> ours(redis, Algorithm.SLIDING_LOG, limit, keys)),
+    OURS_TOKEN_BUCKET((redis, limit, keys) -> ours(redis, Algorithm.TOKEN_BUCKET, limit, keys)),
+    /** Two stacked fixed-window limits per request (user and IP), sent together. */
+    OURS_TWO_LIMITS((redis, limit, keys) ->
+            StoreLimiter.twoLimits(new RedisRateLimitStore(redis.template()), limit, keys)),
+    /** Diagnostic: our fixed-window script through Lettuce alone, no Spring in between. */
+    FIXED_WINDOW_SCRIPT_LETTUCE_ONLY((redis, limit, keys) -> new LettuceScriptLimiter(redis.port(), limit, keys)),
+    /** Diagnostic: our fixed-window script through {@code StringRedisTemplate.execute}, the store's former path. */
+    FIXED_WINDOW_SCRIPT_SPRING_CALLBACK((redis, limit, keys) ->
+            new SpringCallbackScriptLimiter(redis.template(), limit, keys)),
+    NAIVE_FIXED_WINDOW((redis, limit, keys) -> new NaiveFixedWindowLimiter(redis.template(), limit)),
+    BUCKET4J_LETTUCE((redis, limit, keys) -> new Bucket4jLettuceLimiter(redis.port(), limit, keys)),
+    REDISSON((redis, limit, keys) -> new RedissonLimiter(redis.port(), limit, keys)),
+    SCG_TOKEN_BUCKET((redis, limit, keys) -> new ScgTokenBucketLimiter(redis.template(), limit));
+
+    /** How a contender is set up on a running Redis. */
+    @FunctionalInterface
+    interface Opener {
+        Limiter open(RedisServerProcess redis, BenchLimit limit, int keys);
+    }
+
+    private final Opener opener;
+
+    RedisContender(Opener opener) {
+        this.opener = opener;
+    }
+
+    /** A contender on {@code redis} deciding {@code limit} on counters {@code 0..keys-1}. */
+    Limiter open(RedisServerProcess redis, BenchLimit limit, int keys) {
+        return opener.open(redis, limit, keys);
+    }
+
+    public boolean isOurs() {
+        return name().startsWith("OURS_");
+    }
+
+    /**
+     * Whether it is one limiter deciding one limit per request: every contender but the two-limit one and
+     * the diagnostic transports of our fixed-window script.
+     */
+    public boolean decidesOneLimit() {
+        return this != OURS_TWO_LIMITS && !name().startsWith("FIXED_WINDOW_SCRIPT_");
+    }
+
+    private static Limiter ours(RedisServerProcess redis, Algorithm algorithm, BenchLimit limit, int keys) {
+        return StoreLimiter.oneLimit(new RedisRateLimitStore(redis.template()), algorithm, limit, keys);
+    }
+}

@@ -1,0 +1,33 @@
+package dev.ratelimit.bench.redis;
+
+import dev.ratelimit.bench.BenchLimit;
+import dev.ratelimit.bench.Limiter;
+import java.util.List;
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Our fixed-window script sent the way the store sent it before it talked to Lettuce directly:
+ * {@code StringRedisTemplate.execute} with a callback calling Spring's {@code evalSha}. Kept to show what
+ * that path costs on this machine.
+ */
+final class SpringCallbackScriptLimiter implements Limiter {
+
+    private final StringRedisTemplate redis;
+    private final FixedWindowScript script;
+    private final String sha;
+
+    SpringCallbackScriptLimiter(StringRedisTemplate redis, BenchLimit limit, int keys) {
+        this.redis = redis;
+        this.script = new FixedWindowScript(limit, keys);
+        this.sha = redis.execute((RedisCallback<String>) connection -> connection.scriptingCommands().scriptLoad(script.body));
+    }
+
+    @Override
+    public boolean tryAcquire(int key) {
+        List<?> reply = redis.execute((RedisCallback<List<?>>) connection -> connection.scriptingCommands()
+                .evalSha(sha, ReturnType.MULTI, 1, script.keys[key], script.limit, script.window));
+        return ((Number) reply.get(0)).longValue() == 1;
+    }
+}

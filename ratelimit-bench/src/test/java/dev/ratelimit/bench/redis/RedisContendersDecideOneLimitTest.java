@@ -1,0 +1,46 @@
+package dev.ratelimit.bench.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratelimit.bench.BenchLimit;
+import dev.ratelimit.bench.Limiter;
+import dev.ratelimit.interceptor.testsupport.RedisWithApps;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The benchmarks compare like with like only if every contender enforces the same limit: each one,
+ * given 1,000 an hour, admits a burst of 1,000 on a counter and then refuses, and keeps its counters
+ * apart.
+ */
+class RedisContendersDecideOneLimitTest {
+
+    private static final BenchLimit LIMIT = BenchLimit.LONG_WINDOW;
+
+    @RegisterExtension
+    static final RedisWithApps REDIS = new RedisWithApps();
+
+    @BeforeEach
+    void empty() {
+        REDIS.redis().commands().flushall();
+    }
+
+    @ParameterizedTest
+    @EnumSource(RedisContender.class)
+    void admitsTheLimitAndThenRefuses(RedisContender contender) {
+        try (Limiter limiter = contender.open(REDIS.redis(), LIMIT, 2)) {
+            int admitted = 0;
+            for (int i = 0; i < LIMIT.count() + 20; i++) {
+                if (limiter.tryAcquire(0)) {
+                    admitted++;
+                }
+            }
+
+            // Refilling buckets earn one request every 3.6 s of the hour: at most one during the test.
+            assertThat(admitted).isBetween((int) LIMIT.count(), (int) LIMIT.count() + 1);
+            assertThat(limiter.tryAcquire(1)).as("another counter").isTrue();
+        }
+    }
+}
