@@ -7,6 +7,8 @@
 #   no-rule   with the starter, GET /plain (an endpoint without a rule)
 #   allowed   with the starter, GET /allowed (a rule that always admits: one Redis decision per request)
 #   rejected  with the starter, GET /rejected (100 an hour: after the first hundred, every request is a 429)
+#   allowed-in-process  as allowed, but with ratelimit.store=memory: the starter's own work on a limited
+#             request without the Redis round trip
 #   redis-call without the starter, GET /redis-call (one INCR of the app's own per request: what a single
 #             Redis round trip costs a request here, whoever makes it)
 # After one warm-up pass (WARMUP seconds each, long enough for the JIT on a busy 2-core machine), ROUNDS passes run wrk against each in turn (side by side in time, so a change
@@ -16,7 +18,7 @@
 #
 # Usage: ratelimit-bench/http-overhead.sh [--no-build]
 # Environment: DURATION (s per wrk run, default 10), WARMUP (s per variant, default 30), CONNECTIONS (default 32), WRK_THREADS (default 1),
-#              ROUNDS (default 3), OUT (result folder, default ratelimit-bench/target/bench-results).
+#              ROUNDS (default 5), OUT (result folder, default ratelimit-bench/target/bench-results).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -24,9 +26,9 @@ DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-30}
 CONNECTIONS=${CONNECTIONS:-32}
 WRK_THREADS=${WRK_THREADS:-1}
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-5}
 OUT=${OUT:-ratelimit-bench/target/bench-results}
-VARIANTS=(bare no-rule allowed rejected redis-call)
+VARIANTS=(bare no-rule allowed rejected allowed-in-process redis-call)
 
 if [[ "${1:-}" != "--no-build" ]]; then
   mvn -B -q -pl ratelimit-bench -am package dependency:build-classpath -DskipTests \
@@ -75,17 +77,19 @@ for variant in "${VARIANTS[@]}"; do
   PIDS+=($!)
   REDIS_PID[$variant]=$!
   app_port=$(free_port)
+  store=redis
   case $variant in
     bare) cp=$BARE_CP path=/plain ;;
     no-rule) cp=$FULL_CP path=/plain ;;
     allowed) cp=$FULL_CP path=/allowed ;;
     rejected) cp=$FULL_CP path=/rejected ;;
+    allowed-in-process) cp=$FULL_CP path=/allowed store=memory ;;
     redis-call) cp=$BARE_CP path=/redis-call ;;
   esac
   java -Xms512m -Xmx512m -cp "$cp" dev.ratelimit.bench.http.OverheadApplication \
       --server.port="$app_port" --spring.application.name=app-bench \
       --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$redis_port" \
-      --logging.level.root=WARN >"$OUT/http/app-$variant.log" 2>&1 &
+      --ratelimit.store="$store" --logging.level.root=WARN >"$OUT/http/app-$variant.log" 2>&1 &
   PIDS+=($!)
   APP_PID[$variant]=$!
   URL[$variant]="http://127.0.0.1:$app_port$path"
