@@ -23,7 +23,10 @@ public enum RedisContender {
             StoreLimiter.twoLimits(new RedisRateLimitStore(redis.template()), limit, keys)),
     /** Diagnostic: our fixed-window script through Lettuce alone, no Spring in between. */
     FIXED_WINDOW_SCRIPT_LETTUCE_ONLY((redis, limit, keys) -> new LettuceScriptLimiter(redis.port(), limit, keys)),
-    /** Diagnostic: our fixed-window script through {@code StringRedisTemplate.execute}, the store's former path. */
+    /**
+     * Diagnostic: our fixed-window script through {@code StringRedisTemplate.execute}, as the store sends one
+     * decision, without the store around it.
+     */
     FIXED_WINDOW_SCRIPT_SPRING_CALLBACK((redis, limit, keys) ->
             new SpringCallbackScriptLimiter(redis.template(), limit, keys)),
     NAIVE_FIXED_WINDOW((redis, limit, keys) -> new NaiveFixedWindowLimiter(redis.template(), limit)),

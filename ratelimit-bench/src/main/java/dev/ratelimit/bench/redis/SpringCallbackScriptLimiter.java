@@ -8,9 +8,10 @@ import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Our fixed-window script sent the way the store sent it before it talked to Lettuce directly:
- * {@code StringRedisTemplate.execute} with a callback calling Spring's {@code evalSha}. Kept to show what
- * that path costs on this machine.
+ * Our fixed-window script sent the way the store sends a single decision ({@code StringRedisTemplate.execute}
+ * with a callback calling Spring's {@code evalSha}) but with nothing of the store around it: beside
+ * {@code OURS_FIXED_WINDOW} it shows what the store's own work costs, and beside the Lettuce-only
+ * contender what Spring's layer costs.
  */
 final class SpringCallbackScriptLimiter implements Limiter {
 
