@@ -38,36 +38,7 @@ FULL_CP="ratelimit-bench/target/classes:$(cat ratelimit-bench/target/classpath.t
 BARE_CP=$(tr ':' '\n' <<<"$FULL_CP" | grep -v -E '/(ratelimit-interceptor|i18n)/' | paste -sd: -)
 mkdir -p "$OUT/http"
 
-PIDS=()
-cleanup() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-}
-trap cleanup EXIT
-
-# A loopback port nobody listens on (at most 50 tries).
-free_port() {
-  local port
-  for _ in $(seq 1 50); do
-    port=$((20000 + RANDOM % 40000))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "$port"
-      return
-    fi
-  done
-  echo "no free port found" >&2
-  exit 1
-}
-
-# Waits at most 60 s for a URL to answer.
-await() {
-  for _ in $(seq 1 120); do
-    curl -s -o /dev/null "$1" && return 0
-    sleep 0.5
-  done
-  echo "$1 did not answer within 60 s" >&2
-  exit 1
-}
+source ratelimit-bench/processes.sh
 
 declare -A URL APP_PID REDIS_PID
 for variant in "${VARIANTS[@]}"; do

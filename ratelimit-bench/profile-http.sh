@@ -32,27 +32,9 @@ if [[ ! -f $PROFILER_DIR/linux-x64/libasyncProfiler.so ]]; then
   (cd "$PROFILER_DIR" && unzip -q -o "async-profiler-$PROFILER_VERSION-linux-x64.jar" 'linux-x64/*')
 fi
 mkdir -p "$OUT"
-PROFILE="$OUT/profile${REQUEST_PATH//\//-}.collapsed"
+PROFILE="$(cd "$OUT" && pwd)/profile${REQUEST_PATH//\//-}.collapsed"
 
-PIDS=()
-cleanup() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-}
-trap cleanup EXIT
-
-free_port() {
-  local port
-  for _ in $(seq 1 50); do
-    port=$((20000 + RANDOM % 40000))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "$port"
-      return
-    fi
-  done
-  echo "no free port found" >&2
-  exit 1
-}
+source ratelimit-bench/processes.sh
 
 redis_port=$(free_port)
 redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no >/dev/null 2>&1 &
@@ -61,7 +43,7 @@ app_port=$(free_port)
 # The profile starts with the JVM; only samples of Tomcat's request threads are counted below, so
 # start-up does not count, and the first seconds of load (interpreted code) weigh little in 40 s.
 java -Xms512m -Xmx512m \
-    -agentpath:"$PWD/$PROFILER_DIR/linux-x64/libasyncProfiler.so=start,event=cpu,interval=500us,collapsed,file=$PWD/$PROFILE" \
+    -agentpath:"$PWD/$PROFILER_DIR/linux-x64/libasyncProfiler.so=start,event=cpu,interval=500us,collapsed,file=$PROFILE" \
     -cp "ratelimit-bench/target/classes:$(cat ratelimit-bench/target/classpath.txt)" \
     dev.ratelimit.bench.http.OverheadApplication --server.port="$app_port" --spring.application.name=app-bench \
     --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$redis_port" --logging.level.root=WARN \
@@ -69,10 +51,7 @@ java -Xms512m -Xmx512m \
 app_pid=$!
 PIDS+=($app_pid)
 url="http://127.0.0.1:$app_port$REQUEST_PATH"
-for _ in $(seq 1 120); do
-  curl -s -o /dev/null "$url" && break
-  sleep 0.5
-done
+await "$url"
 wrk -t1 -c"$CONNECTIONS" -d"${SECONDS_UNDER_LOAD}s" "$url" | grep -E 'Requests/sec|Non-2xx' || true
 # The agent writes the profile when the JVM exits.
 kill "$app_pid"
@@ -85,4 +64,4 @@ awk -v path="$REQUEST_PATH" '
   END {
     printf "GET %s: %d CPU samples on request threads; RateLimitInterceptor.preHandle %.2f%% of them", path, requests, 100 * limiter / requests
     printf " (of which deciding in the store, including the wait for Redis: %.2f%%)\n", 100 * store / requests
-  }' "$PROFILE" | tee "$OUT/profile${REQUEST_PATH//\//-}.md"
+  }' "$PROFILE" | tee "${PROFILE%.collapsed}.md"
