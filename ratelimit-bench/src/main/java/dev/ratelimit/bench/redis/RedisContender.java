@@ -51,10 +51,6 @@ public enum RedisContender {
         return opener.open(redis, limit, keys);
     }
 
-    public boolean isOurs() {
-        return name().startsWith("OURS_");
-    }
-
     /**
      * Whether it is one limiter deciding one limit per request: every contender but the two-limit one and
      * the diagnostic transports of our fixed-window script.

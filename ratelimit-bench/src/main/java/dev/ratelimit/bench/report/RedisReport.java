@@ -90,7 +90,7 @@ final class RedisReport {
             for (Scenario scenario : Scenario.ALL.subList(0, 2)) {
                 double wanted = scenario.keys().equals("HOT") ? target.hot() : target.spread();
                 List<String> cells = new ArrayList<>(List.of(target.ours() + " ÷ " + target.peer(), scenario.keys(),
-                        "≥ " + ratio(wanted) + (target.applies(scenario, 1) ? "" : " at 64 threads")));
+                        "≥ " + ratio(wanted) + (target.applies(scenario, 1) ? "" : " at " + target.hotFromThreads() + " threads")));
                 for (int threads : BenchmarkRun.REDIS_THREADS) {
                     cells.add(judged(scenario.ratio(decisions, target.ours(), target.peer(), threads), wanted,
                             target.applies(scenario, threads)));
