@@ -89,8 +89,9 @@ final class RedisReport {
         for (Target target : TARGETS) {
             for (Scenario scenario : Scenario.ALL.subList(0, 2)) {
                 double wanted = scenario.keys().equals("HOT") ? target.hot() : target.spread();
+                String from = target.applies(scenario, 1) ? "" : " at " + target.hotFromThreads() + " threads";
                 List<String> cells = new ArrayList<>(List.of(target.ours() + " ÷ " + target.peer(), scenario.keys(),
-                        "≥ " + ratio(wanted) + (target.applies(scenario, 1) ? "" : " at " + target.hotFromThreads() + " threads")));
+                        "≥ " + ratio(wanted) + from));
                 for (int threads : BenchmarkRun.REDIS_THREADS) {
                     cells.add(judged(scenario.ratio(decisions, target.ours(), target.peer(), threads), wanted,
                             target.applies(scenario, threads)));
