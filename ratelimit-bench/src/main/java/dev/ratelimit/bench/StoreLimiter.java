@@ -4,6 +4,7 @@ import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.RateLimitStore;
+import dev.ratelimit.interceptor.store.StoreResult;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -55,7 +56,10 @@ public final class StoreLimiter implements Limiter {
 
     @Override
     public boolean tryAcquire(int key) {
-        for (Decision decision : store.acquire(requests.get(key))) {
+        if (!(store.acquire(requests.get(key)) instanceof StoreResult.Decided decided)) {
+            throw new IllegalStateException("the store did not decide");
+        }
+        for (Decision decision : decided.decisions()) {
             if (!decision.allowed()) {
                 return false;
             }

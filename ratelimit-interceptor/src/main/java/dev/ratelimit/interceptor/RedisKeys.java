@@ -42,7 +42,21 @@ public record RedisKeys(String prefix) {
     public String counter(String module, String rule, Dimension dimension, Algorithm algorithm, String identity) {
         String counterRule = dimension == Dimension.GLOBAL ? GLOBAL_RULE : rule;
         String kind = algorithm == Algorithm.FIXED_WINDOW ? dimension.name() : dimension.name() + "@" + algorithm.name();
-        return prefix + ":counter:" + module + ":" + counterRule + ":" + kind + ":" + identity;
+        return counterPrefix() + withoutHashTag(module) + ":" + withoutHashTag(counterRule) + ":" + kind + ":" + identity;
+    }
+
+    /** The start of every counter key. */
+    public String counterPrefix() {
+        return prefix + ":counter:";
+    }
+
+    /**
+     * Braces percent-encoded: on Redis Cluster a {@code {...}} in a key is a hash tag that picks the slot, and a
+     * rule name (a {@code dynuri} pattern with a path variable) must not put every counter of the rule on one node.
+     * Identities never carry braces ({@code DimensionKeys} hashes them), so no client picks its slot either.
+     */
+    static String withoutHashTag(String part) {
+        return part.indexOf('{') < 0 && part.indexOf('}') < 0 ? part : part.replace("{", "%7B").replace("}", "%7D");
     }
 
     public String sysconfig() {

@@ -6,6 +6,7 @@ import dev.ratelimit.bench.StoreLimiter;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.store.RedisRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.Stores;
 
 /**
  * Everything that decides on Redis in the benchmarks. Ours and the two script-on-a-template peers use
@@ -20,7 +21,7 @@ public enum RedisContender {
     OURS_TOKEN_BUCKET((redis, limit, keys) -> ours(redis, Algorithm.TOKEN_BUCKET, limit, keys)),
     /** Two stacked fixed-window limits per request (user and IP), sent together. */
     OURS_TWO_LIMITS((redis, limit, keys) ->
-            StoreLimiter.twoLimits(new RedisRateLimitStore(redis.template()), limit, keys)),
+            StoreLimiter.twoLimits(new RedisRateLimitStore(Stores.connection(redis.template())), limit, keys)),
     /** Diagnostic: our fixed-window script through Lettuce alone, no Spring in between. */
     FIXED_WINDOW_SCRIPT_LETTUCE_ONLY((redis, limit, keys) -> new LettuceScriptLimiter(redis.port(), limit, keys)),
     /**
@@ -60,6 +61,6 @@ public enum RedisContender {
     }
 
     private static Limiter ours(RedisServerProcess redis, Algorithm algorithm, BenchLimit limit, int keys) {
-        return StoreLimiter.oneLimit(new RedisRateLimitStore(redis.template()), algorithm, limit, keys);
+        return StoreLimiter.oneLimit(new RedisRateLimitStore(Stores.connection(redis.template())), algorithm, limit, keys);
     }
 }

@@ -14,15 +14,12 @@ import dev.ratelimit.interceptor.metrics.OutcomeCounts;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.store.RateLimitStore;
-import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
-import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
-import dev.ratelimit.interceptor.store.resilience.FailoverRateLimitStore;
+import dev.ratelimit.interceptor.store.StoreDescription;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -30,7 +27,8 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
  * Actuator endpoint {@code ratelimit}: the config snapshot in force (version, age, switches, whitelist),
- * every rule in force with its effective limit and mode, the store and its circuit, and the outcomes
+ * every rule in force with its effective limit and mode, the store as it describes itself (its circuit and
+ * near cache for Redis), and the outcomes
  * counted since the start. Read only; expose it with {@code management.endpoints.web.exposure.include}.
  */
 @Endpoint(id = "ratelimit")
@@ -39,23 +37,17 @@ public class RateLimitEndpoint {
     private final EndpointCatalog catalog;
     private final RuleSnapshotHolder snapshots;
     private final RateLimitStore store;
-    private final CircuitBreaker circuit;
     private final OutcomeCounts counts;
     private final InterceptionLog log;
     private final Whitelist whitelist;
     private final Clock clock;
 
-    /**
-     * @param circuit   the Redis circuit, or {@code null} when counters are not in Redis
-     * @param whitelist the whitelist of the properties; the config hash's is in the snapshot
-     */
+    /** @param whitelist the whitelist of the properties; the config hash's is in the snapshot */
     public RateLimitEndpoint(EndpointCatalog catalog, RuleSnapshotHolder snapshots, RateLimitStore store,
-                             CircuitBreaker circuit, OutcomeCounts counts, InterceptionLog log, Whitelist whitelist,
-                             Clock clock) {
+                             OutcomeCounts counts, InterceptionLog log, Whitelist whitelist, Clock clock) {
         this.catalog = catalog;
         this.snapshots = snapshots;
         this.store = store;
-        this.circuit = circuit;
         this.counts = counts;
         this.log = log;
         this.whitelist = whitelist;
@@ -66,8 +58,8 @@ public class RateLimitEndpoint {
     public Report report() {
         RuleSnapshot snapshot = snapshots.current();
         Long dropped = log instanceof DroppedInterceptions drops ? drops.droppedInterceptions() : null;
-        return new Report(catalog.naming().module(), snapshot(snapshot), rules(snapshot), store(), counts.snapshot(),
-                dropped);
+        return new Report(catalog.naming().module(), snapshot(snapshot), rules(snapshot), store.describe(),
+                counts.snapshot(), dropped);
     }
 
     private SnapshotReport snapshot(RuleSnapshot snapshot) {
@@ -104,19 +96,6 @@ public class RateLimitEndpoint {
                 snapshot.override(id).enabled(), mode(snapshot, id));
     }
 
-    private StoreReport store() {
-        String type = store instanceof FailoverRateLimitStore ? "redis"
-                : store instanceof MemoryRateLimitStore ? "memory" : store.getClass().getName();
-        Integer counters = store instanceof MemoryRateLimitStore memory ? memory.size() : null;
-        String policy = store instanceof FailoverRateLimitStore failover ? lower(failover.policy().name()) : null;
-        if (circuit == null) {
-            return new StoreReport(type, counters, null, null, null, null, policy);
-        }
-        CircuitBreaker.Status status = circuit.status();
-        return new StoreReport(type, counters, lower(status.state().name()), status.since(),
-                circuit.consecutiveFailures(), status.lastFailure(), policy);
-    }
-
     private static String mode(RuleSnapshot snapshot, String ruleId) {
         return (snapshot.shadow(ruleId) ? RuleMode.SHADOW : RuleMode.ENFORCE).value();
     }
@@ -134,17 +113,13 @@ public class RateLimitEndpoint {
         return List.copyOf(users);
     }
 
-    private static String lower(String name) {
-        return name.toLowerCase(Locale.ROOT);
-    }
-
     /**
      * What the endpoint shows.
      *
      * @param counts      outcomes since the start, over all rules
      * @param logDropped  interceptions the log writer gave up, when it counts them
      */
-    public record Report(String module, SnapshotReport snapshot, List<RuleReport> rules, StoreReport store,
+    public record Report(String module, SnapshotReport snapshot, List<RuleReport> rules, StoreDescription store,
                          Map<String, Long> counts, Long logDropped) {
     }
 
@@ -169,17 +144,5 @@ public class RateLimitEndpoint {
      */
     public record RuleReport(String id, String source, long count, long intervalSeconds, String dimension,
                              String algorithm, boolean enabled, String mode) {
-    }
-
-    /**
-     * Where counters live.
-     *
-     * @param type          {@code redis}, {@code memory}, or the class of an app's own store
-     * @param counters      counters held in this process, for the in-process store
-     * @param circuit       {@code closed} while Redis decides, {@code open} while the failure policy does
-     * @param failurePolicy what decides while the circuit is open
-     */
-    public record StoreReport(String type, Integer counters, String circuit, Instant since,
-                              Integer consecutiveFailures, String lastFailure, String failurePolicy) {
     }
 }

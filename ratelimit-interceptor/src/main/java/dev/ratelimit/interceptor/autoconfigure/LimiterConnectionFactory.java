@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.autoconfigure;
 
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
@@ -25,32 +26,39 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /**
  * Builds the limiter's own Lettuce connection: the server from the app's connection details
  * ({@code spring.data.redis.*}), the client settings (TLS, client name, credentials, options) from the
- * app's Lettuce connection factory, and three changes: the limiter's command timeout; commands refused
- * at once while disconnected (queued commands would hold requests until the timeout); and reconnect
+ * app's Lettuce connection factory, and three changes: commands refused at once while disconnected
+ * (queued commands would hold requests until Redis is judged silent); a command timeout of its own,
+ * long, since requests stop waiting by the limiter's judgement of Redis, not by Lettuce's; and reconnect
  * attempts at most {@code reconnectCeiling} apart (Lettuce's default grows to 30 s, which would keep
  * decisions off Redis that long after it is back). Uses the app's connection instead when the app's
  * factory is not Lettuce or was not built from the connection details.
  */
 final class LimiterConnectionFactory {
 
+    /**
+     * When Lettuce gives up a command: requests stop waiting much earlier (see {@code ReplyWatch}), but a
+     * reply that still comes tells what Redis counted, so it is read as long as it is likely to come.
+     */
+    static final Duration ABANDON_AFTER = Duration.ofSeconds(10);
+
     private LimiterConnectionFactory() {
     }
 
     static LimiterRedisConnection create(StringRedisTemplate appRedis, DataRedisConnectionDetails details,
-                                         Duration timeout, Duration connectTimeout, Duration reconnectCeiling) {
+                                         RateLimitProperties.Redis redis, Duration reconnectCeiling) {
         RedisConnectionFactory app = appRedis.getRequiredConnectionFactory();
         if (!(app instanceof LettuceConnectionFactory lettuce) || details == null || !sameServer(lettuce, details)) {
             return LimiterRedisConnection.sharedWith(appRedis, "its connection factory " + app.getClass().getName()
-                    + " is not a Lettuce factory built from spring.data.redis.*");
+                    + " is not a Lettuce factory built from spring.data.redis.*", redis.timeout(), redis.maxWait());
         }
         ClientResources resources = DefaultClientResources.builder()
                 .reconnectDelay(Delay.exponential(Duration.ofMillis(1), reconnectCeiling, 2, TimeUnit.MILLISECONDS))
                 .build();
         LettuceConnectionFactory factory = new LettuceConnectionFactory(server(details),
-                client(lettuce.getClientConfiguration(), details, timeout, connectTimeout, resources));
+                client(lettuce.getClientConfiguration(), details, redis.connectTimeout(), resources));
         factory.afterPropertiesSet();
         factory.start();
-        return new LimiterRedisConnection(new StringRedisTemplate(factory), () -> {
+        return new LimiterRedisConnection(new StringRedisTemplate(factory), redis.timeout(), redis.maxWait(), () -> {
             factory.destroy();
             resources.shutdown(0, 2, TimeUnit.SECONDS);
         });
@@ -70,18 +78,18 @@ final class LimiterConnectionFactory {
     }
 
     private static LettuceClientConfiguration client(LettuceClientConfiguration app, DataRedisConnectionDetails details,
-                                                     Duration timeout, Duration connectTimeout,
-                                                     ClientResources resources) {
+                                                     Duration connectTimeout, ClientResources resources) {
         ClientOptions appOptions = app.getClientOptions().orElseGet(() ->
                 details.getCluster() != null ? ClusterClientOptions.create() : ClientOptions.create());
         ClientOptions options = appOptions.mutate()
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .socketOptions(appOptions.getSocketOptions().mutate().connectTimeout(connectTimeout).build())
+                .timeoutOptions(TimeoutOptions.enabled(ABANDON_AFTER))
                 .build();
         LettuceClientConfiguration.LettuceClientConfigurationBuilder builder = LettuceClientConfiguration.builder()
                 .clientOptions(options)
                 .clientResources(resources)
-                .commandTimeout(timeout)
+                .commandTimeout(ABANDON_AFTER)
                 .shutdownTimeout(app.getShutdownTimeout())
                 .shutdownQuietPeriod(app.getShutdownQuietPeriod());
         app.getClientName().ifPresent(name -> builder.clientName(name + "-ratelimit"));

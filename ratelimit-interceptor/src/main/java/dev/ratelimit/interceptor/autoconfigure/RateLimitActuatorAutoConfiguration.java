@@ -11,7 +11,6 @@ import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.web.RateLimitInterceptor;
 import java.time.Clock;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -37,10 +36,8 @@ public class RateLimitActuatorAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         RateLimitEndpoint rateLimitEndpoint(EndpointCatalog catalog, RuleSnapshotHolder snapshots, RateLimitStore store,
-                                            ObjectProvider<CircuitBreaker> circuit, OutcomeCounts counts,
-                                            InterceptionLog log, Whitelist whitelist) {
-            return new RateLimitEndpoint(catalog, snapshots, store, circuit.getIfAvailable(), counts, log, whitelist,
-                    Clock.systemUTC());
+                                            OutcomeCounts counts, InterceptionLog log, Whitelist whitelist) {
+            return new RateLimitEndpoint(catalog, snapshots, store, counts, log, whitelist, Clock.systemUTC());
         }
     }
 

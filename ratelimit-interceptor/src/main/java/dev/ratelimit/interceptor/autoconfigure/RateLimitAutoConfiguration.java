@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.autoconfigure;
 
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.config.ConfigChangeListener;
+import dev.ratelimit.interceptor.decision.RequestLimiter;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.config.SysConfigDefaults;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
@@ -22,11 +23,14 @@ import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.RedisRateLimitStore;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
+import dev.ratelimit.interceptor.store.nearcache.NearCache;
+import dev.ratelimit.interceptor.store.nearcache.NearCacheRateLimitStore;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.store.resilience.CircuitProbe;
 import dev.ratelimit.interceptor.store.resilience.FailoverRateLimitStore;
 import dev.ratelimit.interceptor.store.resilience.FailurePolicy;
 import dev.ratelimit.interceptor.web.JsonRejectionHandler;
+import dev.ratelimit.interceptor.web.LimitResponseWriter;
 import dev.ratelimit.interceptor.web.RateLimitInterceptor;
 import dev.ratelimit.interceptor.web.RejectionHandler;
 import dev.ratelimit.interceptor.web.RejectionMessages;
@@ -59,7 +63,8 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 
 /**
  * Installs the rate limiter in a servlet web app: counters in Redis ({@code ratelimit.store=redis},
- * the default), on a connection of the limiter's own and behind a circuit breaker, or in this process
+ * the default), on a connection of the limiter's own, behind a circuit breaker and a near cache of
+ * denials, or in this process
  * ({@code memory}); every part is a bean an app can replace by declaring its own.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
@@ -89,11 +94,13 @@ public class RateLimitAutoConfiguration {
     LimiterRedisConnection rateLimitRedisConnection(StringRedisTemplate redis,
                                                     ObjectProvider<DataRedisConnectionDetails> details,
                                                     RateLimitProperties properties) {
+        RateLimitProperties.Redis limiter = properties.redis();
         if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", getClass().getClassLoader())) {
-            return LimiterRedisConnection.sharedWith(redis, "the Redis client is not Lettuce");
+            return LimiterRedisConnection.sharedWith(redis, "the Redis client is not Lettuce", limiter.timeout(),
+                    limiter.maxWait());
         }
-        return LimiterConnectionFactory.create(redis, details.getIfAvailable(), properties.redis().timeout(),
-                properties.redis().connectTimeout(), properties.redisFailure().probeInterval());
+        return LimiterConnectionFactory.create(redis, details.getIfAvailable(), limiter,
+                properties.redisFailure().probeInterval());
     }
 
     @Bean
@@ -112,16 +119,47 @@ public class RateLimitAutoConfiguration {
         return new CircuitProbe(circuit, redis::probe, properties.redisFailure().probeInterval());
     }
 
-    /** Redis while it answers; while it does not, the failure policy ({@code ratelimit.redis-failure.*}). */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(LimiterRedisConnection.class)
+    @ConditionalOnProperty(prefix = "ratelimit.near-cache", name = "enabled", matchIfMissing = true)
+    NearCache rateLimitNearCache(RateLimitProperties properties) {
+        return new NearCache(properties.nearCache().maxEntries());
+    }
+
+    /**
+     * Redis while it answers; while it does not, the failure policy ({@code ratelimit.redis-failure.*});
+     * in front of both, the denials this instance remembers ({@code ratelimit.near-cache.*}). The
+     * connection is opened and the scripts loaded here, before the app takes requests.
+     */
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean({LimiterRedisConnection.class, CircuitBreaker.class})
-    RateLimitStore rateLimitStore(LimiterRedisConnection redis, CircuitBreaker circuit, RateLimitProperties properties) {
+    RateLimitStore rateLimitStore(LimiterRedisConnection redis, CircuitBreaker circuit,
+                                  ObjectProvider<NearCache> nearCache, RateLimitProperties properties) {
         RateLimitProperties.RedisFailure failure = properties.redisFailure();
         RateLimitStore local = failure.mode() == FailurePolicy.LOCAL
                 ? new MemoryRateLimitStore(Clock.systemUTC(), properties.memory().maxKeys()) : null;
-        return new FailoverRateLimitStore(new RedisRateLimitStore(redis.template()), circuit, failure.mode(), local,
+        RedisRateLimitStore redisStore = new RedisRateLimitStore(redis);
+        redisStore.open(properties.redis().connectTimeout());
+        RateLimitStore store = new FailoverRateLimitStore(redisStore, circuit, failure.mode(), local,
                 failure.instances(), failure.probeInterval());
+        NearCache denials = nearCache.getIfAvailable();
+        if (denials == null) {
+            return store;
+        }
+        redisStore.decisionsTo(denials::learn);
+        return new NearCacheRateLimitStore(store, denials);
+    }
+
+    /** Counters in Redis without a Redis client: a limiter that silently limits nothing would be worse than no start. */
+    @Bean
+    @ConditionalOnMissingBean({RateLimitStore.class, StringRedisTemplate.class})
+    @ConditionalOnProperty(prefix = "ratelimit", name = "store", havingValue = "redis", matchIfMissing = true)
+    RateLimitStore rateLimitStoreWithoutRedis() {
+        throw new IllegalStateException("The rate limiter keeps its counters in Redis (ratelimit.store=redis) but the "
+                + "app has no StringRedisTemplate: configure Spring Data Redis (spring.data.redis.*), or set "
+                + "ratelimit.store=memory to count in this process only");
     }
 
     @Bean
@@ -179,12 +217,15 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnMissingBean(name = "rateLimitConfigChangeListenerContainer")
     @ConditionalOnBean(SysConfigRepository.class)
     RedisMessageListenerContainer rateLimitConfigChangeListenerContainer(StringRedisTemplate redis,
-            RuleSnapshotHolder snapshots, RedisKeys keys) {
+            RuleSnapshotHolder snapshots, RedisKeys keys, ObjectProvider<NearCache> nearCache) {
         RedisMessageListenerContainer container = new RedisMessageListenerContainer();
         container.setConnectionFactory(redis.getRequiredConnectionFactory());
         container.setAutoStartup(false);
+        container.setTaskExecutor(new SubscriptionScheduler());
         container.setRecoveryBackoff(StartupTask.retryPauses());
-        container.addMessageListener(new ConfigChangeListener(snapshots), new ChannelTopic(keys.configChangedChannel()));
+        NearCache denials = nearCache.getIfAvailable();
+        container.addMessageListener(new ConfigChangeListener(snapshots, denials == null ? () -> { } : denials::clear),
+                new ChannelTopic(keys.configChangedChannel()));
         return container;
     }
 
@@ -247,7 +288,7 @@ public class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RejectionHandler rateLimitRejectionHandler(RateLimitProperties properties) {
-        return new JsonRejectionHandler(properties.response().status(), properties.response().body());
+        return new JsonRejectionHandler(properties.response().options());
     }
 
     @Bean
@@ -277,14 +318,26 @@ public class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(RateLimitStore.class)
-    RateLimitInterceptor rateLimitInterceptor(EndpointCatalog catalog, RuleSnapshotHolder snapshots,
-                                              DimensionKeys identities, RedisKeys keys, RateLimitStore store,
-                                              RejectionHandler rejectionHandler, RejectionMessages messages,
-                                              InterceptionLog interceptionLog, ObjectProvider<RateLimitMetrics> metrics,
-                                              Whitelist whitelist, RateLimitProperties properties) {
-        return new RateLimitInterceptor(catalog, snapshots, identities, keys, store, rejectionHandler, messages,
-                interceptionLog, RateLimitMetrics.all(metrics.orderedStream().toList()), whitelist,
-                properties.response().headersOnAllowed(), properties.response().legacyHeaders(), Clock.systemUTC());
+    RequestLimiter rateLimitRequestLimiter(RuleSnapshotHolder snapshots, RuleNaming naming, RedisKeys keys,
+                                           RateLimitStore store, InterceptionLog interceptionLog,
+                                           ObjectProvider<RateLimitMetrics> metrics, Whitelist whitelist) {
+        return new RequestLimiter(snapshots, naming.module(), keys, store, interceptionLog,
+                RateLimitMetrics.all(metrics.orderedStream().toList()), whitelist, Clock.systemUTC());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LimitResponseWriter rateLimitResponseWriter(RejectionHandler rejectionHandler, RejectionMessages messages,
+                                                RateLimitProperties properties) {
+        return new LimitResponseWriter(properties.response().options(), rejectionHandler, messages);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(RequestLimiter.class)
+    RateLimitInterceptor rateLimitInterceptor(EndpointCatalog catalog, RequestLimiter limiter,
+                                              DimensionKeys identities, LimitResponseWriter responses) {
+        return new RateLimitInterceptor(catalog, limiter, identities, responses);
     }
 
     @Bean

@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.autoconfigure;
 
 import dev.ratelimit.interceptor.store.resilience.FailurePolicy;
 import dev.ratelimit.interceptor.web.RejectionBody;
+import dev.ratelimit.interceptor.web.ResponseOptions;
 import java.time.Duration;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -15,6 +16,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param store          where counters live: {@code redis}, shared by every instance, or {@code memory}, this process only
  * @param trustedProxies CIDR blocks of the proxies whose forwarding headers are believed; empty means none are
  * @param redisFailure   what happens while Redis does not answer
+ * @param nearCache      the denials each instance remembers
  * @param whitelist      clients never limited, on top of those in the config hash
  * @param excludedPaths  Ant patterns of paths never limited (dynamic URL rules included)
  */
@@ -24,6 +26,7 @@ public record RateLimitProperties(
         String module,
         @DefaultValue("redis") Store store,
         @DefaultValue Redis redis,
+        @DefaultValue NearCache nearCache,
         @DefaultValue Memory memory,
         @DefaultValue Config config,
         @DefaultValue Identity identity,
@@ -43,17 +46,41 @@ public record RateLimitProperties(
 
     /**
      * @param keyPrefix      first part of every key the limiter writes
-     * @param timeout        how long a request waits for Redis to decide, on the limiter's own connection; the
-     *                       app's {@code spring.data.redis.timeout} applies to everything else
+     * @param timeout        how long Redis may answer none of the limiter's commands, while a request waits, before
+     *                       it is judged silent and the failure policy decides; counted in the waiting request's own
+     *                       time, so a pause of this process is not blamed on Redis. The app's
+     *                       {@code spring.data.redis.timeout} applies to everything else
+     * @param maxWait        the longest a request waits for its decision while Redis answers others; past it the
+     *                       failure policy decides, as when Redis is silent
      * @param connectTimeout how long opening the limiter's connection may take
      */
     public record Redis(@DefaultValue("ratelimit") String keyPrefix,
                         @DefaultValue("50ms") Duration timeout,
+                        @DefaultValue("500ms") Duration maxWait,
                         @DefaultValue("1s") Duration connectTimeout) {
 
         public Redis {
             positive("ratelimit.redis.timeout", timeout);
+            positive("ratelimit.redis.max-wait", maxWait);
             positive("ratelimit.redis.connect-timeout", connectTimeout);
+            if (maxWait.compareTo(timeout) < 0) {
+                throw new IllegalArgumentException("ratelimit.redis.max-wait (" + maxWait
+                        + ") must not be shorter than ratelimit.redis.timeout (" + timeout + ")");
+            }
+        }
+    }
+
+    /**
+     * @param enabled    whether each instance remembers the denials Redis told it until they end, and refuses
+     *                   those clients without asking Redis
+     * @param maxEntries the most denials remembered at once; the least recently used go first
+     */
+    public record NearCache(@DefaultValue("true") boolean enabled, @DefaultValue("10000") int maxEntries) {
+
+        public NearCache {
+            if (maxEntries < 1) {
+                throw new IllegalArgumentException("ratelimit.near-cache.max-entries must be at least 1, was " + maxEntries);
+            }
         }
     }
 
@@ -122,10 +149,9 @@ public record RateLimitProperties(
     public record Response(@DefaultValue("429") int status, @DefaultValue("true") boolean headersOnAllowed,
                            @DefaultValue("false") boolean legacyHeaders, @DefaultValue("json") RejectionBody body) {
 
-        public Response {
-            if (status < 200 || status > 599) {
-                throw new IllegalArgumentException("ratelimit.response.status must be an HTTP status (200-599), was " + status);
-            }
+        /** @throws IllegalArgumentException for a status that is not one */
+        public ResponseOptions options() {
+            return new ResponseOptions(status, headersOnAllowed, legacyHeaders, body);
         }
     }
 

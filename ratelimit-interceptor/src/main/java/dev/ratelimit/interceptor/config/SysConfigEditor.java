@@ -129,6 +129,17 @@ public class SysConfigEditor {
         return remove(DYNURI_PREFIX + present(pattern, "URL pattern"));
     }
 
+    /**
+     * Deletes a counter, so its client starts afresh, and has every instance forget the denials it
+     * remembered of it (the near cache) at once.
+     *
+     * @param counterKey the whole key, e.g. {@code ratelimit:counter:shop:OrderController.create:USER:alice}
+     * @return whether the counter existed
+     */
+    public boolean resetCounter(String counterKey) {
+        return repository.resetCounter(present(counterKey, "counter key"));
+    }
+
     private SysConfigChange write(String field, String value) {
         return new SysConfigChange(field, repository.write(field, value), value);
     }

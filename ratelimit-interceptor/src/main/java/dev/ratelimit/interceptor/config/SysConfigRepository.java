@@ -19,6 +19,9 @@ public class SysConfigRepository {
     private static final RedisScript<Long> PUT_ABSENT =
             RedisScript.of(new ClassPathResource("put_absent.lua", SysConfigRepository.class), Long.class);
 
+    private static final RedisScript<Long> RESET_COUNTER =
+            RedisScript.of(new ClassPathResource("reset_counter.lua", SysConfigRepository.class), Long.class);
+
     private final StringRedisTemplate redis;
     private final RedisKeys keys;
 
@@ -49,6 +52,23 @@ public class SysConfigRepository {
      */
     public String write(String field, String value) {
         return redis.execute(WRITE_FIELD, List.of(keys.sysconfig()), field, keys.configChangedChannel(), value);
+    }
+
+    /**
+     * Deletes one counter and announces it, atomically, so that every instance forgets what it
+     * remembered of the counter's denials.
+     *
+     * @param counterKey a key under {@code {p}:counter:}
+     * @return whether the counter existed
+     */
+    public boolean resetCounter(String counterKey) {
+        if (!counterKey.startsWith(keys.counterPrefix())) {
+            throw new IllegalArgumentException("'" + LimitSpec.abbreviate(counterKey) + "' is not a counter key: "
+                    + "counter keys start with " + keys.counterPrefix());
+        }
+        Long deleted = redis.execute(RESET_COUNTER, List.of(counterKey), keys.configChangedChannel(),
+                "reset " + counterKey);
+        return deleted != null && deleted > 0;
     }
 
     /**

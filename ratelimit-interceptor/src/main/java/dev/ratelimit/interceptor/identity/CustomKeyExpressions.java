@@ -54,7 +54,8 @@ public class CustomKeyExpressions {
      * that fails on a request (say, a method called on a missing header) gives nothing too, with one
      * warning per expression: a limiter must not turn a request into an error.
      */
-    public String evaluate(String expression, HttpServletRequest request) {
+    public String evaluate(String expression, HttpServletRequest servletRequest) {
+        HttpServletRequest request = new ParameterGuard(servletRequest);
         StandardEvaluationContext context = new StandardEvaluationContext(request);
         if (beans != null) {
             context.setBeanResolver(beans);
@@ -69,6 +70,10 @@ public class CustomKeyExpressions {
             }
             return value == null ? null : value.toString();
         } catch (RuntimeException e) {
+            UnreadableRequestException unreadable = ParameterGuard.unreadable(e);
+            if (unreadable != null) {
+                throw unreadable;
+            }
             if (reportedFailures.add(expression)) {
                 log.warn("Rate limit key expression '{}' failed; its limit does not apply to such requests: {}",
                         expression, e.toString());

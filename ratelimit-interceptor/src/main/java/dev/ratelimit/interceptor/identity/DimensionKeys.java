@@ -77,12 +77,20 @@ public class DimensionKeys {
         }
     }
 
+    /**
+     * Printable ASCII but the braces, which Redis Cluster reads as a hash tag: a client that could put
+     * braces in its identity would choose the slot (and the node) of its own counters.
+     */
+    private static boolean plain(int c) {
+        return c > ' ' && c < 0x7f && c != '{' && c != '}';
+    }
+
     /** The value itself when short and plain; otherwise {@code ~} and a hash of it. Blank is no identity. */
     static String keyPart(String value) {
         if (value == null || value.isBlank()) {
             return null;
         }
-        if (value.length() <= MAX_PLAIN_LENGTH && value.chars().allMatch(c -> c > ' ' && c < 0x7f)) {
+        if (value.length() <= MAX_PLAIN_LENGTH && value.chars().allMatch(DimensionKeys::plain)) {
             return value;
         }
         try {

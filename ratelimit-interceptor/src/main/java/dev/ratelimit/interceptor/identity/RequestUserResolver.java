@@ -24,7 +24,7 @@ public class RequestUserResolver implements IdentityResolver {
 
     @Override
     public String user(HttpServletRequest request) {
-        String user = blankToNull(parameterName.isEmpty() ? null : request.getParameter(parameterName));
+        String user = blankToNull(parameterName.isEmpty() ? null : new ParameterGuard(request).getParameter(parameterName));
         return user != null ? user : verifiedUser(request);
     }
 

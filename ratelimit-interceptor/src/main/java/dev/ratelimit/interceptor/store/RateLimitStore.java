@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.store;
 
 import dev.ratelimit.interceptor.Algorithm;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -11,13 +12,16 @@ import java.util.Set;
 public interface RateLimitStore {
 
     /**
-     * Counts one request against each counter and decides.
-     *
-     * @return one decision per request, in the same order
-     * @throws RuntimeException when the store cannot answer; the caller applies the failure policy
+     * Counts one request against each counter and decides. A store that cannot decide answers
+     * {@link StoreResult.NotDecided}; it never throws for an outage.
      */
-    List<Decision> acquire(List<CounterRequest> requests);
+    StoreResult acquire(List<CounterRequest> requests);
 
     /** The algorithms this store implements; a rule with another fails the start. */
     Set<Algorithm> supportedAlgorithms();
+
+    /** What this store is, for the actuator endpoint. */
+    default StoreDescription describe() {
+        return new StoreDescription(getClass().getName(), Map.of());
+    }
 }

@@ -9,17 +9,19 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.ReturnType;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * Counters in Redis. Each decision is one {@code EVALSHA} of an algorithm's Lua script, which reads
- * Redis' own clock and does check-and-count atomically; the decisions of one request are pipelined
- * (on Lettuce's shared connection when the client is Lettuce, see {@link LettuceScriptBatch}), so
- * several limits cost about one round trip. Calls answered {@code NOSCRIPT} (a fresh or restarted
- * server, a promoted replica) are repeated once as {@code EVAL}, which puts the script in that server's cache.
+ * Redis' own clock and does check-and-count atomically; the decisions of one request are sent together
+ * on the limiter's connection, so several limits cost about one round trip. A request is decided on
+ * Redis' word only: when Redis is judged silent or too slow ({@link ReplyWatch}) the store answers
+ * {@link StoreResult.NotDecided}. Every decision Redis makes, in time or after the request gave up,
+ * goes to the {@link DecisionListener}. Calls
+ * answered {@code NOSCRIPT} (a fresh or restarted server, a promoted replica) are repeated once as
+ * {@code EVAL}, which puts the script in that server's cache.
  */
 public class RedisRateLimitStore implements RateLimitStore {
 
@@ -30,22 +32,31 @@ public class RedisRateLimitStore implements RateLimitStore {
             Algorithm.SLIDING_LOG, LuaScript.load(HEAD, "sliding_log.lua"),
             Algorithm.TOKEN_BUCKET, LuaScript.load(HEAD, "token_bucket.lua")));
 
-    private final StringRedisTemplate redis;
+    private final LimiterRedisConnection connection;
     private final Clock testClock;
-    private final Duration batchTimeout;
+    private volatile DecisionListener listener = DecisionListener.IGNORE;
 
-    public RedisRateLimitStore(StringRedisTemplate redis) {
-        this(redis, null);
+    public RedisRateLimitStore(LimiterRedisConnection connection) {
+        this(connection, null);
     }
 
     /**
      * @param testClock the time the scripts decide at, instead of Redis' own: only for tests that feed
      *                  this and the in-process store one clock
      */
-    RedisRateLimitStore(StringRedisTemplate redis, Clock testClock) {
-        this.redis = redis;
+    RedisRateLimitStore(LimiterRedisConnection connection, Clock testClock) {
+        this.connection = connection;
         this.testClock = testClock;
-        this.batchTimeout = LettuceScriptBatch.timeout(redis.getRequiredConnectionFactory());
+    }
+
+    /** Where every decision Redis makes goes, those that came too late for their request included. */
+    public void decisionsTo(DecisionListener listener) {
+        this.listener = listener;
+    }
+
+    /** Opens the connection and loads every script: see {@link LimiterRedisConnection#open}. */
+    public void open(Duration connectTimeout) {
+        connection.open(SCRIPTS.values().stream().map(LuaScript::body).toList(), connectTimeout);
     }
 
     @Override
@@ -54,54 +65,65 @@ public class RedisRateLimitStore implements RateLimitStore {
     }
 
     @Override
-    public List<Decision> acquire(List<CounterRequest> requests) {
+    public StoreDescription describe() {
+        if (!connection.watchesReplies()) {
+            return new StoreDescription("redis", Map.of("timeouts", "the Redis client's own"));
+        }
+        return new StoreDescription("redis", Map.of(
+                "silence", connection.silence().toString(), "maxWait", connection.maxWait().toString()));
+    }
+
+    @Override
+    public StoreResult acquire(List<CounterRequest> requests) {
+        long sentAt = System.nanoTime();
+        List<ScriptCall> calls = new ArrayList<>(requests.size());
+        for (CounterRequest request : requests) {
+            calls.add(call(request));
+        }
+        List<CompletableFuture<Object>> replies;
         try {
-            return evaluate(requests);
-        } catch (RuntimeException e) {
-            if (!isNoScript(e)) {
-                throw e;
+            replies = connection.send(calls, null);
+            ReplyWatch.Outcome outcome = connection.await(replies);
+            if (outcome != ReplyWatch.Outcome.ANSWERED) {
+                return givenUp(requests, replies, outcome, sentAt);
             }
-            // EVAL runs on the server that holds each key and leaves the script in its cache. SCRIPT LOAD
-            // would go to every node of a cluster and fail as long as any one of them is down, so a
-            // promoted replica that never saw the scripts would stay without them.
-            return evaluateWithBodies(requests);
+            if (anyNoScript(replies)) {
+                // EVAL runs on the server that holds each key and leaves the script in its cache. SCRIPT LOAD
+                // would go to every node of a cluster and fail as long as any one of them is down, so a
+                // promoted replica that never saw the scripts would stay without them.
+                replies = connection.send(calls, requests.stream().map(request -> script(request.algorithm()).body()).toList());
+                outcome = connection.await(replies);
+                if (outcome != ReplyWatch.Outcome.ANSWERED) {
+                    return givenUp(requests, replies, outcome, sentAt);
+                }
+            }
+        } catch (RuntimeException e) {
+            return StoreResult.NotDecided.pass(e.toString());
         }
-    }
-
-    private List<Decision> evaluate(List<CounterRequest> requests) {
-        if (requests.size() == 1) {
-            ScriptCall call = call(requests.get(0));
-            List<?> reply = redis.execute((RedisCallback<List<?>>) connection -> evalSha(connection, call));
-            return List.of(decision(requests.get(0), reply));
-        }
-        List<ScriptCall> calls = requests.stream().map(this::call).toList();
-        List<Object> replies = redis.execute((RedisCallback<List<Object>>) connection ->
-                batchTimeout != null && LettuceScriptBatch.supports(connection)
-                        ? LettuceScriptBatch.evalShas(connection, calls, batchTimeout)
-                        : pipelined(calls));
-        return decisions(requests, replies);
-    }
-
-    private List<Decision> evaluateWithBodies(List<CounterRequest> requests) {
-        return decisions(requests, redis.executePipelined((RedisCallback<Object>) connection -> {
-            requests.forEach(request -> connection.scriptingCommands().eval(script(request.algorithm()).body(),
-                    ReturnType.MULTI, 1, call(request).keyAndArgs()));
-            return null;
-        }));
-    }
-
-    private static List<Decision> decisions(List<CounterRequest> requests, List<Object> replies) {
         List<Decision> decisions = new ArrayList<>(requests.size());
         for (int i = 0; i < requests.size(); i++) {
-            decisions.add(decision(requests.get(i), (List<?>) replies.get(i)));
+            CompletableFuture<Object> reply = replies.get(i);
+            if (reply.isCompletedExceptionally()) {
+                return StoreResult.NotDecided.pass(failure(reply));
+            }
+            Decision decision = decision(requests.get(i), reply.join());
+            listener.decided(requests.get(i), decision, sentAt);
+            decisions.add(decision);
         }
-        return decisions;
+        return new StoreResult.Decided(decisions);
     }
 
-    private List<Object> pipelined(List<ScriptCall> calls) {
-        return redis.executePipelined((RedisCallback<Object>) connection -> {
-            calls.forEach(call -> evalSha(connection, call));
-            return null;
+    /** Hands each reply that still comes to the listener: Redis counted those requests. */
+    private StoreResult givenUp(List<CounterRequest> requests, List<CompletableFuture<Object>> replies,
+                                ReplyWatch.Outcome outcome, long sentAt) {
+        for (int i = 0; i < requests.size(); i++) {
+            CounterRequest request = requests.get(i);
+            replies.get(i).thenAccept(reply -> listener.decided(request, decision(request, reply), sentAt));
+        }
+        return StoreResult.NotDecided.pass(switch (outcome) {
+            case SILENT -> "Redis answered nothing for " + connection.silence().toMillis() + " ms";
+            case TOO_SLOW -> "Redis did not answer within " + connection.maxWait().toMillis() + " ms";
+            default -> "interrupted while waiting for Redis";
         });
     }
 
@@ -113,13 +135,10 @@ public class RedisRateLimitStore implements RateLimitStore {
         return new ScriptCall(script(request.algorithm()).sha1(), bytes(request.key()), args);
     }
 
-    private static List<?> evalSha(RedisConnection connection, ScriptCall call) {
-        return connection.scriptingCommands().evalSha(call.sha1(), ReturnType.MULTI, 1, call.keyAndArgs());
-    }
-
-    private static Decision decision(CounterRequest request, List<?> reply) {
-        return new Decision(number(reply, 0) == 1, request.limit(), number(reply, 1), number(reply, 2),
-                number(reply, 3));
+    private static Decision decision(CounterRequest request, Object reply) {
+        List<?> values = (List<?>) reply;
+        return new Decision(number(values, 0) == 1, request.limit(), number(values, 1), number(values, 2),
+                number(values, 3));
     }
 
     private static LuaScript script(Algorithm algorithm) {
@@ -138,13 +157,29 @@ public class RedisRateLimitStore implements RateLimitStore {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static boolean isNoScript(Throwable error) {
-        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
-            String message = cause.getMessage();
-            if (message != null && message.contains("NOSCRIPT")) {
+    private static boolean anyNoScript(List<CompletableFuture<Object>> replies) {
+        for (CompletableFuture<Object> reply : replies) {
+            if (reply.isCompletedExceptionally() && failure(reply).contains("NOSCRIPT")) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** What the error reply or the failure says, causes included. */
+    private static String failure(CompletableFuture<Object> reply) {
+        try {
+            reply.join();
+            return "";
+        } catch (CompletionException | CancellationException e) {
+            StringBuilder text = new StringBuilder();
+            for (Throwable cause = e.getCause() != null ? e.getCause() : e; cause != null; cause = cause.getCause()) {
+                if (!text.isEmpty()) {
+                    text.append("; ");
+                }
+                text.append(cause);
+            }
+            return text.toString();
+        }
     }
 }

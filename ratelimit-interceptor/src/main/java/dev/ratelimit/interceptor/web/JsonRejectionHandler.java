@@ -16,9 +16,9 @@ public class JsonRejectionHandler implements RejectionHandler {
     private final int status;
     private final RejectionBody body;
 
-    public JsonRejectionHandler(int status, RejectionBody body) {
-        this.status = status;
-        this.body = body;
+    public JsonRejectionHandler(ResponseOptions options) {
+        this.status = options.status();
+        this.body = options.body();
     }
 
     @Override

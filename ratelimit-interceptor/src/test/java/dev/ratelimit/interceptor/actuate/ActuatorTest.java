@@ -54,8 +54,11 @@ class ActuatorTest {
                         + "\"dimension\":\"USER\",\"algorithm\":\"FIXED_WINDOW\",\"enabled\":true,\"mode\":\"shadow\"}");
         JsonNode store = report.path("store");
         assertThat(store.path("type").asString()).isEqualTo("redis");
-        assertThat(store.path("circuit").asString()).isEqualTo("closed");
-        assertThat(store.path("failurePolicy").asString()).isEqualTo("local");
+        JsonNode details = store.path("details");
+        assertThat(details.path("circuit").path("state").asString()).isEqualTo("closed");
+        assertThat(details.path("failurePolicy").asString()).isEqualTo("local");
+        assertThat(details.path("silence").asString()).isEqualTo("PT0.05S");
+        assertThat(details.path("nearCache").path("maxEntries").asInt()).isEqualTo(10_000);
         assertThat(report.path("counts").path("allowed").asLong()).isEqualTo(2);
     }
 

@@ -70,15 +70,19 @@ class ClusterFailoverTest {
 
     @Test
     void aKilledMasterIsReplacedWithoutAnErrorAndLimitingResumesOnItsReplica() throws Exception {
-        List<String> loadUsers = usersOn(KILLED, Algorithm.FIXED_WINDOW, "load-", LOADERS);
+        // A new identity for each request, so that every one reaches Redis: a client that each instance
+        // knows to be blocked is refused without asking Redis (the near cache), dead master or not.
+        List<String> loadUsers = usersOn(KILLED, Algorithm.FIXED_WINDOW, "load-", 20_000);
+        AtomicInteger nextUser = new AtomicInteger();
         Queue<Answer> answers = new ConcurrentLinkedQueue<>();
         CircuitBreaker circuit = app.getBean(CircuitBreaker.class);
         AtomicBoolean loading = new AtomicBoolean(true);
         ExecutorService pool = Executors.newFixedThreadPool(LOADERS);
         List<Future<?>> loaders = new ArrayList<>();
-        for (String user : loadUsers) {
+        for (int loader = 0; loader < LOADERS; loader++) {
             loaders.add(pool.submit(() -> {
                 while (loading.get()) {
+                    String user = loadUsers.get(nextUser.getAndIncrement() % loadUsers.size());
                     HttpResponse<String> response = http.get(AlgorithmController.path(Algorithm.FIXED_WINDOW)
                             + "?usercode=" + user);
                     answers.add(new Answer(System.nanoTime(), response.statusCode(), circuit.isClosed()));
@@ -161,7 +165,7 @@ class ClusterFailoverTest {
     /** {@code count} user codes starting with {@code prefix} whose counters of {@code algorithm}'s endpoint lie on master {@code node}. */
     private static List<String> usersOn(int node, Algorithm algorithm, String prefix, int count) {
         String rule = "AlgorithmController." + AlgorithmController.methodName(algorithm);
-        return IntStream.range(0, 10_000).mapToObj(i -> prefix + i)
+        return IntStream.range(0, 100_000).mapToObj(i -> prefix + i)
                 .filter(user -> cluster.masterOf(cluster.slotOf(
                         KEYS.counter("fixture", rule, Dimension.USER, algorithm, user))) == node)
                 .limit(count).toList();

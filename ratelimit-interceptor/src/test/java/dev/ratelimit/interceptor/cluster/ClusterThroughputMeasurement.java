@@ -8,6 +8,7 @@ import dev.ratelimit.interceptor.store.RedisRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.Concurrently;
 import dev.ratelimit.interceptor.testsupport.RedisClusterProcess;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.Stores;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -54,7 +55,7 @@ class ClusterThroughputMeasurement {
     }
 
     private static double decisionsPerSecond(StringRedisTemplate template) throws Exception {
-        RedisRateLimitStore store = new RedisRateLimitStore(template);
+        RedisRateLimitStore store = new RedisRateLimitStore(Stores.connection(template));
         AtomicLong admitted = new AtomicLong();
         Concurrently.forEachIndex(CLIENTS, KEYS, i -> acquire(store, i, admitted)); // warm-up: scripts, connections, JIT
         admitted.set(0);
@@ -68,7 +69,7 @@ class ClusterThroughputMeasurement {
     private static void acquire(RedisRateLimitStore store, int i, AtomicLong admitted) {
         CounterRequest request = new CounterRequest("ratelimit:counter:bench:rule:USER:" + (i % KEYS),
                 Algorithm.FIXED_WINDOW, 1_000_000, 600_000);
-        if (store.acquire(List.of(request)).get(0).allowed()) {
+        if (Stores.decide(store, request).allowed()) {
             admitted.incrementAndGet();
         }
     }

@@ -25,8 +25,7 @@ class MetricsTest {
 
     @Test
     void countsEveryOutcomeByRuleTimesEveryDecisionAndShowsTheCircuitAndLogDrops() {
-        ConfigurableApplicationContext app = env.start("ratelimit.redis-failure.mode=open",
-                "fixture.recording-log=true", "fixture.recording-log.capacity=1");
+        ConfigurableApplicationContext app = env.start("fixture.recording-log=true", "fixture.recording-log.capacity=1");
         HttpProbe http = new HttpProbe(FixtureApplication.port(app));
         MeterRegistry registry = app.getBean(MeterRegistry.class);
         assertThat(registry).isInstanceOf(SimpleMeterRegistry.class);
@@ -42,7 +41,7 @@ class MetricsTest {
         }
         env.redis().stop();
         for (int i = 0; i < 6; i++) {
-            http.get("/user?usercode=mia");                     // the store fails: 6 errors, the circuit opens at 5
+            http.get("/user?usercode=mia");                     // decided in process: 6 allowed, the circuit opens at 5
         }
 
         assertThat(count(registry, "LimitedController.stacked#user", "allowed")).isEqualTo(2);
@@ -51,16 +50,18 @@ class MetricsTest {
         assertThat(count(registry, "LimitedController.stacked#ip", "allowed")).isEqualTo(4);
         assertThat(count(registry, "LimitedController.method", "allowed")).isEqualTo(5);
         assertThat(count(registry, "LimitedController.method", "shadow_blocked")).isEqualTo(2);
-        assertThat(count(registry, "LimitedController.user", "error")).isEqualTo(6);
+        assertThat(count(registry, "LimitedController.user", "allowed")).isEqualTo(6);
         assertThat(registry.get("ratelimit.requests").counters()).hasSize(7);
+        assertThat(registry.find("ratelimit.requests").tag("outcome", "error").counters())
+                .as("the failure policy decided: not an error").isEmpty();
         assertThat(registry.get("ratelimit.decision").timer().count()).as("one store call per request").isEqualTo(17);
         assertThat(registry.get("ratelimit.circuit.open").gauge().value()).isEqualTo(1);
         assertThat(registry.get("ratelimit.log.dropped").functionCounter().count())
                 .as("three interceptions, room for one").isEqualTo(2);
         assertThat(app.getBean(OutcomeCounts.class).snapshot()).containsExactly(
-                java.util.Map.entry("allowed", 11L), java.util.Map.entry("blocked", 1L),
+                java.util.Map.entry("allowed", 17L), java.util.Map.entry("blocked", 1L),
                 java.util.Map.entry("shadow_blocked", 2L), java.util.Map.entry("skipped", 1L),
-                java.util.Map.entry("error", 6L));
+                java.util.Map.entry("error", 0L));
 
         env.redis().restart();
         Awaitility.await().atMost(Duration.ofSeconds(10))

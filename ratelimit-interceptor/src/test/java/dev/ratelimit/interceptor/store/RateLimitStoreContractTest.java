@@ -7,6 +7,7 @@ import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.ConcurrentClients;
 import dev.ratelimit.interceptor.testsupport.ManualClock;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.Stores;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -199,9 +200,9 @@ class RateLimitStoreContractTest {
                     : List.of(random.nextInt(2), 2 + random.nextInt(2));
             List<CounterRequest> requests = picked.stream().map(counters::get).toList();
 
-            List<Decision> inProcess = memory.acquire(requests);
-            assertThat(redisStore.acquire(requests)).as("event %d at %d", i, clock.millis()).isEqualTo(inProcess);
-            assertThat(jedisStore.acquire(picked.stream().map(jedisCounters::get).toList()))
+            List<Decision> inProcess = Stores.decided(memory.acquire(requests));
+            assertThat(Stores.decided(redisStore.acquire(requests))).as("event %d at %d", i, clock.millis()).isEqualTo(inProcess);
+            assertThat(Stores.decided(jedisStore.acquire(picked.stream().map(jedisCounters::get).toList())))
                     .as("Jedis: event %d at %d", i, clock.millis()).isEqualTo(inProcess);
             for (Decision decision : inProcess) {
                 if (decision.allowed()) {
@@ -218,7 +219,7 @@ class RateLimitStoreContractTest {
     @ParameterizedTest
     @EnumSource(Algorithm.class)
     void everyRedisKeyHasATtlAndIsGoneAfterItsWindow(Algorithm algorithm) {
-        RedisRateLimitStore live = new RedisRateLimitStore(template);
+        RedisRateLimitStore live = new RedisRateLimitStore(Stores.connection(template));
         for (int i = 0; i < 3; i++) {
             acquire(live, "ttl", algorithm, 2, 1_000);
         }
@@ -232,7 +233,7 @@ class RateLimitStoreContractTest {
     @ParameterizedTest
     @EnumSource(Algorithm.class)
     void aRedisKeyThatLostItsTtlGetsItBackOnTheNextDenial(Algorithm algorithm) {
-        RedisRateLimitStore live = new RedisRateLimitStore(template);
+        RedisRateLimitStore live = new RedisRateLimitStore(Stores.connection(template));
         acquire(live, "orphan", algorithm, 1, 60_000);
         redis.commands().persist("orphan");
         assertThat(redis.commands().pttl("orphan")).isEqualTo(-1L);
@@ -244,13 +245,13 @@ class RateLimitStoreContractTest {
     private RateLimitStore store(StoreKind kind) {
         return switch (kind) {
             case MEMORY -> new MemoryRateLimitStore(clock, 100_000);
-            case REDIS -> new RedisRateLimitStore(template, clock);
-            case REDIS_JEDIS -> new RedisRateLimitStore(new StringRedisTemplate(jedis), clock);
+            case REDIS -> new RedisRateLimitStore(Stores.connection(template), clock);
+            case REDIS_JEDIS -> new RedisRateLimitStore(Stores.connection(new StringRedisTemplate(jedis)), clock);
         };
     }
 
     private static Decision acquire(RateLimitStore store, String key, Algorithm algorithm, long limit, long window) {
-        return store.acquire(List.of(new CounterRequest(key, algorithm, limit, window))).get(0);
+        return Stores.decide(store, new CounterRequest(key, algorithm, limit, window));
     }
 
     private static int admittedOf(int attempts, java.util.function.Supplier<Decision> attempt) {

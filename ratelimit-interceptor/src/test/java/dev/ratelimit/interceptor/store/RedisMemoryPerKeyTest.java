@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.Stores;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,7 +28,7 @@ class RedisMemoryPerKeyTest {
     @BeforeAll
     static void start() {
         redis = RedisServerProcess.start();
-        store = new RedisRateLimitStore(redis.template());
+        store = new RedisRateLimitStore(Stores.connection(redis.template()));
     }
 
     @AfterAll

@@ -1,76 +1,111 @@
 package dev.ratelimit.interceptor.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.Stores;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.dao.QueryTimeoutException;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
-/** The several limits of one request, sent together on Lettuce's shared connection. */
+/**
+ * The Redis store on its connection, with the shipped timeouts: the limits of one request sent together
+ * on the connection it has, scripts loaded again when Redis lost them, a silent Redis given up after the
+ * silence timeout, and the replies that come after that handed on.
+ */
 class RedisRateLimitStoreTest {
 
-    private static final long TIMEOUT_MILLIS = 100;
-
     private final RedisServerProcess redis = RedisServerProcess.start();
-    private final LettuceConnectionFactory connection = new LettuceConnectionFactory(
-            new RedisStandaloneConfiguration("127.0.0.1", redis.port()),
-            LettuceClientConfiguration.builder().commandTimeout(Duration.ofMillis(TIMEOUT_MILLIS)).build());
-    private RedisRateLimitStore store;
+    private final LimiterRedisConnection connection = Stores.connection(redis.template());
+    private final RedisRateLimitStore store = new RedisRateLimitStore(connection);
 
     @BeforeEach
-    void connect() {
-        connection.afterPropertiesSet();
-        connection.start();
-        store = new RedisRateLimitStore(new StringRedisTemplate(connection));
+    void open() {
+        store.open(Duration.ofSeconds(1));
     }
 
     @AfterEach
     void stop() {
-        redis.commands().ping(); // waits for a pause to end
-        connection.destroy();
+        if (redis.isRunning()) {
+            redis.commands().ping(); // waits for a pause to end
+        }
         redis.close();
     }
 
     @Test
+    void theScriptsAreLoadedWhenTheStoreOpens() {
+        assertThat(redis.commands().info("commandstats")).contains("cmdstat_script");
+        long evalsBefore = redis.calls("eval");
+
+        assertThat(decided(requests("first"))).extracting(Decision::allowed).containsOnly(true);
+
+        assertThat(redis.calls("eval")).as("no script sent whole").isEqualTo(evalsBefore);
+    }
+
+    @Test
     void severalLimitsOfARequestAreDecidedTogetherWithoutANewConnection() {
-        store.acquire(requests("warm-up"));
-        long connectionsBefore = connectionsReceived();
+        decided(requests("warm-up"));
+        long connectionsBefore = stat("total_connections_received");
 
         for (int i = 0; i < 50; i++) {
-            List<Decision> decisions = store.acquire(requests("user-" + (i % 10)));
-            assertThat(decisions).extracting(Decision::limit).containsExactly(10L, 3L, 1000L);
+            assertThat(decided(requests("user-" + (i % 10)))).extracting(Decision::limit).containsExactly(10L, 3L, 1000L);
         }
 
-        assertThat(connectionsReceived()).isEqualTo(connectionsBefore);
+        assertThat(stat("total_connections_received")).as("connections opened by 50 requests").isEqualTo(connectionsBefore);
         // The sixth request of user-0: within 10 and 1000, past the bucket of 3.
-        assertThat(store.acquire(requests("user-0"))).extracting(Decision::allowed).containsExactly(true, false, true);
+        assertThat(decided(requests("user-0"))).extracting(Decision::allowed).containsExactly(true, false, true);
+        assertThat(redis.commands().hget("test:fw:user-0", "count")).isEqualTo("6");
     }
 
     @Test
-    void scriptsThatRedisForgotAreLoadedAgainForABatchToo() {
+    void scriptsThatRedisForgotAreSentWholeOnce() {
         redis.commands().scriptFlush();
 
-        assertThat(store.acquire(requests("after-flush"))).extracting(Decision::allowed).containsOnly(true);
+        assertThat(decided(requests("after-flush"))).extracting(Decision::allowed).containsOnly(true);
+        assertThat(decided(requests("after-flush"))).extracting(Decision::allowed).containsExactly(true, true, true);
+        assertThat(redis.commands().hget("test:fw:after-flush", "count")).isEqualTo("2");
     }
 
     @Test
-    void aBatchThatRedisDoesNotAnswerInTimeFailsAfterTheTimeout() {
-        store.acquire(requests("warm-up"));
+    void aSilentRedisIsGivenUpAfterTheSilenceTimeoutAndItsLateAnswersAreHandedOn() {
+        decided(requests("warm-up"));
+        List<Decision> late = new CopyOnWriteArrayList<>();
+        store.decisionsTo((request, decision, sentAtNanos) -> late.add(decision));
         redis.commands().clientPause(1_000);
 
         long start = System.nanoTime();
-        assertThatThrownBy(() -> store.acquire(requests("paused"))).isInstanceOf(QueryTimeoutException.class);
-        assertThat((System.nanoTime() - start) / 1_000_000).isBetween(TIMEOUT_MILLIS - 5, TIMEOUT_MILLIS + 400);
+        StoreResult result = store.acquire(requests("paused"));
+        long waitedMillis = (System.nanoTime() - start) / 1_000_000;
+
+        assertThat(result).isInstanceOfSatisfying(StoreResult.NotDecided.class, notDecided -> {
+            assertThat(notDecided.refuse()).isFalse();
+            assertThat(notDecided.reason()).isEqualTo("Redis answered nothing for 50 ms");
+        });
+        assertThat(waitedMillis).isBetween(Stores.DEFAULTS.redis().timeout().toMillis(), 900L);
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> late.size() == 3);
+        assertThat(late).extracting(Decision::limit).containsExactlyInAnyOrder(10L, 3L, 1000L);
+        assertThat(redis.commands().hget("test:fw:paused", "count")).as("Redis did count it").isEqualTo("1");
+    }
+
+    @Test
+    void aRedisThatIsDownIsNotDecided() {
+        decided(requests("warm-up"));
+        redis.stop();
+
+        long start = System.nanoTime();
+        StoreResult result = store.acquire(requests("down"));
+
+        assertThat(result).isInstanceOf(StoreResult.NotDecided.class);
+        assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(900L);
+    }
+
+    private List<Decision> decided(List<CounterRequest> requests) {
+        return Stores.decided(store.acquire(requests));
     }
 
     private static List<CounterRequest> requests(String identity) {
@@ -79,8 +114,8 @@ class RedisRateLimitStoreTest {
                 new CounterRequest("test:sw:" + identity, Algorithm.SLIDING_WINDOW, 1000, 60_000));
     }
 
-    private long connectionsReceived() {
-        return redis.commands().info("stats").lines().filter(line -> line.startsWith("total_connections_received:"))
+    private long stat(String name) {
+        return redis.commands().info("stats").lines().filter(line -> line.startsWith(name + ":"))
                 .map(line -> Long.parseLong(line.substring(line.indexOf(':') + 1).strip())).findFirst().orElseThrow();
     }
 }

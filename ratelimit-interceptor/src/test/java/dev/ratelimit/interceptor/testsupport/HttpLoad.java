@@ -18,10 +18,11 @@ public final class HttpLoad implements AutoCloseable {
     /**
      * One request.
      *
+     * @param path       what was asked
      * @param startNanos {@link System#nanoTime()} when it was sent
      * @param status     the HTTP status, or -1 when no answer came (the exception is in {@code error})
      */
-    public record Sample(long startNanos, long latencyNanos, int status, String error) {
+    public record Sample(String path, long startNanos, long latencyNanos, int status, String error) {
 
         public boolean sentIn(long fromNanos, long toNanos) {
             return startNanos >= fromNanos && startNanos < toNanos;
@@ -68,9 +69,9 @@ public final class HttpLoad implements AutoCloseable {
         long start = System.nanoTime();
         try {
             int status = http.status(path);
-            return new Sample(start, System.nanoTime() - start, status, null);
+            return new Sample(path, start, System.nanoTime() - start, status, null);
         } catch (RuntimeException e) {
-            return new Sample(start, System.nanoTime() - start, -1, e.toString());
+            return new Sample(path, start, System.nanoTime() - start, -1, e.toString());
         }
     }
 

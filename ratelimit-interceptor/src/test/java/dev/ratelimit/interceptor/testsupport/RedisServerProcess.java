@@ -107,6 +107,25 @@ public final class RedisServerProcess implements AutoCloseable {
         startProcess();
     }
 
+    /**
+     * Stops the server process ({@code SIGSTOP}): it keeps its connections but neither reads nor answers,
+     * as a server stalled by its host, its disk or a long command would. {@link #resume()} lets it go on.
+     */
+    public synchronized void pause() {
+        Signals.send(process.pid(), "STOP");
+    }
+
+    public synchronized void resume() {
+        Signals.send(process.pid(), "CONT");
+    }
+
+    /** How often the server ran a command ({@code INFO commandstats}), e.g. {@code evalsha}; 0 if never. */
+    public long calls(String command) {
+        String prefix = "cmdstat_" + command + ":calls=";
+        return commands().info("commandstats").lines().filter(line -> line.startsWith(prefix))
+                .map(line -> Long.parseLong(line.substring(prefix.length(), line.indexOf(',')))).findFirst().orElse(0L);
+    }
+
     public boolean isRunning() {
         return process != null && process.isAlive();
     }

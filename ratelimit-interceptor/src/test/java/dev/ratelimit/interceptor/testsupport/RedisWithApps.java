@@ -38,6 +38,11 @@ public final class RedisWithApps implements BeforeAllCallback, AfterAllCallback,
         return app;
     }
 
+    /** The apps started so far, in order. */
+    public List<ConfigurableApplicationContext> apps() {
+        return List.copyOf(apps);
+    }
+
     public void stop(ConfigurableApplicationContext app) {
         apps.remove(app);
         app.close();

@@ -75,6 +75,41 @@ class BadInputTest {
         assertThat(redis.commands().keys("ratelimit:counter:*")).isEmpty();
     }
 
+    /**
+     * A flood of them costs one warning, not a stack trace per request (1,000 of those wrote 6.8 MB of
+     * log), and each is answered 400 as the container answers it, never let through uncounted.
+     */
+    @Test
+    void aThousandQueriesThatDoNotDecodeAreAnsweredWithoutFloodingTheLog(CapturedOutput output) {
+        for (int i = 0; i < 1_000; i++) {
+            assertThat(http.status(i % 2 == 0 ? "/user?usercode=%ff%fe" : "/user?usercode=%C3%28")).isEqualTo(400);
+        }
+
+        assertThat(output.toString().lines().filter(line -> line.contains("cannot read"))).hasSizeLessThanOrEqualTo(1);
+        assertThat(output.toString().lines().filter(line -> line.contains(" WARN ") || line.contains(" ERROR ")))
+                .as("warnings and errors for 1,000 requests").hasSizeLessThanOrEqualTo(1);
+        assertThat(output).doesNotContain("Servlet.service()");
+        assertThat(redis.commands().keys("ratelimit:counter:*")).isEmpty();
+    }
+
+    /** An expression that reads such a parameter fails; its limit must not be skipped for it. */
+    @Test
+    void aCustomKeyThatCannotBeReadIsABadRequestNotASkippedLimit() {
+        assertThat(IntStream.range(0, 5).map(i -> http.status("/query?q=%ff"))).containsOnly(400);
+        assertThat(IntStream.range(0, 3).map(i -> http.status("/query?q=ok"))).containsExactly(200, 200, 429);
+    }
+
+    /**
+     * Redis Cluster hashes only what is between the first braces of a key: a client that could put them
+     * in its identity would choose the node of its counters, and pile every one of them on one node.
+     */
+    @Test
+    void anIdentityWithBracesIsHashedSoThatNoClientPicksItsSlot() {
+        assertThat(IntStream.range(0, 3).map(i -> http.status("/stacked?usercode=%7Bx%7D1"))).containsExactly(200, 200, 429);
+
+        assertThat(redis.commands().keys(USER_COUNTERS)).singleElement().asString().matches(HASHED);
+    }
+
     @Test
     void anEmptyOrBlankUserCodeIsNoUser() {
         for (String user : List.of("", "%20%20%20", "%09")) {

@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.metrics.OutcomeCounts;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
@@ -23,8 +24,11 @@ class FailurePolicyTest {
     @Test
     void openLetsEveryRequestPassWhileRedisIsDown() {
         HttpProbe http = startAndKillRedis("ratelimit.redis-failure.mode=open");
+        OutcomeCounts counts = env.apps().get(0).getBean(OutcomeCounts.class);
+        long errors = counts.snapshot().get("error");
 
         IntStream.range(0, 10).forEach(i -> assertThat(http.status("/stacked?usercode=olga")).isEqualTo(200));
+        assertThat(counts.snapshot().get("error") - errors).as("two limits, ten undecided requests").isEqualTo(20);
     }
 
     @Test

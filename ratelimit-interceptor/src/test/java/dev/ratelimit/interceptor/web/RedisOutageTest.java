@@ -32,7 +32,7 @@ class RedisOutageTest {
 
     @Test
     void everyRequestIsAnsweredThroughAnOutageAndRedisDecidesAgainSoonAfter() throws Exception {
-        ConfigurableApplicationContext app = env.start("ratelimit.redis.timeout=100ms");
+        ConfigurableApplicationContext app = env.start();
         HttpProbe http = new HttpProbe(FixtureApplication.port(app));
         CircuitBreaker circuit = app.getBean(CircuitBreaker.class);
         RedisServerProcess redis = env.redis();
@@ -67,8 +67,7 @@ class RedisOutageTest {
         }
 
         assertThat(samples).allSatisfy(sample -> assertThat(sample.status()).as(sample.toString()).isIn(200, 429));
-        // A loaded machine can push single calls past the 100 ms timeout after the recovery; the
-        // circuit must still settle closed within a few probe intervals.
+        // The probe closes the circuit within a probe interval or two of the restart.
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(circuit::isClosed);
         long recoveryMillis = (recovered - restarted) / 1_000_000;
         assertThat(recoveryMillis).isLessThan(5_000);

@@ -4,10 +4,13 @@ import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.RateLimitStore;
+import dev.ratelimit.interceptor.store.StoreDescription;
+import dev.ratelimit.interceptor.store.StoreResult;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -52,14 +55,20 @@ public class MemoryRateLimitStore implements RateLimitStore {
     }
 
     @Override
-    public List<Decision> acquire(List<CounterRequest> requests) {
+    public StoreResult acquire(List<CounterRequest> requests) {
         long now = clock.millis();
         sweepIfDue(now);
         List<Decision> decisions = new ArrayList<>(requests.size());
         for (CounterRequest request : requests) {
             decisions.add(acquire(request, now));
         }
-        return decisions;
+        return new StoreResult.Decided(decisions);
+    }
+
+    @Override
+    public StoreDescription describe() {
+        return new StoreDescription("memory", Map.of("counters", counters.size(), "maxKeys", maxKeys,
+                "untracked", untracked.get()));
     }
 
     /** The number of counters held now. */

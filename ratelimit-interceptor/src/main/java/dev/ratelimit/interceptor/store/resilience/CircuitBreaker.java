@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Whether Redis is asked at all. Closed (the normal state), every decision goes to Redis; after
- * {@code threshold} failures in a row (errors or timeouts) it opens, and decisions go elsewhere
+ * {@code threshold} failures in a row (errors, or Redis judged silent or too slow) it opens, and decisions go elsewhere
  * without waiting for Redis, until a probe gets an answer and closes it. Each change is logged once,
  * never per request. Safe for any number of threads: a request reads one volatile field, and a
  * success writes nothing unless failures were counted.
@@ -75,16 +75,20 @@ public class CircuitBreaker {
         }
     }
 
-    /** Redis failed a request or did not answer in time; opens the circuit at the threshold. */
-    public void recordFailure(RuntimeException error) {
+    /**
+     * Redis failed a request or did not answer in time; opens the circuit at the threshold.
+     *
+     * @param reason what went wrong, for the log
+     */
+    public void recordFailure(String reason) {
         if (consecutiveFailures.incrementAndGet() < threshold) {
             return;
         }
         Status closed = status.get();
         if (closed.state() == State.CLOSED
-                && status.compareAndSet(closed, new Status(State.OPEN, clock.instant(), error.toString()))) {
+                && status.compareAndSet(closed, new Status(State.OPEN, clock.instant(), reason))) {
             log.warn("Rate limit store: Redis failed {} times in a row (last: {}); {} until it answers again",
-                    threshold, error, whileOpen);
+                    threshold, reason, whileOpen);
         }
     }
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -18,7 +19,7 @@ public class CircuitProbe implements InitializingBean, DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(CircuitProbe.class);
 
     private final CircuitBreaker circuit;
-    private final Runnable probe;
+    private final BooleanSupplier probe;
     private final Duration interval;
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "ratelimit-circuit-probe");
@@ -26,8 +27,8 @@ public class CircuitProbe implements InitializingBean, DisposableBean {
         return thread;
     });
 
-    /** @param probe one small call to Redis; returns when Redis answered, throws when it did not */
-    public CircuitProbe(CircuitBreaker circuit, Runnable probe, Duration interval) {
+    /** @param probe one small call to Redis: whether Redis answered */
+    public CircuitProbe(CircuitBreaker circuit, BooleanSupplier probe, Duration interval) {
         this.circuit = circuit;
         this.probe = probe;
         this.interval = interval;
@@ -44,11 +45,10 @@ public class CircuitProbe implements InitializingBean, DisposableBean {
         if (circuit.isClosed()) {
             return;
         }
-        try {
-            probe.run();
+        if (probe.getAsBoolean()) {
             circuit.probeSucceeded();
-        } catch (RuntimeException e) {
-            log.debug("Rate limit store: Redis still does not answer: {}", e.toString());
+        } else {
+            log.debug("Rate limit store: Redis still does not answer");
         }
     }
 

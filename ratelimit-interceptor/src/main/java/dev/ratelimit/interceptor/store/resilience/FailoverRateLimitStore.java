@@ -2,21 +2,26 @@ package dev.ratelimit.interceptor.store.resilience;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.store.CounterRequest;
-import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.RateLimitStore;
+import dev.ratelimit.interceptor.store.StoreDescription;
+import dev.ratelimit.interceptor.store.StoreResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * Redis while it answers, the failure policy while it does not. Each request goes to Redis while the
- * circuit is closed; a failure is counted and that request is decided by the policy at once. Once the
- * circuit is open no request waits for Redis: {@link FailurePolicy#LOCAL} decides in the in-process
- * store with the same rules, each limit divided by the number of instances so that together they stay
- * near it; {@link FailurePolicy#OPEN} and {@link FailurePolicy#CLOSED} throw
- * {@link StoreUnavailableException} for the caller to pass or refuse the request.
+ * Redis while it answers, the failure policy while it does not: the one place where the policy is
+ * applied. While the circuit is closed every request goes to Redis and is decided on its word; when
+ * Redis does not decide (an error, or judged silent or too slow) the failure is counted and the policy
+ * decides that request at once. Once the circuit is open no request waits for Redis.
+ * {@link FailurePolicy#LOCAL} decides in the in-process store with the same rules, each limit divided by
+ * the number of instances so that together they stay near it; {@link FailurePolicy#OPEN} lets the
+ * request pass and {@link FailurePolicy#CLOSED} refuses it, both as {@link StoreResult.NotDecided}.
  */
 public class FailoverRateLimitStore implements RateLimitStore {
 
@@ -25,7 +30,7 @@ public class FailoverRateLimitStore implements RateLimitStore {
     private final FailurePolicy policy;
     private final RateLimitStore local;
     private final int instances;
-    private final StoreUnavailableException unavailable;
+    private final Duration retryAfter;
 
     /**
      * @param local      decides while Redis does not, in {@link FailurePolicy#LOCAL} mode; {@code null} otherwise
@@ -45,24 +50,26 @@ public class FailoverRateLimitStore implements RateLimitStore {
         this.policy = policy;
         this.local = local;
         this.instances = instances;
-        this.unavailable = new StoreUnavailableException(policy, retryAfter);
+        this.retryAfter = retryAfter;
     }
 
     @Override
-    public List<Decision> acquire(List<CounterRequest> requests) {
+    public StoreResult acquire(List<CounterRequest> requests) {
+        String failure = "the circuit is open";
         if (circuit.isClosed()) {
-            try {
-                List<Decision> decisions = redis.acquire(requests);
+            StoreResult result = redis.acquire(requests);
+            if (result instanceof StoreResult.Decided) {
                 circuit.recordSuccess();
-                return decisions;
-            } catch (RuntimeException e) {
-                circuit.recordFailure(e);
+                return result;
             }
+            failure = ((StoreResult.NotDecided) result).reason();
+            circuit.recordFailure(failure);
         }
-        if (policy != FailurePolicy.LOCAL) {
-            throw unavailable;
-        }
-        return local.acquire(instances == 1 ? requests : shares(requests));
+        return switch (policy) {
+            case LOCAL -> local.acquire(instances == 1 ? requests : shares(requests));
+            case OPEN -> StoreResult.NotDecided.pass(failure);
+            case CLOSED -> StoreResult.NotDecided.refuse(failure, retryAfter);
+        };
     }
 
     /** Only what both stores can decide: a rule must keep working when it falls back. */
@@ -77,6 +84,23 @@ public class FailoverRateLimitStore implements RateLimitStore {
         return both;
     }
 
+    @Override
+    public StoreDescription describe() {
+        CircuitBreaker.Status status = circuit.status();
+        Map<String, Object> circuitState = new LinkedHashMap<>();
+        circuitState.put("state", lower(status.state().name()));
+        circuitState.put("since", status.since().toString());
+        circuitState.put("consecutiveFailures", circuit.consecutiveFailures());
+        if (status.lastFailure() != null) {
+            circuitState.put("lastFailure", status.lastFailure());
+        }
+        StoreDescription description = redis.describe()
+                .with("circuit", circuitState)
+                .with("failurePolicy", lower(policy.name()))
+                .with("instances", instances);
+        return local == null ? description : description.with("whileOpen", local.describe().details());
+    }
+
     public FailurePolicy policy() {
         return policy;
     }
@@ -89,5 +113,9 @@ public class FailoverRateLimitStore implements RateLimitStore {
                     request.windowMillis()));
         }
         return shares;
+    }
+
+    private static String lower(String name) {
+        return name.toLowerCase(Locale.ROOT);
     }
 }

@@ -7,6 +7,7 @@ import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.testsupport.ConcurrentClients;
 import dev.ratelimit.interceptor.testsupport.ManualClock;
+import dev.ratelimit.interceptor.testsupport.Stores;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -61,6 +62,6 @@ class MemoryRateLimitStoreTest {
 
     /** limit 2 per second. */
     private static Decision acquire(MemoryRateLimitStore store, String key, Algorithm algorithm) {
-        return store.acquire(List.of(new CounterRequest(key, algorithm, 2, 1_000))).get(0);
+        return Stores.decide(store, new CounterRequest(key, algorithm, 2, 1_000));
     }
 }

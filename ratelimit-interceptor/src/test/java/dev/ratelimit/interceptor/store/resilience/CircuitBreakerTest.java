@@ -18,25 +18,25 @@ class CircuitBreakerTest {
 
     @Test
     void opensAfterTheThresholdOfFailuresInARow() {
-        circuit.recordFailure(new IllegalStateException("one"));
-        circuit.recordFailure(new IllegalStateException("two"));
+        circuit.recordFailure("one");
+        circuit.recordFailure("two");
         assertThat(circuit.isClosed()).isTrue();
 
         clock.advance(500);
-        circuit.recordFailure(new IllegalStateException("three"));
+        circuit.recordFailure("three");
 
         assertThat(circuit.isClosed()).isFalse();
         assertThat(circuit.status()).isEqualTo(new CircuitBreaker.Status(CircuitBreaker.State.OPEN,
-                Instant.ofEpochMilli(1_000_500), "java.lang.IllegalStateException: three"));
+                Instant.ofEpochMilli(1_000_500), "three"));
     }
 
     @Test
     void aSuccessStartsTheCountAgain() {
-        circuit.recordFailure(new IllegalStateException());
-        circuit.recordFailure(new IllegalStateException());
+        circuit.recordFailure("failed");
+        circuit.recordFailure("failed");
         circuit.recordSuccess();
-        circuit.recordFailure(new IllegalStateException());
-        circuit.recordFailure(new IllegalStateException());
+        circuit.recordFailure("failed");
+        circuit.recordFailure("failed");
 
         assertThat(circuit.isClosed()).isTrue();
         assertThat(circuit.consecutiveFailures()).isEqualTo(2);
@@ -45,7 +45,7 @@ class CircuitBreakerTest {
     @Test
     void closesWhenAProbeGetsAnAnswerAndCountsAfresh(CapturedOutput output) {
         for (int i = 0; i < 3; i++) {
-            circuit.recordFailure(new IllegalStateException());
+            circuit.recordFailure("failed");
         }
         clock.advance(2_500);
 
@@ -60,7 +60,7 @@ class CircuitBreakerTest {
     @Test
     void manyThreadsFailingAtOnceOpenItOnceAndLogItOnce(CapturedOutput output) throws Exception {
         ConcurrentClients.admitted(32, 100, thread -> {
-            circuit.recordFailure(new IllegalStateException("down"));
+            circuit.recordFailure("down");
             return true;
         });
         circuit.probeSucceeded();

@@ -7,8 +7,10 @@ import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.RedisRateLimitStore;
+import dev.ratelimit.interceptor.store.StoreResult;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.Stores;
 import io.lettuce.core.ClientOptions;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,10 +28,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 class FailoverRateLimitStoreTest {
 
     private final RedisServerProcess redis = RedisServerProcess.start();
-    /** As the limiter's own connection: a short timeout, and commands refused at once while disconnected. */
+    /** As the limiter's own connection: commands refused at once while disconnected. */
     private final LettuceConnectionFactory connection = new LettuceConnectionFactory(
             new RedisStandaloneConfiguration("127.0.0.1", redis.port()),
-            LettuceClientConfiguration.builder().commandTimeout(Duration.ofMillis(200))
+            LettuceClientConfiguration.builder()
                     .clientOptions(ClientOptions.builder()
                             .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build())
                     .build());
@@ -67,7 +69,7 @@ class FailoverRateLimitStoreTest {
 
         assertThat(admitted(store, "shared", 10, 20)).isEqualTo(2);
         assertThat(admitted(store, "tiny", 3, 20)).isEqualTo(1);
-        assertThat(store.acquire(List.of(request("shared", 10))).get(0).limit()).isEqualTo(2);
+        assertThat(Stores.decide(store, request("shared", 10)).limit()).isEqualTo(2);
     }
 
     @Test
@@ -76,25 +78,23 @@ class FailoverRateLimitStoreTest {
         redis.stop();
 
         long admitted = IntStream.range(0, 1_000)
-                .filter(i -> store.acquire(List.of(request("flood-" + i, 1))).get(0).allowed()).count();
+                .filter(i -> Stores.decide(store, request("flood-" + i, 1)).allowed()).count();
 
         assertThat(admitted).isEqualTo(1_000);
         assertThat(local.size()).isEqualTo(100);
     }
 
     @Test
-    void openAndClosedLeaveTheDecisionToTheCaller() {
-        for (FailurePolicy policy : List.of(FailurePolicy.OPEN, FailurePolicy.CLOSED)) {
-            FailoverRateLimitStore store = store(policy, null, 1);
-            redis.stop();
+    void openLetsTheRequestPassAndClosedRefusesItUntilTheNextProbe() {
+        redis.stop();
 
-            assertThatThrownBy(() -> store.acquire(List.of(request("k", 5))))
-                    .isInstanceOfSatisfying(StoreUnavailableException.class, e -> {
-                        assertThat(e.policy()).isEqualTo(policy);
-                        assertThat(e.retryAfter()).isEqualTo(Duration.ofSeconds(3));
-                        assertThat(e.getStackTrace()).isEmpty();
-                    });
-        }
+        assertThat(store(FailurePolicy.OPEN, null, 1).acquire(List.of(request("k", 5))))
+                .isInstanceOfSatisfying(StoreResult.NotDecided.class, open -> assertThat(open.refuse()).isFalse());
+        assertThat(store(FailurePolicy.CLOSED, null, 1).acquire(List.of(request("k", 5))))
+                .isInstanceOfSatisfying(StoreResult.NotDecided.class, closed -> {
+                    assertThat(closed.refuse()).isTrue();
+                    assertThat(closed.retryAfter()).isEqualTo(Duration.ofSeconds(3));
+                });
     }
 
     @Test
@@ -105,13 +105,12 @@ class FailoverRateLimitStoreTest {
     }
 
     private FailoverRateLimitStore store(FailurePolicy policy, MemoryRateLimitStore inProcess, int instances) {
-        return new FailoverRateLimitStore(new RedisRateLimitStore(new StringRedisTemplate(connection)), circuit, policy,
-                inProcess,
-                instances, Duration.ofSeconds(3));
+        return new FailoverRateLimitStore(new RedisRateLimitStore(Stores.connection(new StringRedisTemplate(connection))),
+                circuit, policy, inProcess, instances, Duration.ofSeconds(3));
     }
 
     private static long admitted(FailoverRateLimitStore store, String key, long limit, int attempts) {
-        return IntStream.range(0, attempts).mapToObj(i -> store.acquire(List.of(request(key, limit))).get(0))
+        return IntStream.range(0, attempts).mapToObj(i -> Stores.decide(store, request(key, limit)))
                 .filter(Decision::allowed).count();
     }
 

@@ -1,10 +1,10 @@
-package dev.ratelimit.interceptor.web;
+package dev.ratelimit.interceptor.decision;
 
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Logs store failures at most once per period, with the count of those not logged, so an outage does not flood the log. */
+/** Logs failures of an app's own store (ours answer instead of throwing) at most once per period, with the count of those not logged, so an outage does not flood the log. */
 final class FailureWarnings {
 
     private static final Logger log = LoggerFactory.getLogger(FailureWarnings.class);

@@ -1,4 +1,4 @@
-package dev.ratelimit.interceptor.web;
+package dev.ratelimit.interceptor.decision;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
@@ -8,10 +8,8 @@ import dev.ratelimit.interceptor.config.RuleSnapshot;
 import dev.ratelimit.interceptor.config.UriRule;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
-import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
 import java.util.List;
-import org.springframework.web.util.UrlPathHelper;
 
 /**
  * The limits in force for one request: the endpoint's {@code @RateLimit}s with the snapshot's
@@ -27,7 +25,7 @@ final class LimitResolver {
         this.module = module;
     }
 
-    List<LimitDefinition> limits(Endpoint endpoint, HttpServletRequest request, RuleSnapshot snapshot) {
+    List<LimitDefinition> limits(Endpoint endpoint, LimitedRequest request, RuleSnapshot snapshot) {
         if (!endpoint.limits().isEmpty()) {
             List<LimitDefinition> limits = new ArrayList<>(endpoint.limits().size());
             for (LimitDefinition declared : endpoint.limits()) {
@@ -45,7 +43,7 @@ final class LimitResolver {
         if (snapshot.uriRules().isEmpty()) {
             return List.of();
         }
-        UriRule uriRule = snapshot.uriRule(UrlPathHelper.defaultInstance.getPathWithinApplication(request));
+        UriRule uriRule = snapshot.uriRule(request.path());
         return uriRule == null ? List.of() : enabled(dynamicLimit(module, uriRule.pattern(), uriRule.limit()), snapshot);
     }
 

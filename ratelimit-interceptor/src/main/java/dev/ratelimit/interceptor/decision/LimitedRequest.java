@@ -1,0 +1,30 @@
+package dev.ratelimit.interceptor.decision;
+
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+
+/**
+ * What deciding needs to know of a request, without the servlet API: the web layer reads it from the
+ * request, tests can make one up. Read lazily: an endpoint without a limit never resolves a client.
+ */
+public interface LimitedRequest {
+
+    /** The path within the application, matched against {@code dynuri.*} patterns. */
+    String path();
+
+    /** The identity to count the request under for {@code limit}, or {@code null} when the limit does not apply to it. */
+    String identity(LimitDefinition limit);
+
+    /** The client address as the trusted-proxy rules see it. */
+    String clientIp();
+
+    /** The user code, or {@code null}. */
+    String user();
+
+    /** The user code as the server established it, for the whitelist; see {@code IdentityResolver#verifiedUser}. */
+    String verifiedUser();
+
+    String httpMethod();
+
+    /** The request URI, for the interception log. */
+    String uri();
+}

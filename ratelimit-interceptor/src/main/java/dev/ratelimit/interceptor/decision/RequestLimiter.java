@@ -1,0 +1,194 @@
+package dev.ratelimit.interceptor.decision;
+
+import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.config.RuleSnapshot;
+import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.identity.Whitelist;
+import dev.ratelimit.interceptor.log.Interception;
+import dev.ratelimit.interceptor.log.InterceptionLog;
+import dev.ratelimit.interceptor.metrics.Outcome;
+import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
+import dev.ratelimit.interceptor.rule.Endpoint;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.store.CounterRequest;
+import dev.ratelimit.interceptor.store.Decision;
+import dev.ratelimit.interceptor.store.RateLimitStore;
+import dev.ratelimit.interceptor.store.StoreResult;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Decides one request, without the servlet API: the limits in force for its endpoint (from the
+ * immutable rule snapshot, without calling Redis), the whitelist, one counter per limit and identity,
+ * one store call for all of them, the meters and interception log rows of every decision, and then,
+ * among the enforced limits (a limit in shadow mode only logs and meters its denial), the most
+ * restrictive denial. A store that fails never fails the request.
+ */
+public class RequestLimiter {
+
+    private final RuleSnapshotHolder snapshots;
+    private final LimitResolver limits;
+    private final RedisKeys keys;
+    private final RateLimitStore store;
+    private final InterceptionLog interceptionLog;
+    private final RateLimitMetrics metrics;
+    private final Whitelist whitelist;
+    private final Clock clock;
+    private final FailureWarnings failures = new FailureWarnings();
+
+    /**
+     * @param module    this app's module, the module of its {@code dynuri.*} rules
+     * @param whitelist clients never limited, besides those of the config hash
+     */
+    public RequestLimiter(RuleSnapshotHolder snapshots, String module, RedisKeys keys, RateLimitStore store,
+                          InterceptionLog interceptionLog, RateLimitMetrics metrics, Whitelist whitelist, Clock clock) {
+        this.snapshots = snapshots;
+        this.limits = new LimitResolver(module);
+        this.keys = keys;
+        this.store = store;
+        this.interceptionLog = interceptionLog;
+        this.metrics = metrics;
+        this.whitelist = whitelist;
+        this.clock = clock;
+    }
+
+    public Verdict decide(Endpoint endpoint, LimitedRequest request) {
+        RuleSnapshot snapshot = snapshots.current();
+        if (!snapshot.globalCheck()) {
+            return Verdict.PASS;
+        }
+        List<LimitDefinition> inForce = limits.limits(endpoint, request, snapshot);
+        if (inForce.isEmpty()) {
+            return Verdict.PASS;
+        }
+        // After the rule lookup, so that unlimited endpoints never pay for resolving who the client is.
+        if (whitelisted(request, snapshot.whitelist())) {
+            inForce.forEach(limit -> metrics.outcome(limit, Outcome.SKIPPED));
+            return Verdict.PASS;
+        }
+        List<LimitDefinition> counted = new ArrayList<>(inForce.size());
+        List<CounterRequest> counters = new ArrayList<>(inForce.size());
+        for (LimitDefinition limit : inForce) {
+            String identity = request.identity(limit);
+            if (identity == null) {
+                metrics.outcome(limit, Outcome.SKIPPED);
+            } else {
+                counted.add(limit);
+                counters.add(new CounterRequest(
+                        keys.counter(limit.module(), limit.rule(), limit.dimension(), limit.algorithm(), identity),
+                        limit.algorithm(), limit.count(), limit.windowSeconds() * 1000));
+            }
+        }
+        if (counters.isEmpty()) {
+            return Verdict.PASS;
+        }
+        StoreResult result = acquire(counters);
+        if (result instanceof StoreResult.NotDecided notDecided) {
+            counted.forEach(limit -> metrics.outcome(limit, Outcome.ERROR));
+            return notDecided.refuse() ? Verdict.refuse(notDecided.retryAfter()) : Verdict.PASS;
+        }
+        return enforce(request, snapshot, counted, ((StoreResult.Decided) result).decisions());
+    }
+
+    private StoreResult acquire(List<CounterRequest> counters) {
+        long start = System.nanoTime();
+        try {
+            return store.acquire(counters);
+        } catch (RuntimeException e) {
+            failures.warn(e);
+            return StoreResult.NotDecided.pass(e.toString());
+        } finally {
+            metrics.decided(System.nanoTime() - start);
+        }
+    }
+
+    /** Meters and logs every decision, and finds the verdict of the enforced limits. */
+    private Verdict enforce(LimitedRequest request, RuleSnapshot snapshot, List<LimitDefinition> counted,
+                            List<Decision> decisions) {
+        boolean anyShadow = snapshot.anyShadow();
+        List<LimitDefinition> enforcedLimits = anyShadow ? new ArrayList<>(counted.size()) : counted;
+        List<Decision> enforcedDecisions = anyShadow ? new ArrayList<>(counted.size()) : decisions;
+        for (int i = 0; i < counted.size(); i++) {
+            LimitDefinition limit = counted.get(i);
+            boolean shadow = anyShadow && snapshot.shadow(limit.id());
+            if (decisions.get(i).allowed()) {
+                metrics.outcome(limit, Outcome.ALLOWED);
+            } else if (shadow) {
+                metrics.outcome(limit, Outcome.SHADOW_BLOCKED);
+                log(request, snapshot, limit, true);
+            } else {
+                metrics.outcome(limit, Outcome.BLOCKED);
+            }
+            if (anyShadow && !shadow) {
+                // A limit that only watches stays invisible to clients: no rate limit fields, no rejection.
+                enforcedLimits.add(limit);
+                enforcedDecisions.add(decisions.get(i));
+            }
+        }
+        if (enforcedLimits.isEmpty()) {
+            return Verdict.PASS;
+        }
+        int denying = mostRestrictiveDenial(enforcedDecisions);
+        if (denying < 0) {
+            return new Verdict(Verdict.Kind.ADMIT, enforcedLimits, enforcedDecisions, closestToLimit(enforcedDecisions),
+                    Duration.ZERO);
+        }
+        log(request, snapshot, enforcedLimits.get(denying), false);
+        return new Verdict(Verdict.Kind.REJECT, enforcedLimits, enforcedDecisions, denying, Duration.ZERO);
+    }
+
+    private boolean whitelisted(LimitedRequest request, Whitelist configured) {
+        if (whitelist.isEmpty() && configured.isEmpty()) {
+            return false;
+        }
+        if (!whitelist.ips().isEmpty() || !configured.ips().isEmpty()) {
+            String ip = request.clientIp();
+            if (whitelist.containsIp(ip) || configured.containsIp(ip)) {
+                return true;
+            }
+        }
+        if (!whitelist.users().isEmpty() || !configured.users().isEmpty()) {
+            String user = request.verifiedUser();
+            return whitelist.containsUser(user) || configured.containsUser(user);
+        }
+        return false;
+    }
+
+    private void log(LimitedRequest request, RuleSnapshot snapshot, LimitDefinition limit, boolean shadow) {
+        if (snapshot.logCheck()) {
+            interceptionLog.record(new Interception(clock.instant(), limit.module(), limit.rule(), request.user(),
+                    request.clientIp(), request.httpMethod(), request.uri(), limit.dimension(), limit.count(),
+                    limit.windowSeconds(), shadow));
+        }
+    }
+
+    /** The denial that lasts longest, or -1 when every limit allows. */
+    private static int mostRestrictiveDenial(List<Decision> decisions) {
+        int worst = -1;
+        for (int i = 0; i < decisions.size(); i++) {
+            Decision decision = decisions.get(i);
+            if (!decision.allowed()
+                    && (worst < 0 || decision.retryAfterMillis() > decisions.get(worst).retryAfterMillis())) {
+                worst = i;
+            }
+        }
+        return worst;
+    }
+
+    /** The limit with the fewest requests left; among equals, the one that takes longest to come back. */
+    private static int closestToLimit(List<Decision> decisions) {
+        int closest = 0;
+        for (int i = 1; i < decisions.size(); i++) {
+            Decision decision = decisions.get(i);
+            Decision best = decisions.get(closest);
+            if (decision.remaining() < best.remaining()
+                    || (decision.remaining() == best.remaining()
+                        && decision.resetOrRetryMillis() > best.resetOrRetryMillis())) {
+                closest = i;
+            }
+        }
+        return closest;
+    }
+}

@@ -1,0 +1,112 @@
+package dev.ratelimit.interceptor.store;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Waits for the replies of the limiter's connection and tells a Redis that stopped answering from a
+ * process that was too slow to read the answer. A wall-clock timeout per command cannot: when this
+ * process is paused (a stop-the-world collection, a stopped container) or starved of CPU, every
+ * command in flight outlives its timeout though Redis answered at once, and deciding those requests
+ * elsewhere would count them twice.
+ *
+ * <p>So the wait is counted in slices of a quarter of the silence timeout, and Redis is judged silent
+ * only when no reply at all (to any command of the connection) arrived during four slices in a row in
+ * which this thread was running: a slice it overslept (woke more than a slice late: the process was
+ * paused, or starved of CPU, and so were the threads that read Redis' replies) proves nothing about
+ * Redis and does not count. A pause of the process therefore costs nothing, and the replies that
+ * arrived meanwhile are read in the next slice. A request whose reply does not come within the maximum
+ * wait, counted in slices whatever their length, is given up too, although Redis still answers
+ * others: Redis is too slow, or this machine too busy to wait on.
+ */
+final class ReplyWatch {
+
+    /** How a wait ended. */
+    enum Outcome {
+        /** Every reply is in (some may be error replies). */
+        ANSWERED,
+        /** Redis answered nothing for the silence timeout. */
+        SILENT,
+        /** Redis answers others, but not these within the maximum wait. */
+        TOO_SLOW,
+        /** The waiting thread was interrupted. */
+        INTERRUPTED
+    }
+
+    private static final int SLICES_PER_SILENCE = 4;
+
+    private final Duration silence;
+    private final Duration maxWait;
+    private final long sliceNanos;
+    private final int maxSlices;
+    private final AtomicLong replies = new AtomicLong();
+
+    /**
+     * @param silence how long Redis may answer nothing while a command waits before it is judged silent
+     * @param maxWait the longest one request waits for its replies while Redis answers others
+     */
+    ReplyWatch(Duration silence, Duration maxWait) {
+        if (maxWait.compareTo(silence) < 0) {
+            throw new IllegalArgumentException("the maximum wait for Redis (" + maxWait
+                    + ") must not be shorter than its silence timeout (" + silence + ")");
+        }
+        this.silence = silence;
+        this.maxWait = maxWait;
+        this.sliceNanos = Math.max(1, silence.toNanos() / SLICES_PER_SILENCE);
+        this.maxSlices = (int) Math.min(Integer.MAX_VALUE, Math.max(SLICES_PER_SILENCE, maxWait.toNanos() / sliceNanos));
+    }
+
+    Duration silence() {
+        return silence;
+    }
+
+    Duration maxWait() {
+        return maxWait;
+    }
+
+    /** Every reply of the connection, answered or failed, to be called as it arrives. */
+    <T> CompletableFuture<T> watch(CompletableFuture<T> reply) {
+        reply.whenComplete((value, error) -> replies.incrementAndGet());
+        return reply;
+    }
+
+    Outcome await(List<? extends CompletableFuture<?>> pending) {
+        int slices = 0;
+        int silent = 0;
+        long seen = replies.get();
+        for (CompletableFuture<?> reply : pending) {
+            while (!reply.isDone()) {
+                long start = System.nanoTime();
+                try {
+                    reply.get(sliceNanos, TimeUnit.NANOSECONDS);
+                } catch (TimeoutException e) {
+                    boolean awake = System.nanoTime() - start < 2 * sliceNanos;
+                    long now = replies.get();
+                    if (now != seen) {
+                        silent = 0;
+                    } else if (awake) {
+                        silent++;
+                    }
+                    seen = now;
+                    if (silent >= SLICES_PER_SILENCE) {
+                        return Outcome.SILENT;
+                    }
+                    if (++slices >= maxSlices) {
+                        return Outcome.TOO_SLOW;
+                    }
+                } catch (ExecutionException e) {
+                    break; // an error reply: the caller reads it
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return Outcome.INTERRUPTED;
+                }
+            }
+        }
+        return Outcome.ANSWERED;
+    }
+}

@@ -1,0 +1,58 @@
+package dev.ratelimit.interceptor.web;
+
+import dev.ratelimit.interceptor.decision.LimitedRequest;
+import dev.ratelimit.interceptor.identity.DimensionKeys;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import jakarta.servlet.http.HttpServletRequest;
+import org.springframework.web.util.UrlPathHelper;
+
+/** A servlet request as the decision sees it; the client address is resolved once. */
+final class ServletLimitedRequest implements LimitedRequest {
+
+    private final HttpServletRequest request;
+    private final DimensionKeys identities;
+    private String clientIp;
+
+    ServletLimitedRequest(HttpServletRequest request, DimensionKeys identities) {
+        this.request = request;
+        this.identities = identities;
+    }
+
+    @Override
+    public String path() {
+        return UrlPathHelper.defaultInstance.getPathWithinApplication(request);
+    }
+
+    @Override
+    public String identity(LimitDefinition limit) {
+        return identities.identity(request, limit);
+    }
+
+    @Override
+    public String clientIp() {
+        if (clientIp == null) {
+            clientIp = identities.clientIp(request);
+        }
+        return clientIp;
+    }
+
+    @Override
+    public String user() {
+        return identities.user(request);
+    }
+
+    @Override
+    public String verifiedUser() {
+        return identities.verifiedUser(request);
+    }
+
+    @Override
+    public String httpMethod() {
+        return request.getMethod();
+    }
+
+    @Override
+    public String uri() {
+        return request.getRequestURI();
+    }
+}

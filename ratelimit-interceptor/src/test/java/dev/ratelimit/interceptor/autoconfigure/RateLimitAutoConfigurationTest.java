@@ -1,0 +1,152 @@
+package dev.ratelimit.interceptor.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.decision.RequestLimiter;
+import dev.ratelimit.interceptor.store.CounterRequest;
+import dev.ratelimit.interceptor.store.LimiterRedisConnection;
+import dev.ratelimit.interceptor.store.RateLimitStore;
+import dev.ratelimit.interceptor.store.StoreResult;
+import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
+import dev.ratelimit.interceptor.store.nearcache.NearCache;
+import dev.ratelimit.interceptor.store.nearcache.NearCacheRateLimitStore;
+import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
+import dev.ratelimit.interceptor.store.resilience.FailoverRateLimitStore;
+import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.Stores;
+import dev.ratelimit.interceptor.web.RateLimitInterceptor;
+import java.time.Clock;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Which store the auto-configuration builds under each condition, on a real Redis: the default (Redis
+ * behind the circuit and the near cache), without the near cache, the in-process store, no Redis at
+ * all, an app's own store, and an app's Redis client that is not Lettuce.
+ */
+class RateLimitAutoConfigurationTest {
+
+    private static RedisServerProcess redis;
+    private static WebApplicationContextRunner withRedis;
+
+    @BeforeAll
+    static void startRedis() {
+        redis = RedisServerProcess.start();
+        withRedis = new WebApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RateLimitAutoConfiguration.class))
+                .withPropertyValues("spring.data.redis.port=" + redis.port());
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        redis.close();
+    }
+
+    @Test
+    void byDefaultRedisDecidesBehindTheCircuitAndTheNearCacheOnAConnectionOpenedAtStart() {
+        redis.commands().configResetstat();
+        withRedis.run(context -> {
+            assertThat(context).hasSingleBean(LimiterRedisConnection.class).hasSingleBean(CircuitBreaker.class)
+                    .hasSingleBean(NearCache.class).hasSingleBean(RequestLimiter.class)
+                    .hasSingleBean(RateLimitInterceptor.class);
+            RateLimitStore store = context.getBean(RateLimitStore.class);
+            assertThat(store).isInstanceOf(NearCacheRateLimitStore.class);
+            assertThat(store.describe().type()).isEqualTo("redis");
+            assertThat(store.describe().details()).containsKeys("circuit", "nearCache", "whileOpen")
+                    .containsEntry("silence", "PT0.05S").containsEntry("failurePolicy", "local");
+            assertThat(redis.commands().info("commandstats")).as("scripts loaded at start").contains("cmdstat_script");
+            assertThat(Stores.decided(store.acquire(List.of(request("default"))))).hasSize(1);
+        });
+    }
+
+    @Test
+    void withoutTheNearCacheTheCircuitIsInFront() {
+        withRedis.withPropertyValues("ratelimit.near-cache.enabled=false").run(context -> {
+            assertThat(context).doesNotHaveBean(NearCache.class);
+            assertThat(context.getBean(RateLimitStore.class)).isInstanceOf(FailoverRateLimitStore.class);
+        });
+    }
+
+    @Test
+    void theInProcessStoreNeedsNoRedisConnection() {
+        withRedis.withPropertyValues("ratelimit.store=memory").run(context -> {
+            assertThat(context).doesNotHaveBean(LimiterRedisConnection.class).doesNotHaveBean(CircuitBreaker.class)
+                    .doesNotHaveBean(NearCache.class).hasSingleBean(RateLimitInterceptor.class);
+            assertThat(context.getBean(RateLimitStore.class)).isInstanceOf(MemoryRateLimitStore.class);
+        });
+    }
+
+    @Test
+    void withoutARedisClientTheStartFailsWithTheWayOutUnlessCountersAreInProcess() {
+        WebApplicationContextRunner noRedis = new WebApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class));
+        noRedis.run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                .hasMessageContaining("no StringRedisTemplate").hasMessageContaining("ratelimit.store=memory"));
+        noRedis.withPropertyValues("ratelimit.store=memory").run(context -> {
+            assertThat(context).hasSingleBean(RateLimitInterceptor.class);
+            assertThat(Stores.decided(context.getBean(RateLimitStore.class).acquire(List.of(request("alone"))))).hasSize(1);
+        });
+    }
+
+    @Test
+    void anAppsOwnStoreIsUsedAsItIs() {
+        withRedis.withUserConfiguration(OwnStore.class).run(context -> {
+            assertThat(context.getBean(RateLimitStore.class)).isSameAs(context.getBean(OwnStore.class).store);
+            assertThat(context).hasSingleBean(RateLimitInterceptor.class);
+        });
+    }
+
+    @Test
+    void anAppsClientThatIsNotLettuceIsSharedWithItsOwnTimeouts() {
+        withRedis.withUserConfiguration(JedisClient.class).run(context -> {
+            RateLimitStore store = context.getBean(RateLimitStore.class);
+            assertThat(store.describe().details()).containsEntry("timeouts", "the Redis client's own");
+            assertThat(Stores.decided(store.acquire(List.of(request("jedis"))))).hasSize(1);
+            assertThat(redis.commands().exists("test:jedis")).isEqualTo(1);
+        });
+    }
+
+    private static CounterRequest request(String identity) {
+        return new CounterRequest("test:" + identity, Algorithm.FIXED_WINDOW, 5, 60_000);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnStore {
+
+        final RateLimitStore store = new MemoryRateLimitStore(Clock.systemUTC(), 10);
+
+        @Bean
+        RateLimitStore ownStore() {
+            return store;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class JedisClient {
+
+        @Bean(destroyMethod = "destroy")
+        JedisConnectionFactory redisConnectionFactory() {
+            JedisConnectionFactory factory = new JedisConnectionFactory(
+                    new RedisStandaloneConfiguration("127.0.0.1", redis.port()));
+            factory.afterPropertiesSet();
+            factory.start();
+            return factory;
+        }
+
+        @Bean
+        StringRedisTemplate stringRedisTemplate(JedisConnectionFactory factory) {
+            return new StringRedisTemplate(factory);
+        }
+    }
+}

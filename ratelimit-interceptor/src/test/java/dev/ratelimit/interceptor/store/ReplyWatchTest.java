@@ -1,0 +1,83 @@
+package dev.ratelimit.interceptor.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How long a request waits, with replies completed by a timer thread as Redis' would be: while any
+ * reply comes the wait goes on, up to the maximum; with none, it ends after the silence timeout.
+ */
+class ReplyWatchTest {
+
+    private static final Duration SILENCE = Duration.ofMillis(100);
+    private static final Duration MAX_WAIT = Duration.ofMillis(1_000);
+
+    private final ReplyWatch watch = new ReplyWatch(SILENCE, MAX_WAIT);
+    private final ScheduledExecutorService redis = Executors.newSingleThreadScheduledExecutor();
+
+    @AfterEach
+    void stop() {
+        redis.shutdownNow();
+    }
+
+    @Test
+    void aReplyThatComesIsAwaited() {
+        CompletableFuture<Object> reply = watch.watch(new CompletableFuture<>());
+        redis.schedule(() -> reply.complete("ok"), 30, TimeUnit.MILLISECONDS);
+
+        assertThat(watch.await(List.of(reply))).isEqualTo(ReplyWatch.Outcome.ANSWERED);
+    }
+
+    @Test
+    void nothingAnsweredForTheSilenceTimeoutEndsTheWait() {
+        long start = System.nanoTime();
+
+        assertThat(watch.await(List.of(watch.watch(new CompletableFuture<>())))).isEqualTo(ReplyWatch.Outcome.SILENT);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(SILENCE, MAX_WAIT);
+    }
+
+    /** Replies to other commands every 40 ms: Redis answers, so the wait goes on past the silence timeout. */
+    @Test
+    void whileOtherRepliesComeTheWaitGoesOnPastTheSilenceTimeout() {
+        CompletableFuture<Object> reply = watch.watch(new CompletableFuture<>());
+        redis.scheduleAtFixedRate(() -> watch.watch(new CompletableFuture<>()).complete("other"), 0, 40,
+                TimeUnit.MILLISECONDS);
+        redis.schedule(() -> reply.complete("ok"), 400, TimeUnit.MILLISECONDS);
+
+        assertThat(watch.await(List.of(reply))).isEqualTo(ReplyWatch.Outcome.ANSWERED);
+        assertThat(reply).isCompletedWithValue("ok");
+    }
+
+    @Test
+    void aReplyThatNeverComesWhileOthersDoEndsTheWaitAtTheMaximum() {
+        redis.scheduleAtFixedRate(() -> watch.watch(new CompletableFuture<>()).complete("other"), 0, 20,
+                TimeUnit.MILLISECONDS);
+        long start = System.nanoTime();
+
+        assertThat(watch.await(List.of(watch.watch(new CompletableFuture<>())))).isEqualTo(ReplyWatch.Outcome.TOO_SLOW);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(MAX_WAIT, MAX_WAIT.multipliedBy(5));
+    }
+
+    @Test
+    void anErrorReplyIsAnAnswer() {
+        CompletableFuture<Object> reply = watch.watch(new CompletableFuture<>());
+        reply.completeExceptionally(new IllegalStateException("NOSCRIPT"));
+
+        assertThat(watch.await(List.of(reply))).isEqualTo(ReplyWatch.Outcome.ANSWERED);
+    }
+
+    @Test
+    void theMaximumWaitCannotBeShorterThanTheSilenceTimeout() {
+        assertThatThrownBy(() -> new ReplyWatch(SILENCE, SILENCE.minusMillis(1)))
+                .hasMessageContaining("must not be shorter");
+    }
+}

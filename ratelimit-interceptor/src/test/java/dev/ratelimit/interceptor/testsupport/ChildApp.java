@@ -1,0 +1,104 @@
+package dev.ratelimit.interceptor.testsupport;
+
+import dev.ratelimit.interceptor.fixture.FixtureMain;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
+
+/**
+ * The fixture app in a JVM of its own, as a second instance that a test can stop and continue with
+ * {@code SIGSTOP}/{@code SIGCONT}: what a stop-the-world pause or a frozen container does to it. Its
+ * output goes to a file under {@code target/}, named in failures.
+ */
+public final class ChildApp implements AutoCloseable {
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+
+    private final Process process;
+    private final Path output;
+    private final int port;
+
+    private ChildApp(Process process, Path output, int port) {
+        this.process = process;
+        this.output = output;
+        this.port = port;
+    }
+
+    /** Starts it against the Redis on {@code redisPort}, with extra {@code key=value} properties, and waits until it serves. */
+    public static ChildApp start(int redisPort, String... properties) {
+        try {
+            Path output = Files.createTempFile(Path.of("target"), "child-app-", ".log");
+            List<String> command = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), FixtureMain.class.getName(),
+                    Integer.toString(redisPort)));
+            command.addAll(List.of(properties));
+            Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(output.toFile()).start();
+            AtomicInteger port = new AtomicInteger();
+            Awaitility.await("child app serving, see " + output).atMost(START_TIMEOUT)
+                    .pollInterval(Duration.ofMillis(100)).until(() -> {
+                        if (!process.isAlive()) {
+                            throw new IllegalStateException("child app exited, see " + output);
+                        }
+                        return Files.readAllLines(output).stream().filter(line -> line.startsWith(FixtureMain.READY))
+                                .findFirst().map(line -> {
+                                    port.set(Integer.parseInt(line.substring(FixtureMain.READY.length()).strip()));
+                                    return true;
+                                }).orElse(false);
+                    });
+            return new ChildApp(process, output, port.get());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public HttpProbe http() {
+        return new HttpProbe(port);
+    }
+
+    /** Stops the process as a whole ({@code SIGSTOP}), so that it neither runs nor reads its sockets. */
+    public void pause() {
+        signal("STOP");
+    }
+
+    /** Lets it go on ({@code SIGCONT}). */
+    public void resume() {
+        signal("CONT");
+    }
+
+    private void signal(String name) {
+        Signals.send(process.pid(), name);
+    }
+
+    public Path output() {
+        return output;
+    }
+
+    @Override
+    public void close() {
+        resume();
+        process.destroy();
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        File file = output.toFile();
+        file.deleteOnExit();
+    }
+}
