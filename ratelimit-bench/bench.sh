@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the benchmarks and runs them, writing Markdown tables to ratelimit-bench/target/bench-results/.
 #
-# Usage: ratelimit-bench/bench.sh [redis] [local] [memory] [http] [--quick]
-#   no part named: all four, in that order. --quick: short measurements, to try the setup (not for figures).
+# Usage: ratelimit-bench/bench.sh [redis] [latency] [local] [memory] [http] [--quick]
+#   no part named: all five, in that order. --quick: short measurements, to try the setup (not for figures).
 # Needs Java 17, Maven, and on the PATH redis-server, redis-benchmark (Debian: redis-server, redis-tools) and,
 # for http, wrk and curl. Everything runs on loopback, on free ports, with its own redis-server processes.
 set -euo pipefail
@@ -14,11 +14,11 @@ PARTS=()
 for arg in "$@"; do
   case $arg in
     --quick) QUICK=--quick ;;
-    redis | local | memory | http) PARTS+=("$arg") ;;
-    *) echo "unknown argument $arg; expected redis, local, memory, http or --quick" >&2; exit 2 ;;
+    redis | latency | local | memory | http) PARTS+=("$arg") ;;
+    *) echo "unknown argument $arg; expected redis, latency, local, memory, http or --quick" >&2; exit 2 ;;
   esac
 done
-[[ ${#PARTS[@]} -gt 0 ]] || PARTS=(redis local memory http)
+[[ ${#PARTS[@]} -gt 0 ]] || PARTS=(redis latency local memory http)
 
 mvn -B -q -pl ratelimit-bench -am package dependency:build-classpath -DskipTests \
     -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime

@@ -6,7 +6,9 @@
 #   bare      the app without the starter on its classpath, GET /plain
 #   no-rule   with the starter, GET /plain (an endpoint without a rule)
 #   allowed   with the starter, GET /allowed (a rule that always admits: one Redis decision per request)
-#   rejected  with the starter, GET /rejected (100 an hour: after the first hundred, every request is a 429)
+#   rejected  with the starter, GET /rejected (100 an hour: after the first hundred, every request is a 429,
+#             refused from the near cache without a Redis call)
+#   rejected-uncached  as rejected, with ratelimit.near-cache.enabled=false: a Redis decision per rejection
 #   allowed-in-process  as allowed, but with ratelimit.store=memory: the starter's own work on a limited
 #             request without the Redis round trip
 #   redis-call without the starter, GET /redis-call (one INCR of the app's own per request: what a single
@@ -28,7 +30,7 @@ CONNECTIONS=${CONNECTIONS:-32}
 WRK_THREADS=${WRK_THREADS:-1}
 ROUNDS=${ROUNDS:-5}
 OUT=${OUT:-ratelimit-bench/target/bench-results}
-VARIANTS=(bare no-rule allowed rejected allowed-in-process redis-call)
+VARIANTS=(bare no-rule allowed rejected rejected-uncached allowed-in-process redis-call)
 
 if [[ "${1:-}" != "--no-build" ]]; then
   mvn -B -q -pl ratelimit-bench -am package dependency:build-classpath -DskipTests \
@@ -40,27 +42,30 @@ mkdir -p "$OUT/http"
 
 source ratelimit-bench/processes.sh
 
-declare -A URL APP_PID REDIS_PID
+declare -A URL APP_PID REDIS_PID REDIS_PORT
 for variant in "${VARIANTS[@]}"; do
   redis_port=$(free_port)
   redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no \
       >"$OUT/http/redis-$variant.log" 2>&1 &
   PIDS+=($!)
   REDIS_PID[$variant]=$!
+  REDIS_PORT[$variant]=$redis_port
   app_port=$(free_port)
   store=redis
+  near_cache=true
   case $variant in
     bare) cp=$BARE_CP path=/plain ;;
     no-rule) cp=$FULL_CP path=/plain ;;
     allowed) cp=$FULL_CP path=/allowed ;;
     rejected) cp=$FULL_CP path=/rejected ;;
+    rejected-uncached) cp=$FULL_CP path=/rejected near_cache=false ;;
     allowed-in-process) cp=$FULL_CP path=/allowed store=memory ;;
     redis-call) cp=$BARE_CP path=/redis-call ;;
   esac
   java -Xms512m -Xmx512m -cp "$cp" dev.ratelimit.bench.http.OverheadApplication \
       --server.port="$app_port" --spring.application.name=app-bench \
       --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$redis_port" \
-      --ratelimit.store="$store" --logging.level.root=WARN >"$OUT/http/app-$variant.log" 2>&1 &
+      --ratelimit.store="$store" --ratelimit.near-cache.enabled="$near_cache" --logging.level.root=WARN >"$OUT/http/app-$variant.log" 2>&1 &
   PIDS+=($!)
   APP_PID[$variant]=$!
   URL[$variant]="http://127.0.0.1:$app_port$path"
@@ -70,13 +75,23 @@ for variant in "${VARIANTS[@]}"; do await "${URL[$variant]}"; done
 # CPU time (user + system, in clock ticks) a process has used so far.
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
-# Runs wrk against one variant for $2 seconds; appends the CPU ticks its app and redis-server used meanwhile.
+# Commands the variant's redis-server has run so far (INFO commandstats): every command, and EVALSHA alone.
+redis_calls() {
+  redis-cli -p "${REDIS_PORT[$1]}" info commandstats | tr -d '\r' | awk -F'[:=,]' '
+    /^cmdstat_/ { all += $3 } /^cmdstat_evalsha:/ { scripts = $3 } END { printf "%d %d", all, scripts }'
+}
+
+# Runs wrk against one variant for $2 seconds; appends the CPU ticks its app and redis-server used
+# meanwhile, and the commands and script calls Redis ran.
 run_wrk() {
-  local variant=$1 seconds=$2 app_before redis_before
+  local variant=$1 seconds=$2 app_before redis_before calls_before calls_after
   app_before=$(cpu_ticks "${APP_PID[$variant]}")
   redis_before=$(cpu_ticks "${REDIS_PID[$variant]}")
+  calls_before=$(redis_calls "$variant")
   timeout $((seconds + 30)) wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"${seconds}s" --latency "${URL[$variant]}"
+  calls_after=$(redis_calls "$variant")
   echo "cpu-ticks app $(($(cpu_ticks "${APP_PID[$variant]}") - app_before)) redis $(($(cpu_ticks "${REDIS_PID[$variant]}") - redis_before))"
+  echo "redis-calls $((${calls_after% *} - ${calls_before% *})) scripts $((${calls_after#* } - ${calls_before#* }))"
 }
 
 echo "warm-up: ${WARMUP}s per variant" >&2
@@ -102,9 +117,10 @@ summarise() {
     /Non-2xx or 3xx responses/ { non2xx = $5 }
     /^Requests\/sec/ { rps = $2 }
     /^cpu-ticks/ { app = $3; redis = $5 }
+    /^redis-calls/ { calls = $2; scripts = $4 }
     END {
-      printf "%s %s %s %s %s %s\n", rps, p50, p99, (total > 0 ? non2xx / total : 0),
-          app * tick_micros / total, redis * tick_micros / total
+      printf "%s %s %s %s %s %s %s %s\n", rps, p50, p99, (total > 0 ? non2xx / total : 0),
+          app * tick_micros / total, redis * tick_micros / total, calls / total, scripts / total
     }' "$1"
 }
 
@@ -113,9 +129,11 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 {
   echo "## HTTP overhead (wrk -t$WRK_THREADS -c$CONNECTIONS -d${DURATION}s, median of $ROUNDS rounds)"
   echo
-  echo "| variant | requests/s | ratio to bare | p50 µs | p99 µs | non-2xx | app CPU µs/request | redis CPU µs/request |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "| variant | requests/s | ratio to bare | p50 µs | p99 µs | non-2xx | app CPU µs/request | CPU ratio to no-rule | redis CPU µs/request | Redis commands/request | script calls/request |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
   bare_rps=""
+  no_rule_cpu=$(for round in $(seq 1 "$ROUNDS"); do summarise "$OUT/http/round$round-no-rule.txt"; done \
+      | awk '{ print $5 }' | median)
   for variant in "${VARIANTS[@]}"; do
     lines=$(for round in $(seq 1 "$ROUNDS"); do summarise "$OUT/http/round$round-$variant.txt"; done)
     rps=$(awk '{ print $1 }' <<<"$lines" | median)
@@ -124,10 +142,13 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
     non2xx=$(awk '{ print $4 }' <<<"$lines" | median)
     app_cpu=$(awk '{ print $5 }' <<<"$lines" | median)
     redis_cpu=$(awk '{ print $6 }' <<<"$lines" | median)
+    calls=$(awk '{ print $7 }' <<<"$lines" | median)
+    scripts=$(awk '{ print $8 }' <<<"$lines" | median)
     bare_rps=${bare_rps:-$rps}
     awk -v v="$variant" -v r="$rps" -v b="$bare_rps" -v p50="$p50" -v p99="$p99" -v n="$non2xx" \
-        -v app="$app_cpu" -v redis="$redis_cpu" \
-        'BEGIN { printf "| %s | %d | %.3f | %.0f | %.0f | %.1f%% | %.1f | %.1f |\n", v, r, r / b, p50, p99, n * 100, app, redis }'
+        -v app="$app_cpu" -v redis="$redis_cpu" -v nr="$no_rule_cpu" -v calls="$calls" -v scripts="$scripts" \
+        'BEGIN { printf "| %s | %d | %.3f | %.0f | %.0f | %.1f%% | %.1f | %.2f | %.1f | %.3f | %.3f |\n",
+                 v, r, r / b, p50, p99, n * 100, app, app / nr, redis, calls, scripts }'
   done
   echo
   echo "Per round (requests/s):"

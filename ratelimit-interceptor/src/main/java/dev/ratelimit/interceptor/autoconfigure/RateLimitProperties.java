@@ -55,8 +55,8 @@ public record RateLimitProperties(
      * @param connectTimeout how long opening the limiter's connection may take
      */
     public record Redis(@DefaultValue("ratelimit") String keyPrefix,
-                        @DefaultValue("50ms") Duration timeout,
-                        @DefaultValue("500ms") Duration maxWait,
+                        @DefaultValue("250ms") Duration timeout,
+                        @DefaultValue("1s") Duration maxWait,
                         @DefaultValue("1s") Duration connectTimeout) {
 
         public Redis {

@@ -6,6 +6,7 @@ import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
+import dev.ratelimit.interceptor.testsupport.Stores;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.awaitility.Awaitility;
@@ -57,7 +58,7 @@ class ActuatorTest {
         JsonNode details = store.path("details");
         assertThat(details.path("circuit").path("state").asString()).isEqualTo("closed");
         assertThat(details.path("failurePolicy").asString()).isEqualTo("local");
-        assertThat(details.path("silence").asString()).isEqualTo("PT0.05S");
+        assertThat(details.path("silence").asString()).isEqualTo(Stores.DEFAULTS.redis().timeout().toString());
         assertThat(details.path("nearCache").path("maxEntries").asInt()).isEqualTo(10_000);
         assertThat(report.path("counts").path("allowed").asLong()).isEqualTo(2);
     }

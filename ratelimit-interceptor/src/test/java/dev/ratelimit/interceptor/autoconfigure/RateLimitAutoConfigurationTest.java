@@ -64,7 +64,7 @@ class RateLimitAutoConfigurationTest {
             assertThat(store).isInstanceOf(NearCacheRateLimitStore.class);
             assertThat(store.describe().type()).isEqualTo("redis");
             assertThat(store.describe().details()).containsKeys("circuit", "nearCache", "whileOpen")
-                    .containsEntry("silence", "PT0.05S").containsEntry("failurePolicy", "local");
+                    .containsEntry("silence", "PT0.25S").containsEntry("failurePolicy", "local");
             assertThat(redis.commands().info("commandstats")).as("scripts loaded at start").contains("cmdstat_script");
             assertThat(Stores.decided(store.acquire(List.of(request("default"))))).hasSize(1);
         });

@@ -54,8 +54,8 @@ class FloodTest {
         assertThat(steadyAdmitted).isEqualTo(LIMIT);
         assertThat(circuit.status()).as("the circuit never opened").isEqualTo(before);
         assertThat(flood).allSatisfy(sample -> assertThat(sample.status()).as(sample.toString()).isIn(200, 429));
-        long seconds = Math.max(1, (flood.get(flood.size() - 1).startNanos() - flood.get(0).startNanos()) / 1_000_000_000);
-        System.out.printf("FIGURES flood: %d requests of the flood (%d/s) next to the steady user's %d; "
+        double seconds = (flood.get(flood.size() - 1).startNanos() - flood.get(0).startNanos()) / 1e9;
+        System.out.printf("FIGURES flood: %d requests of the flood (%.0f/s) next to the steady user's %d; "
                 + "flood latency p50 %.1f ms p99 %.1f ms%n", flood.size(), flood.size() / seconds, STEADY_REQUESTS,
                 HttpLoad.percentileMillis(flood, 50), HttpLoad.percentileMillis(flood, 99));
     }

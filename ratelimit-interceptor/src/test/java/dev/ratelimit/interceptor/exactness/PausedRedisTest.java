@@ -56,14 +56,14 @@ class PausedRedisTest {
             case 1 -> "half";
             default -> "fresh-" + i;
         })) {
-            awaitMoreSamples(load, 200);
+            load.awaitMore(200);
             pausedAt = Instant.now();
             pauseStart = System.nanoTime();
             redis.pause();
             Thread.sleep(PAUSE_MILLIS); // the outage itself, the scenario under test
             redis.resume();
             pauseEnd = System.nanoTime();
-            awaitMoreSamples(load, 200);
+            load.awaitMore(200);
             samples = load.samples();
         }
 
@@ -92,10 +92,5 @@ class PausedRedisTest {
 
     private static long admittedIn(List<HttpLoad.Sample> samples, String user) {
         return samples.stream().filter(sample -> sample.path().equals(PATH + user) && sample.status() == 200).count();
-    }
-
-    private static void awaitMoreSamples(HttpLoad load, int more) {
-        int target = load.samples().size() + more;
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> load.samples().size() >= target);
     }
 }

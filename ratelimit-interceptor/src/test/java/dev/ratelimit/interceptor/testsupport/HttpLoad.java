@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.testsupport;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -8,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
+import org.awaitility.Awaitility;
 
 /**
  * Real HTTP requests sent by many threads until stopped, each answer recorded with the time it was
@@ -73,6 +75,12 @@ public final class HttpLoad implements AutoCloseable {
         } catch (RuntimeException e) {
             return new Sample(path, start, System.nanoTime() - start, -1, e.toString());
         }
+    }
+
+    /** Waits until {@code more} requests beyond those answered now are answered (at most 30 s). */
+    public void awaitMore(int more) {
+        int target = samples().size() + more;
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> samples().size() >= target);
     }
 
     /** Every request answered so far. */

@@ -45,7 +45,7 @@ class RedisOutageTest {
         long recovered;
         List<HttpLoad.Sample> samples;
         try (HttpLoad load = new HttpLoad(http, 16, i -> "/stacked?usercode=load-" + (i % 500))) {
-            awaitMoreSamples(load, 300);
+            load.awaitMore(300);
             outageStart = System.nanoTime();
             redis.stop();
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !circuit.isClosed());
@@ -53,7 +53,7 @@ class RedisOutageTest {
             // In the process, a rule admits exactly its limit, however many threads ask at once.
             int admitted = ConcurrentClients.admitted(8, 10, thread -> http.status("/user?usercode=local") == 200);
             assertThat(admitted).isEqualTo(20);
-            awaitMoreSamples(load, 300);
+            load.awaitMore(300);
 
             redis.restart();
             restarted = System.nanoTime();
@@ -62,7 +62,7 @@ class RedisOutageTest {
                 return redis.commands().exists(RECOVERY_KEY) == 1;
             });
             recovered = System.nanoTime();
-            awaitMoreSamples(load, 300);
+            load.awaitMore(300);
             samples = load.samples();
         }
 
@@ -80,10 +80,5 @@ class RedisOutageTest {
                 duringOutage.stream().filter(sample -> sample.status() != 200 && sample.status() != 429).count(),
                 HttpLoad.percentileMillis(duringOutage, 50), HttpLoad.percentileMillis(duringOutage, 99),
                 recoveryMillis, samples.size());
-    }
-
-    private static void awaitMoreSamples(HttpLoad load, int more) {
-        int target = load.samples().size() + more;
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> load.samples().size() >= target);
     }
 }

@@ -81,7 +81,11 @@ public class CircuitBreaker {
      * @param reason what went wrong, for the log
      */
     public void recordFailure(String reason) {
-        if (consecutiveFailures.incrementAndGet() < threshold) {
+        int failures = consecutiveFailures.incrementAndGet();
+        if (failures == 1) {
+            log.info("Rate limit store: Redis did not decide a request ({}); the failure policy decided it", reason);
+        }
+        if (failures < threshold) {
             return;
         }
         Status closed = status.get();
