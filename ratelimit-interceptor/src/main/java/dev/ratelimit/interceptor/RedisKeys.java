@@ -42,7 +42,7 @@ public record RedisKeys(String prefix) {
     public String counter(String module, String rule, Dimension dimension, Algorithm algorithm, String identity) {
         String counterRule = dimension == Dimension.GLOBAL ? GLOBAL_RULE : rule;
         String kind = algorithm == Algorithm.FIXED_WINDOW ? dimension.name() : dimension.name() + "@" + algorithm.name();
-        return counterPrefix() + withoutHashTag(module) + ":" + withoutHashTag(counterRule) + ":" + kind + ":" + identity;
+        return counterPrefix() + escaped(module) + ":" + escaped(counterRule) + ":" + kind + ":" + identity;
     }
 
     /** The start of every counter key. */
@@ -51,12 +51,20 @@ public record RedisKeys(String prefix) {
     }
 
     /**
-     * Braces percent-encoded: on Redis Cluster a {@code {...}} in a key is a hash tag that picks the slot, and a
-     * rule name (a {@code dynuri} pattern with a path variable) must not put every counter of the rule on one node.
-     * Identities never carry braces ({@code DimensionKeys} hashes them), so no client picks its slot either.
+     * A module or rule name with {@code %}, braces and colons percent-encoded. On Redis Cluster a
+     * {@code {...}} in a key is a hash tag that picks the slot, and a rule name (a {@code dynuri} pattern
+     * with a path variable) must not put every counter of the rule on one node; without colons in them,
+     * a counter key splits back into its parts, the identity being all after the fourth colon. Identities
+     * never carry braces ({@code DimensionKeys} hashes them), so no client picks its slot either.
      */
-    static String withoutHashTag(String part) {
-        return part.indexOf('{') < 0 && part.indexOf('}') < 0 ? part : part.replace("{", "%7B").replace("}", "%7D");
+    static String escaped(String part) {
+        for (int i = 0; i < part.length(); i++) {
+            char c = part.charAt(i);
+            if (c == '%' || c == '{' || c == '}' || c == ':') {
+                return part.replace("%", "%25").replace("{", "%7B").replace("}", "%7D").replace(":", "%3A");
+            }
+        }
+        return part;
     }
 
     public String sysconfig() {
