@@ -82,15 +82,17 @@ public class ConsoleAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RulesController ratelimitConsoleRules(ApiIndexRepository index, SysConfigRepository config, AuditedEditor editor,
+                                          AuditTrail trail, LogClock clock, MessageSource messages,
                                           ConsoleProperties properties) {
-        return new RulesController(index, config, editor, properties);
+        return new RulesController(index, config, editor, trail, clock, messages, properties);
     }
 
     @Bean
     @ConditionalOnMissingBean
     DynamicRulesController ratelimitConsoleDynamicRules(ApiIndexRepository index, SysConfigRepository config,
-                                                        AuditedEditor editor, ConsoleProperties properties) {
-        return new DynamicRulesController(index, config, editor, properties);
+                                                        AuditedEditor editor, MessageSource messages,
+                                                        ConsoleProperties properties) {
+        return new DynamicRulesController(index, config, editor, messages, properties);
     }
 
     @Bean

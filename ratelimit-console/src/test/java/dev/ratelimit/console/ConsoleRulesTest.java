@@ -95,16 +95,69 @@ class ConsoleRulesTest {
         });
     }
 
+    /** Post/redirect/get: a refresh of the page that shows the refusal posts nothing again. */
     @Test
-    void aRefusedValueIsExplainedAndChangesNothing() {
+    void aRefusedValueComesBackWithTheReasonAndWhatWasTypedAndChangesNothing() {
         session.get(CONSOLE + "/rules");
         HttpResponse<String> refused = session.post(CONSOLE + "/rules/rule", "id", "fixture.LimitedController.ip",
                 "enabled", "false", "count", "9", "interval", "lots");
 
-        assertThat(refused.statusCode()).isEqualTo(400);
-        assertThat(refused.body()).contains("interval: expected a whole number of at least 1, got &#39;lots&#39;");
+        assertThat(refused.statusCode()).isEqualTo(302);
+        HttpResponse<String> page = session.follow(refused);
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("fixture.LimitedController.ip.interval: expected a whole number of at least 1, "
+                + "got &#39;lots&#39;").contains("value=\"lots\"").contains("value=\"9\"");
         assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.ip.count")).isEqualTo("3");
         assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.ip.check")).isEqualTo("1");
+    }
+
+    /** What the console once saved ("Saved.") while the limiter applied q=1;w=9007199254740. */
+    @Test
+    void aWindowTheLimiterWouldNotApplyAsWrittenIsRefusedInTheOperatorsLanguage() {
+        session.get(CONSOLE + "/rules?lang=ja");
+        HttpResponse<String> page = session.follow(session.post(CONSOLE + "/rules/rule", "id",
+                "fixture.LimitedController.method", "enabled", "true", "count", "5", "interval", "99999999999999"));
+
+        assertThat(page.body()).contains("fixture.LimitedController.method: ウィンドウは最長 366 日 (31622400 秒) です。"
+                + "指定: 99999999999999 秒");
+        assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.method.interval")).isNotEqualTo("99999999999999");
+        session.get(CONSOLE + "/rules?lang=en");
+    }
+
+    @Test
+    void aFieldTheLimiterIgnoresIsShownWithTheReason() {
+        redis.commands().hset(SYSCONFIG, "fixture.LimitedController.globalA.interval", "99999999999999");
+        try {
+            assertThat(session.get(CONSOLE + "/rules").body()).contains("fixture.LimitedController.globalA.interval: "
+                    + "a window is at most 366 days (31622400 s), got 99999999999999 s");
+        } finally {
+            redis.commands().hset(SYSCONFIG, "fixture.LimitedController.globalA.interval", "60");
+        }
+    }
+
+    @Test
+    void fieldsOfARuleNoModuleDeclaresAreRefused() {
+        session.get(CONSOLE + "/rules");
+        HttpResponse<String> page = session.follow(session.post(CONSOLE + "/rules/rule", "id", "fixture.Nope.rule",
+                "enabled", "true", "count", "1", "interval", "1"));
+
+        assertThat(page.body()).contains("&#39;fixture.Nope.rule&#39;: no module declares this rule in its API index");
+        assertThat(redis.commands().hkeys(SYSCONFIG)).noneMatch(field -> field.startsWith("fixture.Nope.rule"));
+    }
+
+    @Test
+    void anOperatorsValueIsShownAsSuchAndCanBeResetToTheDeclaration() {
+        session.get(CONSOLE + "/rules");
+        session.post(CONSOLE + "/rules/rule", "id", "fixture.LimitedController.shortWindow", "enabled", "true",
+                "count", "7", "interval", "1");
+        HttpResponse<String> rules = session.get(CONSOLE + "/rules");
+        assertThat(rules.body()).containsPattern("Set by admin at \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}: kept across deploys");
+
+        assertThat(session.post(CONSOLE + "/rules/reset", "id", "fixture.LimitedController.shortWindow").statusCode())
+                .isEqualTo(302);
+
+        assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.shortWindow.count")).isEqualTo("2");
+        assertThat(session.get(CONSOLE + "/audit").body()).contains("fixture.LimitedController.shortWindow.count");
     }
 
     @Test
@@ -131,9 +184,28 @@ class ConsoleRulesTest {
     void aBadDynamicLimitIsExplained() {
         session.get(CONSOLE + "/dynamic");
         HttpResponse<String> refused = session.post(CONSOLE + "/dynamic/uri", "pattern", "/open/**", "limit", "0/60");
-        assertThat(refused.statusCode()).isEqualTo(400);
-        assertThat(refused.body()).contains("&#39;0/60&#39;");
+        assertThat(refused.statusCode()).isEqualTo(302);
+        assertThat(session.follow(refused).body()).contains("&#39;0/60&#39;").contains("value=\"/open/**\"");
         assertThat(redis.commands().hexists(SYSCONFIG, "dynuri./open/**")).isFalse();
+    }
+
+    /** A crafted post: a dyn rule for an endpoint that does not exist, and one for an annotated endpoint. */
+    @Test
+    void aDynamicRuleThatCouldApplyToNothingIsRefusedAndOneInTheHashIsShownAsNotApplied() {
+        session.get(CONSOLE + "/dynamic");
+        assertThat(session.follow(session.post(CONSOLE + "/dynamic/endpoint", "endpoint", "fixture.DoesNot.exist",
+                "limit", "1/60")).body()).contains("no module has this endpoint in its API index");
+        assertThat(session.follow(session.post(CONSOLE + "/dynamic/endpoint", "endpoint", "fixture.LimitedController.user",
+                "limit", "1/60")).body()).contains("has @RateLimit: a dyn rule never applies to it");
+        assertThat(redis.commands().hkeys(SYSCONFIG)).noneMatch(field -> field.startsWith("dyn."));
+
+        redis.commands().hset(SYSCONFIG, "dyn.fixture.DoesNot.exist", "1/60");
+        try {
+            assertThat(session.get(CONSOLE + "/dynamic").body()).contains("fixture.DoesNot.exist")
+                    .contains("&#39;fixture.DoesNot.exist&#39;: no module has this endpoint in its API index");
+        } finally {
+            redis.commands().hdel(SYSCONFIG, "dyn.fixture.DoesNot.exist");
+        }
     }
 
     @Test
@@ -176,8 +248,10 @@ class ConsoleRulesTest {
         session.get(CONSOLE + "/rules");
         HttpResponse<String> refused = session.post(CONSOLE + "/rules/whitelist", "ips", "10.0.0.0/8, proxy.internal",
                 "users", "ops");
-        assertThat(refused.statusCode()).isEqualTo(400);
-        assertThat(refused.body()).contains("proxy.internal");
+        assertThat(refused.statusCode()).isEqualTo(302);
+        assertThat(session.follow(refused).body())
+                .contains("whitelist.ips: &#39;proxy.internal&#39; is not an IP address or CIDR block")
+                .contains("value=\"10.0.0.0/8, proxy.internal\"");
         assertThat(redis.commands().hexists(SYSCONFIG, "whitelist.ips")).isFalse();
 
         assertThat(session.post(CONSOLE + "/rules/whitelist", "ips", "10.0.0.0/8, 2001:db8::/32", "users", "ops, ci")

@@ -82,6 +82,14 @@ public final class ConsoleSession {
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
+    /** Follows a redirect: GET of its {@code Location}, relative to this session's server. */
+    public HttpResponse<String> follow(HttpResponse<String> redirect) {
+        String location = redirect.headers().firstValue("Location")
+                .orElseThrow(() -> new IllegalStateException("not a redirect: " + redirect.statusCode()));
+        return get(location.startsWith("http") ? URI.create(location).getRawPath()
+                + (URI.create(location).getRawQuery() == null ? "" : "?" + URI.create(location).getRawQuery()) : location);
+    }
+
     public HttpResponse<String> login(String user, String password) {
         get("/ratelimit-console/login");
         return post("/ratelimit-console/login", "username", user, "password", password);

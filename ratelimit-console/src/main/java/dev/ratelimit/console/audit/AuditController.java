@@ -4,8 +4,6 @@ import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.console.logs.LogClock;
 import dev.ratelimit.interceptor.RateLimitExempt;
 import jakarta.servlet.http.HttpServletResponse;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -19,14 +17,13 @@ import org.springframework.web.bind.annotation.RequestMapping;
 public class AuditController {
 
     static final int SHOWN = 200;
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
     private final AuditTrail trail;
-    private final ZoneId zone;
+    private final LogClock clock;
 
     public AuditController(AuditTrail trail, LogClock clock) {
         this.trail = trail;
-        this.zone = clock.clock().getZone();
+        this.clock = clock;
     }
 
     @GetMapping("/audit")
@@ -34,7 +31,7 @@ public class AuditController {
         model.addAttribute("persistent", trail.isPersistent());
         try {
             model.addAttribute("entries", trail.recent(SHOWN).stream()
-                    .map(entry -> new AuditLine(TIME.format(entry.at().atZone(zone)), entry)).toList());
+                    .map(entry -> new AuditLine(clock.format(entry.at()), entry)).toList());
         } catch (RuntimeException e) {
             response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
             model.addAttribute("databaseError", e.getClass().getSimpleName());

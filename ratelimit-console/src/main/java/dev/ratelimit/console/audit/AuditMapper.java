@@ -1,6 +1,7 @@
 package dev.ratelimit.console.audit;
 
 import java.time.LocalDateTime;
+import java.util.Collection;
 import java.util.List;
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Param;
@@ -17,6 +18,12 @@ public interface AuditMapper {
     @Select("SELECT created_at, operator, field, old_value, new_value FROM biz_sys_ratelimit_audit "
             + "ORDER BY created_at DESC, id DESC LIMIT #{limit}")
     List<AuditRow> newest(@Param("limit") int limit);
+
+    /** The newest rows about any of {@code fields}. */
+    @Select("<script>SELECT created_at, operator, field, old_value, new_value FROM biz_sys_ratelimit_audit "
+            + "WHERE field IN <foreach item='field' collection='fields' open='(' separator=',' close=')'>#{field}</foreach> "
+            + "ORDER BY created_at DESC, id DESC LIMIT #{limit}</script>")
+    List<AuditRow> newestAbout(@Param("fields") Collection<String> fields, @Param("limit") int limit);
 
     /** A row as read back; the time is the wall-clock time of the log's zone. */
     record AuditRow(LocalDateTime createdAt, String operator, String field, String oldValue, String newValue) {

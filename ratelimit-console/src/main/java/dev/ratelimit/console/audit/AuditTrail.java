@@ -1,6 +1,8 @@
 package dev.ratelimit.console.audit;
 
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /** Where the console records every change. */
 public interface AuditTrail {
@@ -9,6 +11,9 @@ public interface AuditTrail {
 
     /** The newest entries first. */
     List<AuditEntry> recent(int limit);
+
+    /** The newest entry about each of {@code fields} that has one. */
+    Map<String, AuditEntry> latest(Collection<String> fields);
 
     /** Whether entries are kept (and so can be shown). */
     boolean isPersistent();

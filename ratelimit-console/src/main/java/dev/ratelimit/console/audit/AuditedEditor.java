@@ -3,6 +3,7 @@ package dev.ratelimit.console.audit;
 import dev.ratelimit.interceptor.config.SysConfigChange;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import java.time.Clock;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -28,10 +29,18 @@ public class AuditedEditor {
      * @throws IllegalArgumentException with a message fit for the operator when the value is refused
      */
     public SysConfigChange apply(String operator, Function<SysConfigEditor, SysConfigChange> edit) {
-        SysConfigChange change = edit.apply(editor);
-        if (!Objects.equals(change.oldValue(), change.newValue())) {
-            trail.record(new AuditEntry(clock.instant(), operator, change.field(), change.oldValue(), change.newValue()));
+        return applyAll(operator, editor -> List.of(edit.apply(editor))).get(0);
+    }
+
+    /** Applies an edit of several fields for {@code operator}, recording each that changed. */
+    public List<SysConfigChange> applyAll(String operator, Function<SysConfigEditor, List<SysConfigChange>> edit) {
+        List<SysConfigChange> changes = edit.apply(editor);
+        for (SysConfigChange change : changes) {
+            if (!Objects.equals(change.oldValue(), change.newValue())) {
+                trail.record(new AuditEntry(clock.instant(), operator, change.field(), change.oldValue(),
+                        change.newValue()));
+            }
         }
-        return change;
+        return changes;
     }
 }

@@ -3,7 +3,10 @@ package dev.ratelimit.console.audit;
 import dev.ratelimit.interceptor.log.database.LogDatabase;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.ibatis.session.SqlSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,16 +49,34 @@ public class DatabaseAuditTrail implements AuditTrail {
     @Override
     public List<AuditEntry> recent(int limit) {
         try (SqlSession session = database.openSession(true)) {
-            return session.getMapper(AuditMapper.class).newest(limit).stream()
-                    .map(row -> new AuditEntry(row.createdAt().atZone(zone).toInstant(), row.operator(), row.field(),
-                            row.oldValue(), row.newValue()))
-                    .toList();
+            return session.getMapper(AuditMapper.class).newest(limit).stream().map(this::entry).toList();
         }
+    }
+
+    @Override
+    public Map<String, AuditEntry> latest(Collection<String> fields) {
+        Map<String, AuditEntry> latest = new HashMap<>();
+        if (fields.isEmpty()) {
+            return latest;
+        }
+        try (SqlSession session = database.openSession(true)) {
+            for (AuditMapper.AuditRow row : session.getMapper(AuditMapper.class).newestAbout(fields, fields.size() * 20)) {
+                latest.putIfAbsent(row.field(), entry(row));
+            }
+        } catch (RuntimeException e) {
+            log.warn("Cannot read the audit trail from the database: {}", e.toString());
+        }
+        return latest;
     }
 
     @Override
     public boolean isPersistent() {
         return true;
+    }
+
+    private AuditEntry entry(AuditMapper.AuditRow row) {
+        return new AuditEntry(row.createdAt().atZone(zone).toInstant(), row.operator(), row.field(), row.oldValue(),
+                row.newValue());
     }
 
     private static String cut(String value, int max) {

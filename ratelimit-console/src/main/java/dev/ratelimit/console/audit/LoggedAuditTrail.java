@@ -1,6 +1,8 @@
 package dev.ratelimit.console.audit;
 
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,6 +22,11 @@ public class LoggedAuditTrail implements AuditTrail {
     @Override
     public List<AuditEntry> recent(int limit) {
         return List.of();
+    }
+
+    @Override
+    public Map<String, AuditEntry> latest(Collection<String> fields) {
+        return Map.of();
     }
 
     @Override

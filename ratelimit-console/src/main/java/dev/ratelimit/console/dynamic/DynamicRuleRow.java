@@ -5,6 +5,7 @@ package dev.ratelimit.console.dynamic;
  *
  * @param target   the endpoint id of a {@code dyn} rule, the pattern of a {@code dynuri} rule
  * @param endpoint the indexed endpoint of a {@code dyn} rule, {@code null} if no index lists it (or for dynuri)
+ * @param problem  why the limiter does not apply it, in the operator's language; {@code null} when it does
  */
-public record DynamicRuleRow(String target, String limit, IndexedEndpoint endpoint) {
+public record DynamicRuleRow(String target, String limit, IndexedEndpoint endpoint, String problem) {
 }

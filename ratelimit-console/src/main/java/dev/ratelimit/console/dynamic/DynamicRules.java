@@ -5,6 +5,7 @@ import static dev.ratelimit.interceptor.config.SysConfigFields.DYN_PREFIX;
 
 import dev.ratelimit.apiindex.ApiIndexEntry;
 import dev.ratelimit.apiindex.ApiIndexRepository;
+import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.config.RuleSnapshot;
 import dev.ratelimit.interceptor.config.SysConfigParser;
 import dev.ratelimit.interceptor.config.UriRule;
@@ -14,6 +15,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The dynamic rules of the config hash beside the API index. The preview asks the very snapshot code
@@ -23,8 +25,10 @@ final class DynamicRules {
 
     private final Map<String, IndexedEndpoint> endpoints;
     private final Map<String, String> hash;
+    private final Function<InvalidValueException, String> localized;
 
-    DynamicRules(ApiIndexRepository index, Map<String, String> hash) {
+    /** @param localized a refusal in the operator's language */
+    DynamicRules(ApiIndexRepository index, Map<String, String> hash, Function<InvalidValueException, String> localized) {
         this.endpoints = new LinkedHashMap<>();
         for (String module : index.modules()) {
             for (Map.Entry<String, ApiIndexEntry> entry : index.entries(module).entrySet()) {
@@ -34,6 +38,21 @@ final class DynamicRules {
             }
         }
         this.hash = hash;
+        this.localized = localized;
+    }
+
+    /**
+     * Refuses a {@code dyn} rule that could apply to nothing: an endpoint no index lists, or one with
+     * {@code @RateLimit}, which a {@code dyn} rule never affects.
+     */
+    void checkEndpointRule(String endpointId) {
+        IndexedEndpoint endpoint = endpoints.get(endpointId);
+        if (endpoint == null) {
+            throw new InvalidValueException("ratelimit.config.unknownEndpoint", endpointId);
+        }
+        if (endpoint.annotated()) {
+            throw new InvalidValueException("ratelimit.config.annotatedEndpoint", endpointId);
+        }
     }
 
     /** Endpoints a {@code dyn} rule can limit: those without annotation. */
@@ -70,13 +89,23 @@ final class DynamicRules {
     }
 
     private List<DynamicRuleRow> rows(String prefix, boolean endpointRule) {
+        Map<String, String> ignored = snapshot(hash).ignored();
         List<DynamicRuleRow> rows = new ArrayList<>();
         hash.entrySet().stream()
                 .filter(field -> field.getKey().startsWith(prefix))
                 .sorted(Map.Entry.comparingByKey())
                 .forEach(field -> {
                     String target = field.getKey().substring(prefix.length());
-                    rows.add(new DynamicRuleRow(target, field.getValue(), endpointRule ? endpoints.get(target) : null));
+                    String problem = ignored.get(field.getKey());
+                    if (endpointRule && problem == null) {
+                        try {
+                            checkEndpointRule(target);
+                        } catch (InvalidValueException e) {
+                            problem = localized.apply(e);
+                        }
+                    }
+                    rows.add(new DynamicRuleRow(target, field.getValue(), endpointRule ? endpoints.get(target) : null,
+                            problem));
                 });
         return rows;
     }

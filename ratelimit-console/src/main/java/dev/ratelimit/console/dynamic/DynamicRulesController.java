@@ -4,6 +4,7 @@ import dev.ratelimit.apiindex.ApiIndexRepository;
 import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.Operators;
+import dev.ratelimit.console.Refusal;
 import dev.ratelimit.console.audit.AuditedEditor;
 import dev.ratelimit.interceptor.RateLimitExempt;
 import dev.ratelimit.interceptor.config.SysConfigChange;
@@ -11,19 +12,23 @@ import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.SysConfigParser;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
+import java.util.Map;
 import java.util.function.Function;
+import org.springframework.context.MessageSource;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.servlet.support.RequestContextUtils;
 
 /**
  * {@code dyn.*} rules picked from the API index and {@code dynuri.*} rules typed as Ant patterns, with
  * a preview of what a pattern would limit. Every write goes through the audited editor, which
- * announces it so every instance applies it at once.
+ * announces it so every instance applies it at once; a rule that could apply to nothing is refused,
+ * and one in the hash that does not apply is shown with the reason. A refused form comes back
+ * (post/redirect/get) with the reason and what was typed.
  */
 @Controller
 @RateLimitExempt
@@ -33,29 +38,35 @@ public class DynamicRulesController {
     private final ApiIndexRepository index;
     private final SysConfigRepository config;
     private final AuditedEditor editor;
+    private final MessageSource messages;
     private final String page;
 
     public DynamicRulesController(ApiIndexRepository index, SysConfigRepository config, AuditedEditor editor,
-                                  ConsoleProperties properties) {
+                                  MessageSource messages, ConsoleProperties properties) {
         this.index = index;
         this.config = config;
         this.editor = editor;
-        this.page = "redirect:" + properties.path() + "/dynamic?saved";
+        this.messages = messages;
+        this.page = properties.path() + "/dynamic";
     }
 
     @GetMapping("/dynamic")
-    public String dynamic(@RequestParam(required = false) String preview, Model model) {
-        DynamicRules rules = new DynamicRules(index, config.readAll());
+    public String dynamic(@RequestParam(required = false) String preview, HttpServletRequest request, Model model) {
+        DynamicRules rules = rules(request);
+        Map<String, String> typed = Refusal.typed(request);
         model.addAttribute("endpoints", rules.unannotatedEndpoints());
         model.addAttribute("endpointRules", rules.endpointRules());
         model.addAttribute("uriRules", rules.uriRules());
-        if (preview != null && !preview.isBlank()) {
-            model.addAttribute("previewPattern", preview);
+        model.addAttribute("typed", typed);
+        model.addAttribute("error", Refusal.message(request, messages));
+        String pattern = preview != null && !preview.isBlank() ? preview : typed.get("pattern");
+        if (pattern != null && !pattern.isBlank()) {
+            model.addAttribute("previewPattern", pattern);
             try {
-                SysConfigParser.validatePattern(preview.strip());
-                model.addAttribute("preview", rules.preview(preview.strip()));
+                SysConfigParser.validatePattern(pattern.strip());
+                model.addAttribute("preview", rules.preview(pattern.strip()));
             } catch (IllegalArgumentException e) {
-                model.addAttribute("error", e.getMessage());
+                model.addAttribute("error", Refusal.describe(e, messages, request));
             }
         }
         return "ratelimit-console/dynamic";
@@ -63,38 +74,43 @@ public class DynamicRulesController {
 
     @PostMapping("/dynamic/endpoint")
     public String saveEndpointRule(@RequestParam String endpoint, @RequestParam String limit,
-                                   HttpServletRequest request, HttpServletResponse response, Model model) {
-        return write(edit -> edit.setDynamicRule(endpoint.strip(), limit), request, response, model);
+                                   HttpServletRequest request) {
+        String id = endpoint.strip();
+        return write(edit -> {
+            rules(request).checkEndpointRule(id);
+            return edit.setDynamicRule(id, limit);
+        }, request, Map.of("endpoint", endpoint, "limit", limit));
     }
 
     @PostMapping("/dynamic/endpoint/delete")
-    public String deleteEndpointRule(@RequestParam String endpoint, HttpServletRequest request,
-                                     HttpServletResponse response, Model model) {
-        return write(edit -> edit.removeDynamicRule(endpoint), request, response, model);
+    public String deleteEndpointRule(@RequestParam String endpoint, HttpServletRequest request) {
+        return write(edit -> edit.removeDynamicRule(endpoint), request, Map.of());
     }
 
     @PostMapping("/dynamic/uri")
-    public String saveUriRule(@RequestParam String pattern, @RequestParam String limit, HttpServletRequest request,
-                              HttpServletResponse response, Model model) {
-        return write(edit -> edit.setUriRule(pattern.strip(), limit), request, response, model);
+    public String saveUriRule(@RequestParam String pattern, @RequestParam String limit, HttpServletRequest request) {
+        return write(edit -> edit.setUriRule(pattern.strip(), limit), request,
+                Map.of("pattern", pattern, "limit", limit));
     }
 
     @PostMapping("/dynamic/uri/delete")
-    public String deleteUriRule(@RequestParam String pattern, HttpServletRequest request,
-                                HttpServletResponse response, Model model) {
-        return write(edit -> edit.removeUriRule(pattern), request, response, model);
+    public String deleteUriRule(@RequestParam String pattern, HttpServletRequest request) {
+        return write(edit -> edit.removeUriRule(pattern), request, Map.of());
     }
 
-    /** Applies an edit; a refused value re-renders the page with the reason and changes nothing. */
+    private DynamicRules rules(HttpServletRequest request) {
+        return new DynamicRules(index, config.readAll(), refused -> refused.message(messages,
+                RequestContextUtils.getLocale(request)));
+    }
+
+    /** Applies an edit; a refused value comes back to the page with the reason and changes nothing. */
     private String write(Function<SysConfigEditor, SysConfigChange> edit, HttpServletRequest request,
-                         HttpServletResponse response, Model model) {
+                         Map<String, String> typed) {
         try {
             editor.apply(Operators.of(request), edit);
-            return page;
+            return "redirect:" + page + "?saved";
         } catch (IllegalArgumentException e) {
-            response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
-            model.addAttribute("error", e.getMessage());
-            return dynamic(null, model);
+            return Refusal.redirect(page, e, typed);
         }
     }
 }

@@ -1,9 +1,18 @@
 package dev.ratelimit.console.rules;
 
+import java.util.List;
+
 /**
- * One annotated rule as the rules page shows it: the effective values from the config hash beside
- * the declared ones.
+ * One annotated rule as the rules page shows it: what is in force, as the limiter reads the config
+ * hash, beside what the app declares.
+ *
+ * @param count        in force, or what the operator typed into a refused form
+ * @param overridden   whether a knob differs from the declaration: an operator's value, kept across deploys
+ * @param overriddenBy the operator who last changed one of its knobs, when the audit trail knows
+ * @param overriddenAt when, in the log's zone
+ * @param ignored      knobs the limiter does not apply, each as {@code <field>: <reason>}
  */
 public record RuleRow(String id, String pattern, String methods, String dimension, String algorithm, boolean enabled,
-                      boolean shadow, String count, String interval, long declaredCount, long declaredInterval) {
+                      boolean shadow, String count, String interval, long declaredCount, long declaredInterval,
+                      boolean overridden, String overriddenBy, String overriddenAt, List<String> ignored) {
 }

@@ -4,16 +4,20 @@ import dev.ratelimit.apiindex.ApiIndexRepository;
 import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.Operators;
+import dev.ratelimit.console.Refusal;
+import dev.ratelimit.console.audit.AuditTrail;
 import dev.ratelimit.console.audit.AuditedEditor;
+import dev.ratelimit.console.logs.LogClock;
+import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.RateLimitExempt;
 import dev.ratelimit.interceptor.config.RuleMode;
+import dev.ratelimit.interceptor.config.RuleSnapshot;
 import dev.ratelimit.interceptor.config.SysConfigFields;
-import dev.ratelimit.interceptor.config.SysConfigParser;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import org.springframework.context.MessageSource;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -22,7 +26,12 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.util.UriUtils;
 
-/** The annotated rules of every module, with their switch, count and window editable in place. */
+/**
+ * The annotated rules of every module, with their switch, count and window editable in place, what
+ * is in force beside what the app declares, and a reset to the declaration. Every value is read by the
+ * limiter's parser and written by its editor; a refused form comes back (post/redirect/get) with the
+ * reason in the operator's language and what they typed.
+ */
 @Controller
 @RateLimitExempt
 @RequestMapping(ConsolePaths.BASE)
@@ -31,25 +40,36 @@ public class RulesController {
     private final ApiIndexRepository index;
     private final SysConfigRepository config;
     private final AuditedEditor editor;
+    private final AuditTrail audit;
+    private final LogClock clock;
+    private final MessageSource messages;
     private final String page;
 
-    public RulesController(ApiIndexRepository index, SysConfigRepository config, AuditedEditor editor,
-                           ConsoleProperties properties) {
+    public RulesController(ApiIndexRepository index, SysConfigRepository config, AuditedEditor editor, AuditTrail audit,
+                           LogClock clock, MessageSource messages, ConsoleProperties properties) {
         this.index = index;
         this.config = config;
         this.editor = editor;
-        this.page = "redirect:" + properties.path() + "/rules";
+        this.audit = audit;
+        this.clock = clock;
+        this.messages = messages;
+        this.page = properties.path() + "/rules";
     }
 
     @GetMapping("/rules")
-    public String rules(Model model) {
+    public String rules(HttpServletRequest request, Model model) {
         Map<String, String> hash = config.readAll();
-        model.addAttribute("globalOn", RuleTable.enabled(hash.get(SysConfigFields.GLOBAL_CHECK)));
-        model.addAttribute("logOn", RuleTable.enabled(hash.get(SysConfigFields.LOG_CHECK)));
-        model.addAttribute("globalShadow", RuleTable.shadow(hash.get(SysConfigFields.GLOBAL_MODE)));
-        model.addAttribute("whitelistIps", hash.getOrDefault(SysConfigFields.WHITELIST_IPS, ""));
-        model.addAttribute("whitelistUsers", hash.getOrDefault(SysConfigFields.WHITELIST_USERS, ""));
-        model.addAttribute("modules", RuleTable.build(index, hash));
+        RuleSnapshot snapshot = RuleTable.snapshot(hash);
+        Map<String, String> typed = Refusal.typed(request);
+        model.addAttribute("globalOn", snapshot.globalCheck());
+        model.addAttribute("logOn", snapshot.logCheck());
+        model.addAttribute("globalShadow", snapshot.globalMode() == RuleMode.SHADOW);
+        model.addAttribute("whitelistIps", typed.getOrDefault("ips", hash.getOrDefault(SysConfigFields.WHITELIST_IPS, "")));
+        model.addAttribute("whitelistUsers",
+                typed.getOrDefault("users", hash.getOrDefault(SysConfigFields.WHITELIST_USERS, "")));
+        model.addAttribute("ignored", snapshot.ignored());
+        model.addAttribute("modules", RuleTable.build(index, hash, audit, clock, typed));
+        model.addAttribute("error", Refusal.message(request, messages));
         return "ratelimit-console/rules";
     }
 
@@ -60,60 +80,63 @@ public class RulesController {
         String operator = Operators.of(request);
         editor.apply(operator, edit -> edit.setGlobalSwitch(global));
         editor.apply(operator, edit -> edit.setLogSwitch(log));
-        if (shadow != RuleTable.shadow(config.readAll().get(SysConfigFields.GLOBAL_MODE))) {
+        if (shadow != (RuleTable.snapshot(config.readAll()).globalMode() == RuleMode.SHADOW)) {
             editor.apply(operator, edit -> edit.setGlobalMode(shadow ? RuleMode.SHADOW : RuleMode.ENFORCE));
         }
-        return page + "?saved";
+        return "redirect:" + page + "?saved";
     }
 
     /** Clients never limited; a list with an entry that does not parse is refused whole. */
     @PostMapping("/rules/whitelist")
     public String whitelist(@RequestParam(defaultValue = "") String ips, @RequestParam(defaultValue = "") String users,
-                            HttpServletRequest request, HttpServletResponse response, Model model) {
+                            HttpServletRequest request) {
         String operator = Operators.of(request);
         try {
             editor.apply(operator, edit -> edit.setWhitelistIps(ips));
             editor.apply(operator, edit -> edit.setWhitelistUsers(users));
         } catch (IllegalArgumentException e) {
-            return refused(e.getMessage(), response, model);
+            return Refusal.redirect(page, e, Map.of("ips", ips, "users", users));
         }
-        return page + "?saved";
+        return "redirect:" + page + "?saved";
     }
 
-    /** Saves one rule; a refused value re-renders the page with the reason and changes nothing. */
+    /** Saves one rule: count and window checked together first, so a refused form changes nothing. */
     @PostMapping("/rules/rule")
     public String rule(@RequestParam String id, @RequestParam(defaultValue = "false") boolean enabled,
-                       @RequestParam(defaultValue = "false") boolean shadow, @RequestParam String count, @RequestParam String interval, HttpServletRequest request,
-                       HttpServletResponse response, Model model) {
+                       @RequestParam(defaultValue = "false") boolean shadow, @RequestParam String count,
+                       @RequestParam String interval, HttpServletRequest request) {
         String operator = Operators.of(request);
         try {
-            checkPositive("count", count);
-            checkPositive("interval", interval);
-            editor.apply(operator, edit -> edit.setRuleCount(id, count));
-            editor.apply(operator, edit -> edit.setRuleInterval(id, interval));
+            declared(id);
+            editor.applyAll(operator, edit -> edit.setRuleLimit(id, count, interval));
             editor.apply(operator, edit -> edit.setRuleSwitch(id, enabled));
-            if (shadow != RuleTable.shadow(config.readAll().get(id + SysConfigFields.MODE_SUFFIX))) {
+            if (shadow != RuleTable.snapshot(config.readAll()).shadowRules().contains(id)) {
                 editor.apply(operator, edit -> edit.setRuleMode(id, shadow ? RuleMode.SHADOW : RuleMode.ENFORCE));
             }
         } catch (IllegalArgumentException e) {
-            return refused(id + ": " + e.getMessage(), response, model);
+            return Refusal.redirect(page, e, Map.of("id", id, "count", count, "interval", interval));
         }
-        return page + "?saved=" + UriUtils.encodeQueryParam(id, StandardCharsets.UTF_8);
+        return "redirect:" + page + "?saved=" + UriUtils.encodeQueryParam(id, StandardCharsets.UTF_8);
     }
 
-    /** The page again with the reason a value was refused; nothing was written. */
-    private String refused(String reason, HttpServletResponse response, Model model) {
-        response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
-        model.addAttribute("error", reason);
-        return rules(model);
-    }
-
-    /** Both numbers are checked before either is written, so a rejected form changes nothing. */
-    private static void checkPositive(String name, String value) {
+    /** Every knob of a rule back to what the app declares; later deploys change it again. */
+    @PostMapping("/rules/reset")
+    public String reset(@RequestParam String id, HttpServletRequest request) {
         try {
-            SysConfigParser.parsePositive(value);
+            declared(id);
+            editor.applyAll(Operators.of(request), edit -> edit.resetToDeclared(id));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(name + ": " + e.getMessage() + ", got '" + value + "'");
+            return Refusal.redirect(page, e, Map.of());
+        }
+        return "redirect:" + page + "?saved=" + UriUtils.encodeQueryParam(id, StandardCharsets.UTF_8);
+    }
+
+    /** Only a rule some module declares can be edited here: fields of any other would apply to nothing. */
+    private void declared(String id) {
+        boolean known = index.modules().stream().flatMap(module -> index.entries(module).values().stream())
+                .flatMap(entry -> entry.limits().stream()).anyMatch(limit -> limit.rule().equals(id));
+        if (!known) {
+            throw new InvalidValueException("ratelimit.config.unknownRule", id);
         }
     }
 }

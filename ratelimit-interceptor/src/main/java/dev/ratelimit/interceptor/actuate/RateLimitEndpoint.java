@@ -67,7 +67,7 @@ public class RateLimitEndpoint {
         Long age = readAt == null ? null : Duration.between(readAt, clock.instant()).toSeconds();
         return new SnapshotReport(snapshot.version(), snapshot.version() == 0 ? null : snapshot.loadedAt(), readAt, age,
                 snapshot.globalCheck(), snapshot.globalMode().value(), snapshot.logCheck(),
-                ips(whitelist, snapshot.whitelist()), users(whitelist, snapshot.whitelist()));
+                ips(whitelist, snapshot.whitelist()), users(whitelist, snapshot.whitelist()), snapshot.ignored());
     }
 
     /** Annotated rules with the snapshot's overrides, then {@code dyn.*} and {@code dynuri.*} rules. */
@@ -78,7 +78,8 @@ public class RateLimitEndpoint {
                 RuleOverride override = snapshot.override(declared.id());
                 LimitDefinition limit = override.applyTo(declared);
                 rules.add(new RuleReport(limit.id(), "annotation", limit.count(), limit.windowSeconds(),
-                        limit.dimension().name(), limit.algorithm().name(), override.enabled(), mode(snapshot, limit.id())));
+                        declared.count(), declared.windowSeconds(), limit.dimension().name(), limit.algorithm().name(),
+                        override.enabled(), mode(snapshot, limit.id())));
             }
         }
         for (Map.Entry<String, LimitSpec> dynamic : snapshot.dynamicRules().entrySet()) {
@@ -92,7 +93,7 @@ public class RateLimitEndpoint {
     }
 
     private static RuleReport dynamicRule(RuleSnapshot snapshot, String id, String source, LimitSpec limit) {
-        return new RuleReport(id, source, limit.count(), limit.intervalSeconds(), "USER", "FIXED_WINDOW",
+        return new RuleReport(id, source, limit.count(), limit.intervalSeconds(), null, null, "USER", "FIXED_WINDOW",
                 snapshot.override(id).enabled(), mode(snapshot, id));
     }
 
@@ -131,18 +132,22 @@ public class RateLimitEndpoint {
      * @param readAt     when the hash was last read: long ago while Redis does not answer, as the old snapshot
      *                   stays in force
      * @param ageSeconds seconds since {@code readAt}
+     * @param ignored    fields of the hash the limiter does not apply, with the reason
      */
     public record SnapshotReport(long version, Instant loadedAt, Instant readAt, Long ageSeconds, boolean globalCheck,
                                  String globalMode, boolean logCheck, List<String> whitelistIps,
-                                 List<String> whitelistUsers) {
+                                 List<String> whitelistUsers, Map<String, String> ignored) {
     }
 
     /**
      * One rule in force.
      *
-     * @param source {@code annotation}, {@code dyn} or {@code dynuri}
+     * @param source          {@code annotation}, {@code dyn} or {@code dynuri}
+     * @param count           in force
+     * @param declaredCount   as the annotation declares it; {@code null} for dynamic rules
      */
-    public record RuleReport(String id, String source, long count, long intervalSeconds, String dimension,
-                             String algorithm, boolean enabled, String mode) {
+    public record RuleReport(String id, String source, long count, long intervalSeconds, Long declaredCount,
+                             Long declaredIntervalSeconds, String dimension, String algorithm, boolean enabled,
+                             String mode) {
     }
 }

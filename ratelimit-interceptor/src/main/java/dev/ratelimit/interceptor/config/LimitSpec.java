@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.config;
 
+import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 
 /**
@@ -9,12 +10,7 @@ import dev.ratelimit.interceptor.rule.LimitDefinition;
 public record LimitSpec(long count, long intervalSeconds) {
 
     public LimitSpec {
-        if (count < 1 || intervalSeconds < 1) {
-            throw new IllegalArgumentException("count and interval must both be at least 1");
-        }
-        if (!LimitDefinition.inRange(count, intervalSeconds)) {
-            throw new IllegalArgumentException("count × interval in ms must stay below 2^53");
-        }
+        LimitDefinition.check(count, intervalSeconds);
     }
 
     /**
@@ -24,19 +20,19 @@ public record LimitSpec(long count, long intervalSeconds) {
      */
     public static LimitSpec parse(String value) {
         if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException("a limit is '<interval>' or '<count>/<interval>' (seconds), got nothing");
+            throw new InvalidValueException("ratelimit.config.limit", "");
         }
         String text = value.strip();
         int slash = text.indexOf('/');
+        long count;
+        long interval;
         try {
-            if (slash < 0) {
-                return new LimitSpec(1, positive(text));
-            }
-            return new LimitSpec(positive(text.substring(0, slash)), positive(text.substring(slash + 1)));
+            count = slash < 0 ? 1 : positive(text.substring(0, slash));
+            interval = positive(slash < 0 ? text : text.substring(slash + 1));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("a limit is '<interval>' or '<count>/<interval>' with whole numbers "
-                    + "of at least 1 (interval in seconds), got '" + abbreviate(text) + "'");
+            throw new InvalidValueException("ratelimit.config.limit", abbreviate(text));
         }
+        return new LimitSpec(count, interval);
     }
 
     /** The canonical text of this spec, as written to the config hash. */

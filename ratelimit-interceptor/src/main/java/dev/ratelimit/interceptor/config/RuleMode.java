@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.config;
 
+import dev.ratelimit.interceptor.InvalidValueException;
 import java.util.Locale;
 
 /**
@@ -30,7 +31,7 @@ public enum RuleMode {
         return switch (text) {
             case "enforce" -> ENFORCE;
             case "shadow" -> SHADOW;
-            default -> throw new IllegalArgumentException("a mode is 'enforce' or 'shadow'");
+            default -> throw new InvalidValueException("ratelimit.config.mode");
         };
     }
 }

@@ -10,21 +10,27 @@ public record RuleOverride(boolean enabled, Long count, Long intervalSeconds) {
 
     public static final RuleOverride NONE = new RuleOverride(true, null, null);
 
-    /** The limit with this override applied. */
+    /**
+     * The limit with this override applied. The parser checked the override against the declaration it
+     * knew ({@code declared.*}); one that does not fit the annotation in force (a hand-edited hash
+     * without declarations) leaves the limit as declared rather than failing requests.
+     */
     public LimitDefinition applyTo(LimitDefinition limit) {
-        return limit.withLimit(count != null ? count : limit.count(),
-                intervalSeconds != null ? intervalSeconds : limit.windowSeconds());
+        long newCount = count != null ? count : limit.count();
+        long newInterval = intervalSeconds != null ? intervalSeconds : limit.windowSeconds();
+        try {
+            LimitDefinition.check(newCount, newInterval);
+        } catch (IllegalArgumentException e) {
+            return limit;
+        }
+        return limit.withLimit(newCount, newInterval);
     }
 
     RuleOverride withEnabled(boolean value) {
         return new RuleOverride(value, count, intervalSeconds);
     }
 
-    RuleOverride withCount(long value) {
-        return new RuleOverride(enabled, value, intervalSeconds);
-    }
-
-    RuleOverride withInterval(long value) {
-        return new RuleOverride(enabled, count, value);
+    RuleOverride withLimit(Long newCount, Long newInterval) {
+        return new RuleOverride(enabled, newCount, newInterval);
     }
 }

@@ -19,10 +19,12 @@ import org.springframework.util.AntPathMatcher;
  * @param dynamicRules {@code <module>.<rule>} to the limit of a {@code dyn.*} field
  * @param uriRules     {@code dynuri.*} rules
  * @param whitelist    {@code whitelist.ips} and {@code whitelist.users}
+ * @param ignored      fields the limiter does not apply, with the reason, by field
  */
 public record RuleSnapshot(long version, Instant loadedAt, boolean globalCheck, RuleMode globalMode,
                            boolean logCheck, Map<String, RuleOverride> overrides, Set<String> shadowRules,
-                           Map<String, LimitSpec> dynamicRules, List<UriRule> uriRules, Whitelist whitelist) {
+                           Map<String, LimitSpec> dynamicRules, List<UriRule> uriRules, Whitelist whitelist,
+                           Map<String, String> ignored) {
 
     /** One matcher for every {@code dynuri.*} lookup; AntPathMatcher is thread-safe and caches patterns. */
     static final AntPathMatcher PATH_MATCHER = new AntPathMatcher();
@@ -32,12 +34,13 @@ public record RuleSnapshot(long version, Instant loadedAt, boolean globalCheck, 
         shadowRules = Set.copyOf(shadowRules);
         dynamicRules = Map.copyOf(dynamicRules);
         uriRules = List.copyOf(uriRules);
+        ignored = Map.copyOf(ignored);
     }
 
     /** What applies when the hash is empty or was never read: everything on, nothing dynamic. */
     public static RuleSnapshot defaults() {
         return new RuleSnapshot(0, Instant.EPOCH, true, RuleMode.ENFORCE, true, Map.of(), Set.of(), Map.of(), List.of(),
-                Whitelist.EMPTY);
+                Whitelist.EMPTY, Map.of());
     }
 
     public RuleOverride override(String ruleId) {

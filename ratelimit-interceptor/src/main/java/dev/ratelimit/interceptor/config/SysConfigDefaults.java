@@ -13,7 +13,6 @@ import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,9 +20,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Puts every knob of the app into the config hash at start-up, so {@code HGETALL} shows them all:
  * {@code global.check}, {@code global.mode}, {@code log.check}, and {@code check}/{@code interval}/
- * {@code count}/{@code mode} of every annotated rule, each with its declared default. Written with {@code HSETNX}: a value an operator
- * set is never overwritten, and is reported once, since it now decides instead of the annotation.
- * {@code dyn.*}/{@code dynuri.*} and {@code whitelist.*} fields are never written: only operators add those.
+ * {@code count}/{@code mode} of every annotated rule, each with its declared value, merged with what is
+ * in force ({@code SysConfigRepository#mergeDeclared}): a knob an operator never changed follows a new
+ * declaration, so a deploy that changes {@code @RateLimit} takes effect; a value an operator set is kept
+ * and reported once, since it decides instead of the annotation. {@code dyn.*}/{@code dynuri.*} and
+ * {@code whitelist.*} fields are never written: only operators add those.
  */
 public class SysConfigDefaults {
 
@@ -38,18 +39,13 @@ public class SysConfigDefaults {
         this.repository = repository;
     }
 
-    /** Adds the missing defaults; throws when Redis cannot be reached. */
+    /** Merges the declarations into the hash; throws when Redis cannot be reached. */
     public void write() {
-        Map<String, String> defaults = defaults(catalog.endpoints());
-        Map<String, String> before = repository.readAll();
-        repository.putIfAbsent(defaults);
-        defaults.forEach((field, declared) -> {
-            String configured = before.get(field);
-            if (configured != null && !Objects.equals(configured.strip(), declared)) {
-                log.info("Rate limit config: {} is {} in the config hash (declared: {}); the config hash decides",
-                        field, LimitSpec.abbreviate(configured), declared);
-            }
-        });
+        Map<String, String> declared = defaults(catalog.endpoints());
+        repository.mergeDeclared(declared).forEach((field, configured) -> log.info(
+                "Rate limit config: {} is {} in the config hash, set by an operator (declared: {}); the config hash "
+                        + "decides until it is reset to the declaration", field, LimitSpec.abbreviate(configured),
+                declared.get(field)));
     }
 
     /** The default of every knob of these endpoints, by field. */

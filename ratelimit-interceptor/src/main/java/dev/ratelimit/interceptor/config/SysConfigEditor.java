@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.config;
 
 import static dev.ratelimit.interceptor.config.SysConfigFields.CHECK_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.COUNT_SUFFIX;
+import static dev.ratelimit.interceptor.config.SysConfigFields.DECLARED_PREFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DYNURI_PREFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DYN_PREFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.GLOBAL_CHECK;
@@ -12,10 +13,14 @@ import static dev.ratelimit.interceptor.config.SysConfigFields.MODE_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_IPS;
 import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_USERS;
 
+import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.identity.CidrBlock;
 import dev.ratelimit.interceptor.identity.Whitelist;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Changes the config hash for operators' tools such as the console. Each method checks its input
@@ -87,16 +92,87 @@ public class SysConfigEditor {
         return write(WHITELIST_USERS, String.join(",", new LinkedHashSet<>(Whitelist.split(commaSeparated))));
     }
 
-    /** {@code <ruleId>.count}: requests admitted per window, in place of the annotation's. */
+    /**
+     * {@code <ruleId>.count}: requests admitted per window, in place of the annotation's. Checked with the
+     * window in force as the annotation is checked at start-up.
+     */
     public SysConfigChange setRuleCount(String ruleId, String count) {
-        String field = ruleField(ruleId, COUNT_SUFFIX);
-        return write(field, positive(field, count));
+        return setRuleLimit(ruleId, count, null).get(0);
     }
 
-    /** {@code <ruleId>.interval}: the window in seconds, in place of the annotation's. */
+    /** {@code <ruleId>.interval}: the window in seconds, in place of the annotation's; checked with the count in force. */
     public SysConfigChange setRuleInterval(String ruleId, String intervalSeconds) {
-        String field = ruleField(ruleId, INTERVAL_SUFFIX);
-        return write(field, positive(field, intervalSeconds));
+        return setRuleLimit(ruleId, null, intervalSeconds).get(0);
+    }
+
+    /**
+     * {@code <ruleId>.count} and {@code <ruleId>.interval} together, checked together before either is
+     * written, as the annotation's are: a pair the limiter would not apply as written is refused.
+     * {@code null} keeps the value in force (or declared) of that knob.
+     *
+     * @return the changes written, count first
+     */
+    public List<SysConfigChange> setRuleLimit(String ruleId, String count, String intervalSeconds) {
+        String countField = ruleField(ruleId, COUNT_SUFFIX);
+        String intervalField = ruleField(ruleId, INTERVAL_SUFFIX);
+        Map<String, String> hash = repository.readAll();
+        String newCount = count == null ? null : positive(countField, count);
+        String newInterval = intervalSeconds == null ? null : positive(intervalField, intervalSeconds);
+        long checkedCount = Long.parseLong(newCount != null ? newCount : inForce(hash, countField));
+        long checkedInterval = Long.parseLong(newInterval != null ? newInterval : inForce(hash, intervalField));
+        try {
+            LimitDefinition.check(checkedCount, checkedInterval);
+        } catch (IllegalArgumentException e) {
+            throw refused(ruleId, e);
+        }
+        List<SysConfigChange> changes = new ArrayList<>(2);
+        if (newCount != null) {
+            changes.add(write(countField, newCount));
+        }
+        if (newInterval != null) {
+            changes.add(write(intervalField, newInterval));
+        }
+        return changes;
+    }
+
+    /**
+     * Sets each knob of a rule ({@code check}, {@code count}, {@code interval}, {@code mode}) back to what
+     * the app declares ({@code declared.<knob>}), so that later deploys change it again.
+     *
+     * @return the knobs that changed
+     * @throws IllegalArgumentException when no app declared the rule
+     */
+    public List<SysConfigChange> resetToDeclared(String ruleId) {
+        String id = checkedId(ruleId);
+        Map<String, String> hash = repository.readAll();
+        List<SysConfigChange> changes = new ArrayList<>();
+        boolean declared = false;
+        for (String suffix : List.of(CHECK_SUFFIX, COUNT_SUFFIX, INTERVAL_SUFFIX, MODE_SUFFIX)) {
+            String knob = id + suffix;
+            String value = hash.get(DECLARED_PREFIX + knob);
+            if (value != null) {
+                declared = true;
+                if (!value.equals(hash.get(knob))) {
+                    changes.add(write(knob, value));
+                }
+            }
+        }
+        if (!declared) {
+            throw new InvalidValueException("ratelimit.config.notDeclared", LimitSpec.abbreviate(id));
+        }
+        return changes;
+    }
+
+    /** A knob's value in force: the hash's when it parses, else its declaration, else 1. */
+    private static String inForce(Map<String, String> hash, String knob) {
+        for (String value : new String[] {hash.get(knob), hash.get(DECLARED_PREFIX + knob)}) {
+            try {
+                return Long.toString(SysConfigParser.parsePositive(value));
+            } catch (IllegalArgumentException e) {
+                // absent or garbage: the next source
+            }
+        }
+        return "1";
     }
 
     /**
@@ -109,12 +185,12 @@ public class SysConfigEditor {
     }
 
     public SysConfigChange removeDynamicRule(String endpointId) {
-        return remove(DYN_PREFIX + present(endpointId, "endpoint id"));
+        return remove(DYN_PREFIX + present(endpointId, "endpointId"));
     }
 
     /** {@code dynuri.<pattern>}: limits every path the Ant pattern matches; {@code limit} as for a {@code dyn} rule. */
     public SysConfigChange setUriRule(String pattern, String limit) {
-        String checked = present(pattern, "URL pattern");
+        String checked = present(pattern, "pattern");
         String field = DYNURI_PREFIX + checked;
         try {
             SysConfigParser.validatePattern(checked);
@@ -126,7 +202,7 @@ public class SysConfigEditor {
 
     /** Removes a {@code dynuri.*} rule; a pattern that would be refused today can still be removed. */
     public SysConfigChange removeUriRule(String pattern) {
-        return remove(DYNURI_PREFIX + present(pattern, "URL pattern"));
+        return remove(DYNURI_PREFIX + present(pattern, "pattern"));
     }
 
     /**
@@ -137,7 +213,7 @@ public class SysConfigEditor {
      * @return whether the counter existed
      */
     public boolean resetCounter(String counterKey) {
-        return repository.resetCounter(present(counterKey, "counter key"));
+        return repository.resetCounter(present(counterKey, "counterKey"));
     }
 
     private SysConfigChange write(String field, String value) {
@@ -154,23 +230,22 @@ public class SysConfigEditor {
 
     /** A rule or endpoint id: {@code <module>.<rule>}, printable, and not itself a dynamic rule's field. */
     private static String checkedId(String id) {
-        String checked = present(id, "rule id");
+        String checked = present(id, "ruleId");
         int dot = checked.indexOf('.');
         if (dot <= 0 || dot == checked.length() - 1 || checked.length() > MAX_ID_LENGTH
                 || checked.chars().anyMatch(c -> c <= ' ' || c == 0x7f)) {
-            throw new IllegalArgumentException("'" + LimitSpec.abbreviate(checked) + "' is not a rule id: expected "
-                    + "<module>.<rule>, without spaces, at most " + MAX_ID_LENGTH + " characters");
+            throw new InvalidValueException("ratelimit.config.ruleId", LimitSpec.abbreviate(checked), MAX_ID_LENGTH);
         }
         if (checked.startsWith(DYN_PREFIX) || checked.startsWith(DYNURI_PREFIX)) {
-            throw new IllegalArgumentException("'" + LimitSpec.abbreviate(checked) + "' is not a rule id: "
-                    + "give the id without the " + DYN_PREFIX + " or " + DYNURI_PREFIX + " prefix");
+            throw new InvalidValueException("ratelimit.config.ruleId.prefix", LimitSpec.abbreviate(checked));
         }
         return checked;
     }
 
+    /** @param what the kind of value, as in the message key {@code ratelimit.config.required.<what>} */
     private static String present(String value, String what) {
         if (value == null || value.isEmpty()) {
-            throw new IllegalArgumentException("a " + what + " is required");
+            throw new InvalidValueException("ratelimit.config.required." + what);
         }
         return value;
     }
@@ -178,9 +253,8 @@ public class SysConfigEditor {
     private static String positive(String field, String value) {
         try {
             return Long.toString(SysConfigParser.parsePositive(value));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(LimitSpec.abbreviate(field) + ": " + e.getMessage() + ", got '"
-                    + LimitSpec.abbreviate(String.valueOf(value)) + "'", e);
+        } catch (InvalidValueException e) {
+            throw e.about(LimitSpec.abbreviate(field));
         }
     }
 
@@ -193,6 +267,7 @@ public class SysConfigEditor {
     }
 
     private static IllegalArgumentException refused(String field, IllegalArgumentException cause) {
-        return new IllegalArgumentException(LimitSpec.abbreviate(field) + ": " + cause.getMessage(), cause);
+        return cause instanceof InvalidValueException invalid ? invalid.about(LimitSpec.abbreviate(field))
+                : new IllegalArgumentException(LimitSpec.abbreviate(field) + ": " + cause.getMessage(), cause);
     }
 }

@@ -14,6 +14,8 @@ public final class SysConfigFields {
     public static final String INTERVAL_SUFFIX = ".interval";
     public static final String COUNT_SUFFIX = ".count";
     public static final String MODE_SUFFIX = ".mode";
+    /** {@code declared.<knob>}: what the app that started last declared for the knob, for the next merge. */
+    public static final String DECLARED_PREFIX = "declared.";
 
     private SysConfigFields() {
     }

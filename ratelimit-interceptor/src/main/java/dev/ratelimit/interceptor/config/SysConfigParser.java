@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.config;
 
 import static dev.ratelimit.interceptor.config.SysConfigFields.CHECK_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.COUNT_SUFFIX;
+import static dev.ratelimit.interceptor.config.SysConfigFields.DECLARED_PREFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DYNURI_PREFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DYN_PREFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.GLOBAL_CHECK;
@@ -12,7 +13,9 @@ import static dev.ratelimit.interceptor.config.SysConfigFields.MODE_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_IPS;
 import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_USERS;
 
+import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.identity.Whitelist;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,6 +23,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -40,6 +44,9 @@ public final class SysConfigParser {
         RuleMode globalMode = RuleMode.ENFORCE;
         boolean logCheck = true;
         Map<String, RuleOverride> overrides = new HashMap<>();
+        Map<String, Long> counts = new HashMap<>();
+        Map<String, Long> intervals = new HashMap<>();
+        Map<String, String> ignored = new TreeMap<>();
         Set<String> shadowRules = new HashSet<>();
         Map<String, LimitSpec> dynamicRules = new HashMap<>();
         List<UriRule> uriRules = new ArrayList<>();
@@ -47,7 +54,9 @@ public final class SysConfigParser {
             String field = entry.getKey();
             String value = entry.getValue();
             try {
-                if (field.equals(GLOBAL_CHECK)) {
+                if (field.startsWith(DECLARED_PREFIX)) {
+                    continue;
+                } else if (field.equals(GLOBAL_CHECK)) {
                     globalCheck = parseSwitch(value);
                 } else if (field.equals(GLOBAL_MODE)) {
                     globalMode = RuleMode.parse(value);
@@ -63,11 +72,9 @@ public final class SysConfigParser {
                     boolean enabled = parseSwitch(value);
                     overrides.compute(ruleId(field, CHECK_SUFFIX), (id, o) -> orNone(o).withEnabled(enabled));
                 } else if (field.endsWith(COUNT_SUFFIX)) {
-                    long count = parsePositive(value);
-                    overrides.compute(ruleId(field, COUNT_SUFFIX), (id, o) -> orNone(o).withCount(count));
+                    counts.put(ruleId(field, COUNT_SUFFIX), parsePositive(value));
                 } else if (field.endsWith(INTERVAL_SUFFIX)) {
-                    long interval = parsePositive(value);
-                    overrides.compute(ruleId(field, INTERVAL_SUFFIX), (id, o) -> orNone(o).withInterval(interval));
+                    intervals.put(ruleId(field, INTERVAL_SUFFIX), parsePositive(value));
                 } else if (field.endsWith(MODE_SUFFIX)) {
                     String ruleId = ruleId(field, MODE_SUFFIX);
                     if (RuleMode.parse(value) == RuleMode.SHADOW) {
@@ -75,16 +82,65 @@ public final class SysConfigParser {
                     }
                 }
             } catch (IllegalArgumentException e) {
-                warnings.accept("ignoring config field '" + LimitSpec.abbreviate(field) + "' = '"
-                        + LimitSpec.abbreviate(String.valueOf(value)) + "': " + e.getMessage());
+                ignore(field, value, e.getMessage(), ignored, warnings);
             }
         }
+        limits(hash, counts, intervals, overrides, ignored, warnings);
         Whitelist whitelist = Whitelist.parse(Whitelist.split(hash.get(WHITELIST_IPS)),
                 Whitelist.split(hash.get(WHITELIST_USERS)),
-                bad -> warnings.accept("ignoring '" + LimitSpec.abbreviate(bad) + "' in config field '" + WHITELIST_IPS
-                        + "': not an IP address or CIDR block"));
+                bad -> {
+                    String reason = "'" + LimitSpec.abbreviate(bad) + "' is not an IP address or CIDR block";
+                    ignored.merge(WHITELIST_IPS, reason, (first, next) -> first + "; " + next);
+                    warnings.accept("ignoring '" + LimitSpec.abbreviate(bad) + "' in config field '" + WHITELIST_IPS
+                            + "': not an IP address or CIDR block");
+                });
         return new RuleSnapshot(version, loadedAt, globalCheck, globalMode, logCheck, overrides, shadowRules,
-                dynamicRules, uriRules, whitelist);
+                dynamicRules, uriRules, whitelist, ignored);
+    }
+
+    /**
+     * The count and window overrides of each rule, checked together as the annotation's are: a pair the
+     * limiter could not apply as written is ignored whole, with the reason. A knob missing from the
+     * hash is taken from its {@code declared.*} field.
+     */
+    private static void limits(Map<String, String> hash, Map<String, Long> counts, Map<String, Long> intervals,
+                               Map<String, RuleOverride> overrides, Map<String, String> ignored,
+                               Consumer<String> warnings) {
+        Set<String> rules = new HashSet<>(counts.keySet());
+        rules.addAll(intervals.keySet());
+        for (String rule : rules) {
+            Long count = counts.getOrDefault(rule, declared(hash, rule + COUNT_SUFFIX));
+            Long interval = intervals.getOrDefault(rule, declared(hash, rule + INTERVAL_SUFFIX));
+            try {
+                LimitDefinition.check(count == null ? 1 : count, interval == null ? 1 : interval);
+            } catch (IllegalArgumentException e) {
+                for (String field : List.of(rule + COUNT_SUFFIX, rule + INTERVAL_SUFFIX)) {
+                    if (hash.containsKey(field)) {
+                        ignore(field, hash.get(field), e.getMessage(), ignored, warnings);
+                    }
+                }
+                continue;
+            }
+            Long countOverride = counts.get(rule);
+            Long intervalOverride = intervals.get(rule);
+            overrides.compute(rule, (id, o) -> orNone(o).withLimit(countOverride, intervalOverride));
+        }
+    }
+
+    private static Long declared(Map<String, String> hash, String knob) {
+        try {
+            String value = hash.get(DECLARED_PREFIX + knob);
+            return value == null ? null : parsePositive(value);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static void ignore(String field, String value, String reason, Map<String, String> ignored,
+                               Consumer<String> warnings) {
+        ignored.put(field, reason);
+        warnings.accept("ignoring config field '" + LimitSpec.abbreviate(field) + "' = '"
+                + LimitSpec.abbreviate(String.valueOf(value)) + "': " + reason);
     }
 
     /**
@@ -96,7 +152,7 @@ public final class SysConfigParser {
         return switch (text) {
             case "1", "true", "on" -> true;
             case "0", "false", "off" -> false;
-            default -> throw new IllegalArgumentException("a switch is 1 (on) or 0 (off)");
+            default -> throw new InvalidValueException("ratelimit.config.switch");
         };
     }
 
@@ -110,15 +166,14 @@ public final class SysConfigParser {
         } catch (NumberFormatException e) {
             // reported below with the field's name
         }
-        throw new IllegalArgumentException("expected a whole number of at least 1");
+        throw new InvalidValueException("ratelimit.config.positive", LimitSpec.abbreviate(String.valueOf(value)));
     }
 
     /** A {@code dynuri.*} pattern must be an absolute Ant path of sane length. */
     public static void validatePattern(String pattern) {
         if (pattern.isEmpty() || pattern.charAt(0) != '/' || pattern.length() > MAX_PATTERN_LENGTH
                 || pattern.chars().anyMatch(c -> c <= ' ' || c == 0x7f)) {
-            throw new IllegalArgumentException("a URL pattern starts with '/', has no spaces or control characters "
-                    + "and is at most " + MAX_PATTERN_LENGTH + " characters");
+            throw new InvalidValueException("ratelimit.config.pattern", MAX_PATTERN_LENGTH);
         }
         int open = 0;
         for (int i = 0; i < pattern.length(); i++) {
@@ -130,13 +185,13 @@ public final class SysConfigParser {
             }
         }
         if (open != 0) {
-            throw new IllegalArgumentException("unbalanced '{' '}' in URL pattern");
+            throw new InvalidValueException("ratelimit.config.pattern.braces");
         }
         try {
             RuleSnapshot.PATH_MATCHER.match(pattern, pattern);
         } catch (IllegalArgumentException e) {
             // AntPathMatcher compiles a pattern's {name:regex} parts only when matching: on a request thread
-            throw new IllegalArgumentException("URL pattern does not compile: " + e.getMessage().lines().findFirst()
+            throw new InvalidValueException("ratelimit.config.pattern.regex", e.getMessage().lines().findFirst()
                     .orElse(""));
         }
     }

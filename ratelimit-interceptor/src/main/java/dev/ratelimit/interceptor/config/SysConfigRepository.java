@@ -1,7 +1,9 @@
 package dev.ratelimit.interceptor.config;
 
+import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.RedisKeys;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.core.io.ClassPathResource;
@@ -16,8 +18,9 @@ public class SysConfigRepository {
 
     private static final RedisScript<String> WRITE_FIELD =
             RedisScript.of(new ClassPathResource("write_field.lua", SysConfigRepository.class), String.class);
-    private static final RedisScript<Long> PUT_ABSENT =
-            RedisScript.of(new ClassPathResource("put_absent.lua", SysConfigRepository.class), Long.class);
+    @SuppressWarnings("rawtypes")
+    private static final RedisScript<List> MERGE_DECLARED =
+            RedisScript.of(new ClassPathResource("merge_declared.lua", SysConfigRepository.class), List.class);
 
     private static final RedisScript<Long> RESET_COUNTER =
             RedisScript.of(new ClassPathResource("reset_counter.lua", SysConfigRepository.class), Long.class);
@@ -35,14 +38,26 @@ public class SysConfigRepository {
         return redis.<String, String>opsForHash().entries(keys.sysconfig());
     }
 
-    /** Adds each field the hash lacks ({@code HSETNX}), all in one atomic step; a field that exists keeps its value. */
-    public void putIfAbsent(Map<String, String> fields) {
-        List<String> pairs = new ArrayList<>(fields.size() * 2);
-        fields.forEach((field, value) -> {
-            pairs.add(field);
-            pairs.add(value);
+    /**
+     * Merges what an app declares for its knobs with what is in force, in one atomic step: a knob that
+     * is absent, or still holds the previous declaration, takes the new one; a value an operator set is
+     * kept. Each declaration is stored as {@code declared.<knob>}; a change is announced.
+     *
+     * @return the operator values kept that differ from the new declaration, by knob
+     */
+    public Map<String, String> mergeDeclared(Map<String, String> declared) {
+        List<String> arguments = new ArrayList<>(declared.size() * 2 + 1);
+        arguments.add(keys.configChangedChannel());
+        declared.forEach((knob, value) -> {
+            arguments.add(knob);
+            arguments.add(value);
         });
-        redis.execute(PUT_ABSENT, List.of(keys.sysconfig()), pairs.toArray());
+        List<?> kept = redis.execute(MERGE_DECLARED, List.of(keys.sysconfig()), arguments.toArray());
+        Map<String, String> overrides = new LinkedHashMap<>();
+        for (int i = 0; kept != null && i + 1 < kept.size(); i += 2) {
+            overrides.put(String.valueOf(kept.get(i)), String.valueOf(kept.get(i + 1)));
+        }
+        return overrides;
     }
 
     /**
@@ -63,8 +78,8 @@ public class SysConfigRepository {
      */
     public boolean resetCounter(String counterKey) {
         if (!counterKey.startsWith(keys.counterPrefix())) {
-            throw new IllegalArgumentException("'" + LimitSpec.abbreviate(counterKey) + "' is not a counter key: "
-                    + "counter keys start with " + keys.counterPrefix());
+            throw new InvalidValueException("ratelimit.config.counterKey", LimitSpec.abbreviate(counterKey),
+                    keys.counterPrefix());
         }
         Long deleted = redis.execute(RESET_COUNTER, List.of(counterKey), keys.configChangedChannel(),
                 "reset " + counterKey);

@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.identity;
 
+import dev.ratelimit.interceptor.InvalidValueException;
 import java.net.InetAddress;
 
 /** An IPv4 or IPv6 address block such as {@code 10.0.0.0/8} or {@code fd00::/8}; a bare address is a block of one. */
@@ -21,7 +22,7 @@ public final class CidrBlock {
         int slash = value.indexOf('/');
         InetAddress address = IpLiteral.parse(slash < 0 ? value : value.substring(0, slash));
         if (address == null) {
-            throw new IllegalArgumentException("Not an IP address or CIDR block: '" + cidr + "'");
+            throw new InvalidValueException("ratelimit.config.address", cidr);
         }
         int maxLength = address.getAddress().length * 8;
         int prefix;
@@ -31,7 +32,7 @@ public final class CidrBlock {
             prefix = -1;
         }
         if (prefix < 0 || prefix > maxLength) {
-            throw new IllegalArgumentException("Bad prefix length in CIDR block '" + cidr + "' (0 to " + maxLength + ")");
+            throw new InvalidValueException("ratelimit.config.address", cidr);
         }
         return new CidrBlock(address.getAddress(), prefix, value);
     }

@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.identity;
 
+import dev.ratelimit.interceptor.InvalidValueException;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -50,7 +51,7 @@ public record Whitelist(List<CidrBlock> ips, Set<String> users) {
     /** The entries given; an address that does not parse fails with the value named. */
     public static Whitelist of(Collection<String> ips, Collection<String> users) {
         return parse(ips, users, entry -> {
-            throw new IllegalArgumentException("'" + entry + "' is not an IP address or CIDR block");
+            throw new InvalidValueException("ratelimit.config.address", entry);
         });
     }
 

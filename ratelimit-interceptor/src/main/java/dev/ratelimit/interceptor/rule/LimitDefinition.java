@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.rule;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
+import dev.ratelimit.interceptor.InvalidValueException;
 
 /**
  * One limit in force: who is counted ({@code dimension}), how many requests ({@code count}) per
@@ -26,24 +27,35 @@ public record LimitDefinition(String module, String rule, long count, long windo
      */
     public static final long MAX_COUNT_TIMES_WINDOW_MILLIS = 1L << 53;
 
+    /** The longest window: 366 days, a year whatever the year. */
+    public static final long MAX_WINDOW_SECONDS = 366L * 24 * 60 * 60;
+
     public LimitDefinition {
-        if (count < 1) {
-            throw new IllegalArgumentException("count must be at least 1 in rule " + module + "." + rule + ", was " + count);
-        }
-        if (windowSeconds < 1) {
-            throw new IllegalArgumentException("the window must be at least 1 second in rule " + module + "." + rule
-                    + ", was " + windowSeconds + "s");
-        }
-        if (!inRange(count, windowSeconds)) {
-            throw new IllegalArgumentException("count " + count + " per " + windowSeconds + "s is too large in rule "
-                    + module + "." + rule + ": count × window in ms must stay below 2^53");
+        try {
+            check(count, windowSeconds);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("rule " + module + "." + rule + ": " + e.getMessage(), e);
         }
     }
 
-    /** Whether count × window (in ms) is within {@link #MAX_COUNT_TIMES_WINDOW_MILLIS}; both at least 1. */
-    public static boolean inRange(long count, long windowSeconds) {
-        return windowSeconds <= MAX_COUNT_TIMES_WINDOW_MILLIS / 1000
-                && count <= MAX_COUNT_TIMES_WINDOW_MILLIS / (windowSeconds * 1000);
+    /**
+     * The one check of a count and window, wherever they come from (an annotation, a config field, the
+     * console): both at least 1, the window at most {@link #MAX_WINDOW_SECONDS}, count × window in ms
+     * within {@link #MAX_COUNT_TIMES_WINDOW_MILLIS}, so that the algorithms' integer arithmetic is exact.
+     *
+     * @throws IllegalArgumentException with a message fit to show an operator
+     */
+    public static void check(long count, long windowSeconds) {
+        if (count < 1 || windowSeconds < 1) {
+            throw new InvalidValueException("ratelimit.config.atLeastOne", count, windowSeconds);
+        }
+        if (windowSeconds > MAX_WINDOW_SECONDS) {
+            throw new InvalidValueException("ratelimit.config.window", MAX_WINDOW_SECONDS, windowSeconds);
+        }
+        if (count > MAX_COUNT_TIMES_WINDOW_MILLIS / (windowSeconds * 1000)) {
+            throw new InvalidValueException("ratelimit.config.count", count, windowSeconds,
+                    MAX_COUNT_TIMES_WINDOW_MILLIS / (windowSeconds * 1000));
+        }
     }
 
     /** The rule's id in the config hash: {@code <module>.<rule>}. */
@@ -51,16 +63,11 @@ public record LimitDefinition(String module, String rule, long count, long windo
         return module + "." + rule;
     }
 
-    /**
-     * This limit with another count and window. Values past {@link #MAX_COUNT_TIMES_WINDOW_MILLIS} (an
-     * operator's override far beyond any real limit) are lowered to it rather than failing requests.
-     */
+    /** This limit with another count and window, which {@link #check} must accept. */
     public LimitDefinition withLimit(long newCount, long newWindowSeconds) {
-        long window = Math.min(newWindowSeconds, MAX_COUNT_TIMES_WINDOW_MILLIS / 1000);
-        long limit = Math.min(newCount, MAX_COUNT_TIMES_WINDOW_MILLIS / (window * 1000));
-        if (limit == count && window == windowSeconds) {
+        if (newCount == count && newWindowSeconds == windowSeconds) {
             return this;
         }
-        return new LimitDefinition(module, rule, limit, window, dimension, algorithm, key, messageKey);
+        return new LimitDefinition(module, rule, newCount, newWindowSeconds, dimension, algorithm, key, messageKey);
     }
 }

@@ -15,7 +15,10 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
-/** At start-up every knob of the app appears in the config hash, and no operator value is overwritten. */
+/**
+ * At start-up every knob of the app appears in the config hash, and no operator value is overwritten: a
+ * value that differs from the declaration, with no declaration recorded beside it, was set by an operator.
+ */
 @ExtendWith(OutputCaptureExtension.class)
 class SysConfigDefaultsTest {
 
@@ -55,11 +58,13 @@ class SysConfigDefaultsTest {
                 .untilAsserted(() -> assertThat(redis.hgetall(HASH)).containsAllEntriesOf(expected));
         // Other fixture controllers add knobs of their own; nothing else may appear, and no dynamic rule.
         assertThat(redis.hgetall(HASH).keySet()).allMatch(field -> expected.containsKey(field)
-                || field.startsWith("fixture.") && field.matches(".*\\.(check|interval|count|mode)"));
-        assertThat(output).contains("Rate limit config: " + USER + ".count is 7 in the config hash (declared: 50); "
-                + "the config hash decides");
-        assertThat(output).contains("Rate limit config: fixture.LimitedController.ip.mode is shadow in the config hash "
-                + "(declared: enforce); the config hash decides");
+                || field.matches("(declared\\.)?(global|log)\\..*")
+                || field.matches("(declared\\.)?fixture\\..*\\.(check|interval|count|mode)"));
+        assertThat(redis.hgetall(HASH)).containsEntry("declared." + USER + ".count", "50");
+        assertThat(output).contains("Rate limit config: " + USER + ".count is 7 in the config hash, set by an operator "
+                + "(declared: 50); the config hash decides until it is reset to the declaration");
+        assertThat(output).contains("Rate limit config: fixture.LimitedController.ip.mode is shadow in the config hash, "
+                + "set by an operator (declared: enforce)");
         assertThat(app.getBean(RuleSnapshotHolder.class).current().override(USER).count()).isEqualTo(7);
     }
 

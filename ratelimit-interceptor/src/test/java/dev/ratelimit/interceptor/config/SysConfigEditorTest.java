@@ -152,13 +152,31 @@ class SysConfigEditorTest {
         assertRefused(() -> editor.setUriRule("/api/{id:[}", "5"),
                 "dynuri./api/{id:[}: URL pattern does not compile: Unclosed character class near index 2");
         assertRefused(() -> editor.setWhitelistIps("10.0.0.0/8, intranet"),
-                "whitelist.ips: Not an IP address or CIDR block: 'intranet'");
+                "whitelist.ips: 'intranet' is not an IP address or CIDR block");
         assertRefused(() -> editor.setRuleMode("global", RuleMode.SHADOW),
                 "'global' is not a rule id: expected <module>.<rule>, without spaces, at most 512 characters");
+        // What the limiter could not apply as written: the annotation's own check, on the pair in force.
+        assertRefused(() -> editor.setRuleLimit("shop.A.b", "5", "99999999999999"),
+                "shop.A.b: a window is at most 366 days (31622400 s), got 99999999999999 s");
+        assertRefused(() -> editor.setRuleInterval("shop.A.b", "99999999999999"),
+                "shop.A.b: a window is at most 366 days (31622400 s), got 99999999999999 s");
+        assertRefused(() -> editor.setRuleCount("shop.A.b", "9007199254740993"),
+                "shop.A.b: count 9007199254740993 per 1 s is too large: at most 9007199254740 per 1 s");
+        assertRefused(() -> editor.resetToDeclared("shop.A.b"), "'shop.A.b': no app declares this rule");
 
         assertThat(redis.commands().exists(HASH)).isZero();
         editor.setLogSwitch(false);
         assertThat(nextAnnouncement()).as("the first announcement after the refused writes").isEqualTo("log.check");
+    }
+
+    @Test
+    void aCountIsCheckedWithTheWindowInForce() {
+        redis.commands().hset(HASH, Map.of("declared.shop.A.b.interval", "86400"));
+
+        assertThatThrownBy(() -> editor.setRuleCount("shop.A.b", "200000000")).hasMessage(
+                "shop.A.b: count 200000000 per 86400 s is too large: at most 104249991 per 86400 s");
+        assertThat(editor.setRuleLimit("shop.A.b", "200000000", "60"))
+                .extracting(SysConfigChange::newValue).containsExactly("200000000", "60");
     }
 
     @Test

@@ -43,6 +43,30 @@ class SysConfigParserTest {
         assertThat(warnings).hasSize(6).allSatisfy(warning -> assertThat(warning).startsWith("ignoring config field"));
     }
 
+    /** What the console once saved and the limiter silently lowered to q=1;w=9007199254740. */
+    @Test
+    void aCountAndWindowTheLimiterCouldNotApplyAreIgnoredTogetherAndShownWithTheReason() {
+        RuleSnapshot snapshot = parse(Map.of("demo.A.b.count", "5", "demo.A.b.interval", "99999999999999",
+                "declared.demo.A.c.interval", "86400", "demo.A.c.count", "9000000000",
+                "demo.A.d.count", "9", "declared.demo.A.d.interval", "60"));
+
+        assertThat(snapshot.override("demo.A.b")).isEqualTo(RuleOverride.NONE);
+        assertThat(snapshot.override("demo.A.c")).isEqualTo(RuleOverride.NONE);
+        assertThat(snapshot.override("demo.A.d")).isEqualTo(new RuleOverride(true, 9L, null));
+        assertThat(snapshot.ignored()).containsOnlyKeys("demo.A.b.count", "demo.A.b.interval", "demo.A.c.count")
+                .containsEntry("demo.A.b.interval", "a window is at most 366 days (31622400 s), got 99999999999999 s")
+                .containsEntry("demo.A.c.count", "count 9000000000 per 86400 s is too large: at most 104249991 per 86400 s");
+        assertThat(warnings).hasSize(3);
+    }
+
+    @Test
+    void declaredValuesAreNotRules() {
+        RuleSnapshot snapshot = parse(Map.of("declared.demo.A.b.count", "3", "declared.demo.A.b.check", "1"));
+
+        assertThat(snapshot.overrides()).isEmpty();
+        assertThat(warnings).isEmpty();
+    }
+
     @Test
     void readsModesAndWhitelists() {
         RuleSnapshot snapshot = parse(Map.of(
@@ -114,7 +138,7 @@ class SysConfigParserTest {
         assertThat(LimitSpec.parse("5/60").format()).isEqualTo("5/60");
         assertThatThrownBy(() -> LimitSpec.parse("0/60")).hasMessageContaining("'0/60'");
         assertThatThrownBy(() -> LimitSpec.parse("a/b/c")).hasMessageContaining("<count>/<interval>");
-        assertThatThrownBy(() -> LimitSpec.parse("")).hasMessageContaining("got nothing");
+        assertThatThrownBy(() -> LimitSpec.parse("")).hasMessageEndingWith("got ''");
     }
 
     private RuleSnapshot parse(Map<String, String> hash) {

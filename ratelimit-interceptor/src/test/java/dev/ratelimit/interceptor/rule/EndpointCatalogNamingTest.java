@@ -40,9 +40,9 @@ class EndpointCatalogNamingTest {
         assertThatThrownBy(() -> catalog.endpoint(handler(Controllers.class, "twoUserLimits")))
                 .hasMessageContaining("Controllers.twoUserLimits").hasMessageContaining("rule =");
         assertThatThrownBy(() -> catalog.endpoint(handler(Controllers.class, "zeroCount")))
-                .hasMessageContaining("Controllers.zeroCount").hasMessageContaining("count must be at least 1");
+                .hasMessageContaining("Controllers.zeroCount").hasMessageContaining("count and window must both be at least 1, got 0 per 1 s");
         assertThatThrownBy(() -> catalog.endpoint(handler(Controllers.class, "subSecond")))
-                .hasMessageContaining("at least 1 second");
+                .hasMessageContaining("count and window must both be at least 1, got 1 per 0 s");
     }
 
     @Test
