@@ -1,4 +1,5 @@
-// Console behaviour, all progressive: the pages work without it.
+// Console behaviour, all progressive: the pages work without it. No page has inline script or
+// handlers: the Content-Security-Policy allows scripts from the console only.
 // Draws every <div class="chart" data-labels="a,b" data-values="1,2"> as an ECharts bar chart.
 // The data come as plain text attributes, never as script, so a logged value cannot run here.
 (function () {
@@ -27,7 +28,13 @@
     });
   }
   document.addEventListener('DOMContentLoaded', function () {
-    document.querySelectorAll('.chart').forEach(draw);
+    if (typeof echarts !== 'undefined') {
+      document.querySelectorAll('.chart').forEach(draw);
+    }
     document.querySelectorAll('[data-filter-for]').forEach(filter);
+    // <select data-autosubmit>: choosing submits its form (the language menu).
+    document.querySelectorAll('select[data-autosubmit]').forEach(function (select) {
+      select.addEventListener('change', function () { select.form.submit(); });
+    });
   });
 })();

@@ -16,7 +16,9 @@ import dev.ratelimit.console.logs.OverviewController;
 import dev.ratelimit.console.rules.RulesController;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
+import dev.ratelimit.interceptor.identity.TrustedProxyResolver;
 import dev.ratelimit.interceptor.log.report.LogReports;
+import java.util.List;
 import org.springframework.context.MessageSource;
 import dev.ratelimit.apiindex.ApiIndexRepository;
 import dev.ratelimit.apiindex.autoconfigure.ApiIndexAutoConfiguration;
@@ -104,8 +106,9 @@ public class ConsoleAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    LoginController ratelimitConsoleLogin(ObjectProvider<PasswordLogin> login, ConsoleProperties properties) {
-        return new LoginController(login, properties);
+    LoginController ratelimitConsoleLogin(ObjectProvider<PasswordLogin> login, ObjectProvider<TrustedProxyResolver> proxies,
+                                          ConsoleProperties properties) {
+        return new LoginController(login, trusted(proxies), properties);
     }
 
     @Bean
@@ -121,11 +124,17 @@ public class ConsoleAutoConfiguration {
 
     @Bean
     FilterRegistrationBean<ConsoleFilter> ratelimitConsoleFilter(ConsoleProperties properties,
-                                                                 ConsoleAccessPolicy policy, HmacSigner signer) {
+                                                                 ConsoleAccessPolicy policy, HmacSigner signer,
+                                                                 ObjectProvider<TrustedProxyResolver> proxies) {
         FilterRegistrationBean<ConsoleFilter> registration = new FilterRegistrationBean<>(
-                new ConsoleFilter(properties.path(), policy, signer));
+                new ConsoleFilter(properties.path(), policy, signer, trusted(proxies)));
         registration.addUrlPatterns(properties.path(), properties.path() + "/*");
         return registration;
+    }
+
+    /** The limiter's trusted-proxy rules: the console reads client addresses and HTTPS only through them. */
+    private static TrustedProxyResolver trusted(ObjectProvider<TrustedProxyResolver> proxies) {
+        return proxies.getIfAvailable(() -> new TrustedProxyResolver(List.of()));
     }
 
     @Bean

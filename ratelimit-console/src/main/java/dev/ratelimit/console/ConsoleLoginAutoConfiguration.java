@@ -3,6 +3,9 @@ package dev.ratelimit.console;
 import dev.ratelimit.console.access.ConsoleAccessPolicy;
 import dev.ratelimit.console.access.HmacSigner;
 import dev.ratelimit.console.access.PasswordLogin;
+import dev.ratelimit.console.access.RedisSessionRevocations;
+import dev.ratelimit.console.access.SessionRevocations;
+import dev.ratelimit.interceptor.RedisKeys;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Base64;
@@ -12,6 +15,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * The console's built-in password login, unless the app declares its own {@link ConsoleAccessPolicy}.
@@ -26,7 +30,14 @@ public class ConsoleLoginAutoConfiguration {
     private static final Logger log = LoggerFactory.getLogger(ConsoleLoginAutoConfiguration.class);
 
     @Bean
-    PasswordLogin ratelimitConsolePasswordLogin(ConsoleProperties properties, HmacSigner signer) {
+    @ConditionalOnMissingBean
+    SessionRevocations ratelimitConsoleSessionRevocations(StringRedisTemplate redis, RedisKeys keys) {
+        return new RedisSessionRevocations(redis, keys);
+    }
+
+    @Bean
+    PasswordLogin ratelimitConsolePasswordLogin(ConsoleProperties properties, HmacSigner signer,
+                                                SessionRevocations revocations) {
         String password = properties.password();
         if (password == null || password.isBlank()) {
             byte[] random = new byte[18];
@@ -35,7 +46,7 @@ public class ConsoleLoginAutoConfiguration {
             log.warn("Rate limit console: no ratelimit.console.password set; generated password for user '{}': {}",
                     properties.username(), password);
         }
-        return new PasswordLogin(properties.username(), password, signer, properties.sessionTimeout(),
+        return new PasswordLogin(properties.username(), password, signer, revocations, properties.sessionTimeout(),
                 properties.path(), Clock.systemUTC());
     }
 }

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import org.springframework.context.MessageSource;
 import org.springframework.web.servlet.support.RequestContextUtils;
-import org.springframework.web.util.UriComponentsBuilder;
 
 /**
  * A refused form, carried through post/redirect/get: the form answers with a redirect to its page,
@@ -29,20 +28,17 @@ public final class Refusal {
 
     /** {@code redirect:} to {@code page} with the reason and what was typed. */
     public static String redirect(String page, IllegalArgumentException refused, Map<String, String> typed) {
-        UriComponentsBuilder target = UriComponentsBuilder.fromUriString(page);
+        QueryString query = QueryString.of();
         if (refused instanceof InvalidValueException invalid) {
-            target.queryParam(KEY, invalid.key());
-            if (invalid.field() != null) {
-                target.queryParam(FIELD, invalid.field());
-            }
+            query.add(KEY, invalid.key()).add(FIELD, invalid.field());
             for (Object argument : invalid.arguments()) {
-                target.queryParam(ARGUMENT, argument);
+                query.add(ARGUMENT, argument);
             }
         } else {
-            target.queryParam(KEY, GENERIC_KEY).queryParam(ARGUMENT, refused.getMessage());
+            query.add(KEY, GENERIC_KEY).add(ARGUMENT, refused.getMessage());
         }
-        typed.forEach((name, value) -> target.queryParam(TYPED + name, value));
-        return "redirect:" + target.encode().build().toUriString();
+        typed.forEach((name, value) -> query.add(TYPED + name, value));
+        return "redirect:" + query.appendTo(page);
     }
 
     /** The reason a form of this page was refused, in the request's language, or {@code null}. */

@@ -46,7 +46,9 @@ class ConsoleLogsTest {
         BatchingInterceptionLog log = app.getBean(BatchingInterceptionLog.class);
         log.record(new Interception(Instant.now(), "fixture", "LimitedController.user", FORMULA, "203.0.113.9", "GET",
                 "/user?q=<script>alert(1)</script>", Dimension.USER, 50, 60, false));
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> log.stats().written() == 4);
+        log.record(new Interception(Instant.now(), "fixture", "LimitedController.user", "plus+sign", "203.0.113.10",
+                "GET", "/user", Dimension.USER, 50, 60, false));
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> log.stats().written() == 5);
         session = new ConsoleSession(FixtureApplication.port(app));
         assertThat(session.login("admin", "s3cret").statusCode()).isEqualTo(302);
     }
@@ -61,7 +63,7 @@ class ConsoleLogsTest {
     void theOverviewCountsTodaysInterceptionsAndDrawsTheTrend() {
         HttpResponse<String> overview = session.get(CONSOLE + "/");
         assertThat(overview.statusCode()).isEqualTo(200);
-        assertThat(overview.body()).contains("id=\"today-count\"").containsPattern("id=\"today-count\"[^>]*>4<")
+        assertThat(overview.body()).contains("id=\"today-count\"").containsPattern("id=\"today-count\"[^>]*>5<")
                 .contains("id=\"trend-chart\"").contains("/assets/echarts.min.js");
         assertThat(session.get(CONSOLE + "/assets/echarts.min.js").statusCode()).isEqualTo(200);
     }
@@ -76,8 +78,58 @@ class ConsoleLogsTest {
         HttpResponse<String> filtered = session.get(CONSOLE + "/logs?user=mall");
         assertThat(filtered.body()).contains("Total: 3").doesNotContain("203.0.113.9");
         assertThat(session.get(CONSOLE + "/logs?user=%25").body()).contains("Total: 0");
-        assertThat(session.get(CONSOLE + "/logs?from=yesterday").body()).contains("from: not a date and time");
+        assertThat(session.get(CONSOLE + "/logs?from=yesterday").body())
+                .contains("From: &#39;yesterday&#39; is not a date and time; the range is not applied");
         assertThat(session.get(CONSOLE + "/logs?page=-3&sort=nonsense").statusCode()).isEqualTo(200);
+    }
+
+    /** The overview, the per-rule table, the detail rows and the filter all name a rule by its id. */
+    @Test
+    void aRuleHasOneNameEverywhereAndTheOverviewsNameFindsItsRows() {
+        String id = "fixture.LimitedController.stacked#user";
+        assertThat(session.get(CONSOLE + "/").body()).contains(">" + id + "<");
+        HttpResponse<String> logs = session.get(CONSOLE + "/logs?rule=" + id.replace("#", "%23"));
+
+        assertThat(logs.body()).contains("Total: 3").contains("<td class=\"wrap\">" + id + "</td>")
+                .contains("href=\"/ratelimit-console/rules#rule-" + id + "\"");
+    }
+
+    /** The overview links a day; the inputs show it, and Apply keeps it. */
+    @Test
+    void aDayFromTheOverviewShowsInTheInputsAndTheZoneIsNamed() {
+        HttpResponse<String> overview = session.get(CONSOLE + "/");
+        String link = overview.body().replaceAll("(?s).*id=\"today-count\" href=\"([^\"]*)\".*", "$1").replace("&amp;", "&");
+        HttpResponse<String> logs = session.get(link);
+
+        assertThat(logs.body()).containsPattern("name=\"from\" value=\"\\d{4}-\\d{2}-\\d{2}T00:00\"")
+                .containsPattern("name=\"to\" value=\"\\d{4}-\\d{2}-\\d{2}T00:00\"")
+                .contains("From (" + java.time.ZoneId.systemDefault().getId() + ")").contains("Total: 5");
+    }
+
+    @Test
+    void aRangeThatEndsBeforeItStartsIsExplainedInTheOperatorsTerms() {
+        HttpResponse<String> logs = session.get(CONSOLE + "/logs?from=2026-12-02&to=2026-11-30");
+
+        assertThat(logs.body()).contains("From (2026-12-02 00:00) is not before To (2026-11-30 00:00): the range is "
+                + "not applied").contains("Total: 5");
+    }
+
+    @Test
+    void aPageBeyondTheLastShowsTheLast() {
+        assertThat(session.get(CONSOLE + "/logs?page=999999").body()).contains("Page 1 of 1").doesNotContain("1,000,000");
+    }
+
+    /** A plus sign in a filter survives every link: the export holds {@code plus+sign}, not {@code plus sign}. */
+    @Test
+    void everyLinkEncodesWhatTheFilterHolds() throws IOException {
+        HttpResponse<String> logs = session.get(CONSOLE + "/logs?user=plus%2Bsign");
+        assertThat(logs.body()).contains("Total: 1").contains("user=plus%2Bsign").doesNotContain("user=plus+sign");
+
+        String export = logs.body().replaceAll("(?s).*id=\"export\" href=\"([^\"]*)\".*", "$1").replace("&amp;", "&");
+        try (XSSFWorkbook workbook = new XSSFWorkbook(new ByteArrayInputStream(session.bytes(export)))) {
+            assertThat(workbook.getSheetAt(0).getLastRowNum()).isEqualTo(1);
+            assertThat(findCell(workbook.getSheetAt(0), "plus+sign")).isNotNull();
+        }
     }
 
     @Test
@@ -86,7 +138,7 @@ class ConsoleLogsTest {
         try (XSSFWorkbook workbook = new XSSFWorkbook(new ByteArrayInputStream(japanese))) {
             Sheet sheet = workbook.getSheetAt(0);
             assertThat(sheet.getRow(0).getCell(0).getStringCellValue()).isEqualTo("時刻");
-            assertThat(sheet.getLastRowNum()).isEqualTo(4);
+            assertThat(sheet.getLastRowNum()).isEqualTo(5);
             Cell user = findCell(sheet, FORMULA);
             assertThat(user.getCellType()).isEqualTo(CellType.STRING);
             assertThat(user.getCellStyle().getQuotePrefixed()).isTrue();

@@ -3,6 +3,7 @@ package dev.ratelimit.console;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.CookieManager;
+import java.net.HttpCookie;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -22,7 +23,8 @@ public final class ConsoleSession {
     private static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([^\"]*)\"");
 
     private final String base;
-    private final HttpClient client = HttpClient.newBuilder().cookieHandler(new CookieManager())
+    private final CookieManager cookies = new CookieManager();
+    private final HttpClient client = HttpClient.newBuilder().cookieHandler(cookies)
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final Map<String, String> headers;
     private String csrf = "";
@@ -97,6 +99,20 @@ public final class ConsoleSession {
 
     public String csrf() {
         return csrf;
+    }
+
+    /** The value of a cookie this session holds, or {@code null}. */
+    public String cookie(String name) {
+        return cookies.getCookieStore().getCookies().stream().filter(cookie -> cookie.getName().equals(name))
+                .map(HttpCookie::getValue).findFirst().orElse(null);
+    }
+
+    /** Holds a cookie as if the server had set it: a copy of another client's. */
+    public void setCookie(String name, String value) {
+        HttpCookie cookie = new HttpCookie(name, value);
+        cookie.setPath("/ratelimit-console");
+        cookie.setVersion(0);
+        cookies.getCookieStore().add(URI.create(base), cookie);
     }
 
     private HttpResponse<String> send(HttpRequest.Builder request) {

@@ -11,6 +11,7 @@ package dev.ratelimit.interceptor;
  * {p}:{apiindex}:modules                               modules that reported an index (set)
  * {p}:{apiindex}-staging:{module}:{token}              an index being written, renamed onto the index when complete
  * {p}:config-changed                                   pub/sub channel, a message after each config write
+ * {p}:console:revoked:{session}                         a console login ended by a logout, until it would expire
  * </pre>
  *
  * <p>On a Redis Cluster every script and every multi-key command must touch keys of one slot. Counter
@@ -85,6 +86,11 @@ public record RedisKeys(String prefix) {
 
     public String apiIndexModules() {
         return prefix + ":" + API_INDEX_TAG + ":modules";
+    }
+
+    /** A console login ended before its time, kept until it would have expired. */
+    public String revokedConsoleSession(String session) {
+        return prefix + ":console:revoked:" + session;
     }
 
     public String configChangedChannel() {

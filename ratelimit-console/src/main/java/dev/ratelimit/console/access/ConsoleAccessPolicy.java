@@ -13,4 +13,12 @@ public interface ConsoleAccessPolicy {
 
     /** The operator's name, recorded in the audit trail; {@code null} when the request may not use the console. */
     String operator(HttpServletRequest request);
+
+    /**
+     * What the console's CSRF token is bound to: by default the operator; a policy with sessions of its
+     * own returns the session's id, so that each login gets a token of its own.
+     */
+    default String sessionId(HttpServletRequest request) {
+        return operator(request);
+    }
 }

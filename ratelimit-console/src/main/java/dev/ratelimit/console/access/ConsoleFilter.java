@@ -1,5 +1,6 @@
 package dev.ratelimit.console.access;
 
+import dev.ratelimit.interceptor.identity.TrustedProxyResolver;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -10,6 +11,7 @@ import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.Enumeration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -18,8 +20,11 @@ import org.springframework.web.util.UrlPathHelper;
 /**
  * Guards every console request: picks the language, lets assets and the login page through, asks the
  * {@link ConsoleAccessPolicy} who the operator is (to the login page or 403 when nobody), and rejects
- * any state-changing request without the operator's CSRF token. It touches no request outside the
- * console path, so the host app's own security is unchanged.
+ * any state-changing request without the CSRF token of the operator's session. Every answer carries a
+ * Content-Security-Policy that the console's pages satisfy (scripts and styles from the console only,
+ * nothing inline) and the other security headers; behind a trusted proxy that terminated TLS the
+ * request counts as secure (so cookies are {@code Secure}). It touches no request outside the console
+ * path, so the host app's own security is unchanged.
  */
 public class ConsoleFilter extends OncePerRequestFilter {
 
@@ -30,15 +35,20 @@ public class ConsoleFilter extends OncePerRequestFilter {
     static final String LOGIN_CSRF_COOKIE = "rlc_login";
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS");
     private static final SecureRandom RANDOM = new SecureRandom();
+    static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; "
+            + "img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
     private final String path;
     private final ConsoleAccessPolicy policy;
     private final HmacSigner signer;
+    private final TrustedProxyResolver proxies;
 
-    public ConsoleFilter(String path, ConsoleAccessPolicy policy, HmacSigner signer) {
+    /** @param proxies whose forwarding headers say whether the client used HTTPS */
+    public ConsoleFilter(String path, ConsoleAccessPolicy policy, HmacSigner signer, TrustedProxyResolver proxies) {
         this.path = path;
         this.policy = policy;
         this.signer = signer;
+        this.proxies = proxies;
     }
 
     @Override
@@ -50,21 +60,23 @@ public class ConsoleFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        HttpServletRequest localized = new LocalizedRequest(request, ConsoleLocales.resolve(request, response, path));
+        ConsoleRequest secured = new ConsoleRequest(request, proxies.isSecure(request));
+        secured.locale = ConsoleLocales.resolve(secured, response, path);
         String within = pathWithinApp(request);
         boolean safe = SAFE_METHODS.contains(request.getMethod());
+        response.setHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY);
         response.setHeader("X-Frame-Options", "DENY");
         response.setHeader("X-Content-Type-Options", "nosniff");
         response.setHeader("Referrer-Policy", "same-origin");
         if (within.startsWith(path + "/assets/")) {
-            chain.doFilter(localized, response);
+            chain.doFilter(secured, response);
             return;
         }
         if (within.equals(path + "/login") && policy instanceof PasswordLogin) {
-            guardLogin(localized, response, chain, safe);
+            guardLogin(secured, response, chain, safe);
             return;
         }
-        String operator = policy.operator(request);
+        String operator = policy.operator(secured);
         if (operator == null) {
             if (safe && policy instanceof PasswordLogin) {
                 response.sendRedirect(request.getContextPath() + path + "/login");
@@ -73,7 +85,7 @@ public class ConsoleFilter extends OncePerRequestFilter {
             }
             return;
         }
-        String csrf = "csrf:" + operator;
+        String csrf = "csrf:" + policy.sessionId(secured);
         if (!safe && !signer.verify(csrf, submittedToken(request))) {
             response.sendError(HttpServletResponse.SC_FORBIDDEN, "Missing or wrong CSRF token");
             return;
@@ -81,7 +93,7 @@ public class ConsoleFilter extends OncePerRequestFilter {
         response.setHeader("Cache-Control", "no-store");
         request.setAttribute(OPERATOR_ATTRIBUTE, operator);
         request.setAttribute(CSRF_ATTRIBUTE, signer.sign(csrf));
-        chain.doFilter(localized, response);
+        chain.doFilter(secured, response);
     }
 
     /** The login form is protected by a double-submit token: a random cookie the form must repeat. */
@@ -112,24 +124,33 @@ public class ConsoleFilter extends OncePerRequestFilter {
         return UrlPathHelper.defaultInstance.getPathWithinApplication(request);
     }
 
-    /** Makes the console's language the request's, which Thymeleaf and the message source then use. */
-    private static final class LocalizedRequest extends HttpServletRequestWrapper {
+    /**
+     * Makes the console's language the request's, which Thymeleaf and the message source then use, and
+     * the request secure when a trusted proxy says the client used HTTPS.
+     */
+    private static final class ConsoleRequest extends HttpServletRequestWrapper {
 
-        private final Locale locale;
+        private final boolean secure;
+        private Locale locale;
 
-        LocalizedRequest(HttpServletRequest request, Locale locale) {
+        ConsoleRequest(HttpServletRequest request, boolean secure) {
             super(request);
-            this.locale = locale;
+            this.secure = secure;
+        }
+
+        @Override
+        public boolean isSecure() {
+            return secure;
         }
 
         @Override
         public Locale getLocale() {
-            return locale;
+            return locale == null ? super.getLocale() : locale;
         }
 
         @Override
         public Enumeration<Locale> getLocales() {
-            return Collections.enumeration(java.util.List.of(locale));
+            return locale == null ? super.getLocales() : Collections.enumeration(List.of(locale));
         }
     }
 }

@@ -3,9 +3,11 @@ package dev.ratelimit.console.access;
 import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.interceptor.RateLimitExempt;
+import dev.ratelimit.interceptor.identity.TrustedProxyResolver;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.Clock;
+import java.time.Duration;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Controller;
@@ -23,12 +25,18 @@ import org.springframework.web.server.ResponseStatusException;
 public class LoginController {
 
     private final ObjectProvider<PasswordLogin> login;
+    private final TrustedProxyResolver clients;
     private final LoginThrottle throttle;
     private final String path;
 
-    /** @param login absent when the app declares its own {@link ConsoleAccessPolicy}: the pages then answer 404 */
-    public LoginController(ObjectProvider<PasswordLogin> login, ConsoleProperties properties) {
+    /**
+     * @param login   absent when the app declares its own {@link ConsoleAccessPolicy}: the pages then answer 404
+     * @param clients the limiter's trusted-proxy rules: the throttle counts the client's address, not the proxy's
+     */
+    public LoginController(ObjectProvider<PasswordLogin> login, TrustedProxyResolver clients,
+                           ConsoleProperties properties) {
         this.login = login;
+        this.clients = clients;
         this.throttle = new LoginThrottle(Clock.systemUTC());
         this.path = properties.path();
     }
@@ -42,17 +50,22 @@ public class LoginController {
     @PostMapping("/login")
     public String submit(@RequestParam(defaultValue = "") String username, @RequestParam(defaultValue = "") String password,
                          HttpServletRequest request, HttpServletResponse response, Model model) {
-        String client = request.getRemoteAddr();
-        if (throttle.isLocked(client)) {
+        String client = clients.clientIp(request);
+        Duration wait = throttle.wait(client, username);
+        if (!wait.isZero()) {
+            long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
             response.setStatus(429);
-            model.addAttribute("error", "console.login.locked");
+            response.setHeader("Retry-After", Long.toString(seconds));
+            model.addAttribute("error", "console.login.wait");
+            model.addAttribute("wait", seconds);
+            model.addAttribute("username", username);
             return "ratelimit-console/login";
         }
         if (passwordLogin().login(username, password, request, response)) {
-            throttle.succeeded(client);
+            throttle.succeeded(client, username);
             return "redirect:" + path + "/";
         }
-        throttle.failed(client);
+        throttle.failed(client, username);
         response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
         model.addAttribute("error", "console.login.failed");
         model.addAttribute("username", username);

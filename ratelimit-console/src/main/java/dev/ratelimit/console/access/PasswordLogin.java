@@ -4,32 +4,43 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 
 /**
  * The console's own login: one operator name and password from properties. A successful login sets a
- * signed cookie ({@code name.expiry.signature}; HttpOnly, SameSite=Strict, scoped to the console path),
- * so it works on every instance that shares {@code ratelimit.console.secret} and leaves the app's own
- * session alone.
+ * signed cookie ({@code name.expiry.session.password-mark.signature}; HttpOnly, SameSite=Strict, Secure
+ * over HTTPS, scoped to the console path), so it works on every instance that shares
+ * {@code ratelimit.console.secret} and leaves the app's own session alone. Each login is a session of
+ * its own (a random id); a logout revokes it on every instance ({@link SessionRevocations}); a new
+ * password ends every session made with the old one (the mark is derived from the password). The
+ * console's CSRF token is bound to the session.
  */
 public class PasswordLogin implements ConsoleAccessPolicy {
 
     static final String COOKIE = "rlc_session";
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final String SESSION_ATTRIBUTE = PasswordLogin.class.getName() + ".session";
 
     private final String username;
     private final byte[] password;
     private final HmacSigner signer;
+    private final String passwordMark;
+    private final SessionRevocations revocations;
     private final Duration timeout;
     private final String cookiePath;
     private final Clock clock;
 
-    public PasswordLogin(String username, String password, HmacSigner signer, Duration timeout, String cookiePath,
-                         Clock clock) {
+    public PasswordLogin(String username, String password, HmacSigner signer, SessionRevocations revocations,
+                         Duration timeout, String cookiePath, Clock clock) {
         this.username = username;
         this.password = password.getBytes(StandardCharsets.UTF_8);
         this.signer = signer;
+        this.passwordMark = signer.sign("password:" + password).substring(0, 16);
+        this.revocations = revocations;
         this.timeout = timeout;
         this.cookiePath = cookiePath;
         this.clock = clock;
@@ -37,27 +48,18 @@ public class PasswordLogin implements ConsoleAccessPolicy {
 
     @Override
     public String operator(HttpServletRequest request) {
-        String token = ConsoleCookies.value(request, COOKIE);
-        if (token == null) {
-            return null;
-        }
-        String[] parts = token.split("\\.");
-        if (parts.length != 3) {
-            return null;
-        }
-        long expiry;
-        try {
-            expiry = Long.parseLong(parts[1]);
-        } catch (NumberFormatException e) {
-            return null;
-        }
-        if (expiry < clock.instant().getEpochSecond() || !signer.verify(parts[0] + "." + parts[1], parts[2])) {
-            return null;
-        }
-        return new String(Base64.getUrlDecoder().decode(parts[0]), StandardCharsets.UTF_8);
+        Session session = session(request);
+        return session == null ? null : session.operator();
     }
 
-    /** Checks the credentials (in constant time) and sets the login cookie when they match. */
+    /** The login's random id: the CSRF token is bound to it, so it changes with every login. */
+    @Override
+    public String sessionId(HttpServletRequest request) {
+        Session session = session(request);
+        return session == null ? null : session.id();
+    }
+
+    /** Checks the credentials (in constant time) and sets the login cookie of a new session when they match. */
     public boolean login(String name, String secret, HttpServletRequest request, HttpServletResponse response) {
         boolean nameMatches = MessageDigest.isEqual(username.getBytes(StandardCharsets.UTF_8),
                 String.valueOf(name).getBytes(StandardCharsets.UTF_8));
@@ -65,14 +67,63 @@ public class PasswordLogin implements ConsoleAccessPolicy {
         if (!(nameMatches & passwordMatches)) {
             return false;
         }
+        byte[] id = new byte[18];
+        RANDOM.nextBytes(id);
         String payload = Base64.getUrlEncoder().withoutPadding().encodeToString(username.getBytes(StandardCharsets.UTF_8))
-                + "." + clock.instant().plus(timeout).getEpochSecond();
+                + "." + clock.instant().plus(timeout).getEpochSecond()
+                + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(id)
+                + "." + passwordMark;
         ConsoleCookies.set(request, response, COOKIE, payload + "." + signer.sign(payload), cookiePath,
                 (int) timeout.toSeconds());
         return true;
     }
 
+    /** Ends this login on every instance, and removes its cookie. */
     public void logout(HttpServletRequest request, HttpServletResponse response) {
+        Session session = session(request);
+        if (session != null) {
+            revocations.revoke(session.id(), Duration.between(clock.instant(), session.expiry()));
+        }
         ConsoleCookies.set(request, response, COOKIE, "", cookiePath, 0);
+    }
+
+    /** The request's valid session, read once per request. */
+    private Session session(HttpServletRequest request) {
+        Object known = request.getAttribute(SESSION_ATTRIBUTE);
+        if (known instanceof Session session) {
+            return session;
+        }
+        Session session = read(ConsoleCookies.value(request, COOKIE));
+        if (session != null) {
+            request.setAttribute(SESSION_ATTRIBUTE, session);
+        }
+        return session;
+    }
+
+    private Session read(String token) {
+        if (token == null) {
+            return null;
+        }
+        String[] parts = token.split("\\.");
+        if (parts.length != 5) {
+            return null;
+        }
+        String payload = String.join(".", parts[0], parts[1], parts[2], parts[3]);
+        if (!signer.verify(payload, parts[4]) || !parts[3].equals(passwordMark)) {
+            return null;
+        }
+        Instant expiry;
+        try {
+            expiry = Instant.ofEpochSecond(Long.parseLong(parts[1]));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        if (expiry.isBefore(clock.instant()) || revocations.isRevoked(parts[2])) {
+            return null;
+        }
+        return new Session(new String(Base64.getUrlDecoder().decode(parts[0]), StandardCharsets.UTF_8), parts[2], expiry);
+    }
+
+    private record Session(String operator, String id, Instant expiry) {
     }
 }

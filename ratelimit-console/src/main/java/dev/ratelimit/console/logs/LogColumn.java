@@ -13,7 +13,8 @@ public enum LogColumn {
     CREATED_AT("console.column.createdAt", LogSort.TIME, 24,
             entry -> entry.createdAt().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS"))),
     MODULE("console.column.module", LogSort.MODULE, 14, LogEntry::module),
-    RULE("console.column.rule", LogSort.RULE, 36, LogEntry::rule),
+    /** The rule's id, {@code <module>.<rule>}: the one name the overview, the rules page and the filter use. */
+    RULE("console.column.rule", LogSort.RULE, 44, entry -> entry.module() + "." + entry.rule()),
     USER("console.column.user", LogSort.USER, 18, LogEntry::user),
     IP("console.column.ip", LogSort.IP, 18, LogEntry::ip),
     HTTP_METHOD("console.column.httpMethod", null, 9, LogEntry::httpMethod),

@@ -1,13 +1,14 @@
 package dev.ratelimit.console.logs;
 
+import dev.ratelimit.console.QueryString;
 import dev.ratelimit.interceptor.log.report.LogFilter;
 import dev.ratelimit.interceptor.log.report.LogSort;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
-import org.springframework.web.util.UriComponentsBuilder;
 
 /**
  * The log page's filter form as the browser sends it: every field text, every field optional. Bad
@@ -17,9 +18,32 @@ import org.springframework.web.util.UriComponentsBuilder;
 public record LogQuery(String from, String to, String module, String rule, String user, String ip, String sort,
                        String dir, Integer page) {
 
-    /** Parses the times ({@code yyyy-MM-ddTHH:mm} of a datetime-local input, or a date); a bad one is listed in {@code problems}. */
-    LogFilter filter(List<String> problems) {
-        return new LogFilter(time(from, "from", problems), time(to, "to", problems), module, rule, user, ip);
+    private static final DateTimeFormatter INPUT = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm");
+
+    /**
+     * Parses the times ({@code yyyy-MM-ddTHH:mm} of a datetime-local input, or a date); a bad one, or a
+     * range that ends before it starts, is reported in {@code problems} (as message key and arguments)
+     * and left out of the filter.
+     */
+    LogFilter filter(List<Problem> problems) {
+        LocalDateTime start = time(from, "console.logs.badFrom", problems);
+        LocalDateTime end = time(to, "console.logs.badTo", problems);
+        if (start != null && end != null && !start.isBefore(end)) {
+            problems.add(new Problem("console.logs.fromAfterTo", INPUT.format(start).replace('T', ' '),
+                    INPUT.format(end).replace('T', ' ')));
+            start = null;
+            end = null;
+        }
+        return new LogFilter(start, end, module, rule, user, ip);
+    }
+
+    /** What the From input shows: a bare date (as the overview links) becomes its midnight, which the input can show. */
+    public String fromInput() {
+        return input(from);
+    }
+
+    public String toInput() {
+        return input(to);
     }
 
     LogSort logSort() {
@@ -42,50 +66,54 @@ public record LogQuery(String from, String to, String module, String rule, Strin
         return page == null || page < 0 ? 0 : page;
     }
 
-    /** The filter part of the query string (no page, no sort), to build links that keep the filter. */
-    public String filterQuery() {
-        UriComponentsBuilder builder = UriComponentsBuilder.newInstance();
-        add(builder, "from", from);
-        add(builder, "to", to);
-        add(builder, "module", module);
-        add(builder, "rule", rule);
-        add(builder, "user", user);
-        add(builder, "ip", ip);
-        String query = builder.build().encode().getQuery();
-        return query == null ? "" : query;
-    }
-
     /** The query string of a page of this query. */
     public String pageQuery(long pageIndex) {
-        return join(filterQuery(), "sort=" + logSort().name().toLowerCase(Locale.ROOT) + "&dir=" + (descending() ? "desc" : "asc")
-                + "&page=" + pageIndex);
+        return filter().add("sort", logSort().name().toLowerCase(Locale.ROOT)).add("dir", descending() ? "desc" : "asc")
+                .add("page", pageIndex).toString();
     }
 
     /** The query string sorting by {@code column}: toggles the direction when it is already the sort. */
     public String sortQuery(LogSort column) {
         boolean ascending = column == logSort() && descending();
-        return join(filterQuery(), "sort=" + column.name().toLowerCase(Locale.ROOT) + "&dir=" + (ascending ? "asc" : "desc"));
+        return filter().add("sort", column.name().toLowerCase(Locale.ROOT)).add("dir", ascending ? "asc" : "desc")
+                .toString();
     }
 
-    private static String join(String first, String second) {
-        return first.isEmpty() ? second : first + "&" + second;
+    /** The filter part of the query string (no page, no sort), to build links that keep the filter. */
+    private QueryString filter() {
+        return QueryString.of().add("from", blankToNull(from)).add("to", blankToNull(to))
+                .add("module", blankToNull(module)).add("rule", blankToNull(rule)).add("user", blankToNull(user))
+                .add("ip", blankToNull(ip));
     }
 
-    private static void add(UriComponentsBuilder builder, String name, String value) {
-        if (value != null && !value.isBlank()) {
-            builder.queryParam(name, value);
+    private static String input(String value) {
+        if (value == null || value.length() != 10) {
+            return value;
+        }
+        try {
+            return INPUT.format(LocalDate.parse(value).atStartOfDay());
+        } catch (DateTimeParseException e) {
+            return value;
         }
     }
 
-    private static LocalDateTime time(String value, String name, List<String> problems) {
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value;
+    }
+
+    private static LocalDateTime time(String value, String problemKey, List<Problem> problems) {
         if (value == null || value.isBlank()) {
             return null;
         }
         try {
             return value.length() == 10 ? LocalDate.parse(value).atStartOfDay() : LocalDateTime.parse(value);
         } catch (DateTimeParseException e) {
-            problems.add(name + ": not a date and time: '" + value + "'");
+            problems.add(new Problem(problemKey, value));
             return null;
         }
+    }
+
+    /** Something wrong with the query, to show in the operator's language. */
+    public record Problem(String key, Object... arguments) {
     }
 }

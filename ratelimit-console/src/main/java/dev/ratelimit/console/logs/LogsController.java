@@ -42,6 +42,7 @@ public class LogsController {
     private final LogReports reports;
     private final LogClock clock;
     private final LogExport export;
+    private final MessageSource messages;
     private final int pageSize;
 
     public LogsController(ObjectProvider<LogReports> reports, LogClock clock, MessageSource messages,
@@ -49,23 +50,32 @@ public class LogsController {
         this.reports = reports.getIfAvailable();
         this.clock = clock;
         this.export = this.reports == null ? null : new LogExport(this.reports, messages, properties.exportRowCap());
+        this.messages = messages;
         this.pageSize = properties.pageSize();
     }
 
     @GetMapping("/logs")
-    public String logs(LogQuery query, BindingResult binding, Model model, HttpServletResponse response) {
+    public String logs(LogQuery query, BindingResult binding, Model model, Locale locale,
+                       HttpServletResponse response) {
         model.addAttribute("query", query);
         model.addAttribute("columns", LogColumn.values());
+        model.addAttribute("zone", clock.clock().getZone().getId());
         if (reports == null) {
             model.addAttribute("unavailable", true);
             return "ratelimit-console/logs";
         }
-        List<String> problems = new ArrayList<>();
-        binding.getFieldErrors().forEach(error -> problems.add(error.getField() + ": '" + error.getRejectedValue() + "'"));
+        List<LogQuery.Problem> problems = new ArrayList<>();
+        binding.getFieldErrors().forEach(error -> problems.add(new LogQuery.Problem("console.logs.badParameter",
+                error.getField(), error.getRejectedValue())));
         LogFilter filter = query.filter(problems);
         try {
             LogPage page = reports.detail(filter, new LogPageRequest(query.pageIndex(), pageSize, query.logSort(),
                     query.descending()));
+            if (page.pages() > 0 && page.page() >= page.pages()) {
+                // Past the last page (an old link, a typed number): the last page, not "page 1,000,000 of 2".
+                page = reports.detail(filter, new LogPageRequest((int) page.pages() - 1, pageSize, query.logSort(),
+                        query.descending()));
+            }
             model.addAttribute("page", page);
             model.addAttribute("topUsers", reports.topUsers(filter, TOP_USERS));
             model.addAttribute("perRule", reports.ruleDistribution(filter));
@@ -74,7 +84,8 @@ public class LogsController {
             response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
             model.addAttribute("databaseError", e.getClass().getSimpleName());
         }
-        model.addAttribute("problems", problems);
+        model.addAttribute("problems", problems.stream()
+                .map(problem -> messages.getMessage(problem.key(), problem.arguments(), locale)).toList());
         return "ratelimit-console/logs";
     }
 
@@ -94,13 +105,13 @@ public class LogsController {
     }
 
     /** The days of the filter's range, or the last 30 days up to its end (or today). */
-    private List<DayCount> dailyCounts(LogFilter filter, List<String> problems) {
+    private List<DayCount> dailyCounts(LogFilter filter, List<LogQuery.Problem> problems) {
         LocalDate last = filter.to() != null ? filter.to().minusNanos(1).toLocalDate() : clock.today();
         LocalDate first = filter.from() != null ? filter.from().toLocalDate() : last.minusDays(TREND_DAYS - 1);
         try {
             return reports.dailyCounts(filter, first, last);
         } catch (IllegalArgumentException e) {
-            problems.add(e.getMessage());
+            problems.add(new LogQuery.Problem("console.logs.chartTooLong", first, last, TREND_DAYS));
             return reports.dailyCounts(filter, last.minusDays(TREND_DAYS - 1), last);
         }
     }

@@ -60,6 +60,33 @@ public class TrustedProxyResolver {
         return false;
     }
 
+    /**
+     * Whether the client reached the first trusted proxy over HTTPS: the request itself is secure, or it
+     * comes from a trusted proxy that says so ({@code Forwarded: proto=https}, else
+     * {@code X-Forwarded-Proto: https}). From any other peer the headers are not believed.
+     */
+    public boolean isSecure(HttpServletRequest request) {
+        if (request.isSecure()) {
+            return true;
+        }
+        InetAddress peer = IpLiteral.parse(request.getRemoteAddr());
+        if (peer == null || trustedProxies.isEmpty() || !isTrusted(peer)) {
+            return false;
+        }
+        String forwarded = request.getHeader("Forwarded");
+        if (forwarded != null) {
+            String first = forwarded.split(",")[0];
+            for (String pair : first.split(";")) {
+                int eq = pair.indexOf('=');
+                if (eq > 0 && pair.substring(0, eq).strip().equalsIgnoreCase("proto")) {
+                    return pair.substring(eq + 1).strip().replace("\"", "").equalsIgnoreCase("https");
+                }
+            }
+        }
+        String proto = request.getHeader("X-Forwarded-Proto");
+        return proto != null && proto.split(",")[0].strip().equalsIgnoreCase("https");
+    }
+
     /** The {@code for} addresses of the forwarding headers, leftmost (farthest) first. */
     private static List<String> forwardedFor(HttpServletRequest request) {
         List<String> hops = new ArrayList<>();

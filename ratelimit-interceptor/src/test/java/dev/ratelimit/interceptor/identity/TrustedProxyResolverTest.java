@@ -23,6 +23,16 @@ class TrustedProxyResolverTest {
     }
 
     @Test
+    void httpsIsBelievedOnlyFromATrustedProxy() {
+        assertThat(behindProxies.isSecure(request("10.0.0.1", "X-Forwarded-Proto", "https"))).isTrue();
+        assertThat(behindProxies.isSecure(request("10.0.0.1", "Forwarded", "for=203.0.113.5;proto=https"))).isTrue();
+        assertThat(behindProxies.isSecure(request("10.0.0.1", "X-Forwarded-Proto", "http"))).isFalse();
+        assertThat(behindProxies.isSecure(request("198.51.100.9", "X-Forwarded-Proto", "https"))).isFalse();
+        assertThat(new TrustedProxyResolver(List.of()).isSecure(request("10.0.0.1", "X-Forwarded-Proto", "https")))
+                .isFalse();
+    }
+
+    @Test
     void walksRightToLeftSkippingTrustedProxies() {
         assertThat(behindProxies.clientIp(request("10.0.0.1", "X-Forwarded-For", "6.6.6.6, 203.0.113.5, 10.9.9.9")))
                 .isEqualTo("203.0.113.5");

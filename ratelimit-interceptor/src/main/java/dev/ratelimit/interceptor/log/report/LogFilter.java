@@ -6,7 +6,8 @@ import java.time.LocalDateTime;
  * Which log rows a report covers. Every part is optional (null or blank: any). Times are wall-clock
  * times of the log's time zone ({@code ratelimit.log.time-zone}); {@code from} is inclusive, {@code to}
  * exclusive. {@code module} must match exactly; {@code rule}, {@code user} and {@code ip} match as
- * prefixes ({@code OrderController.} finds every rule of that controller, {@code 10.0.} a network), and
+ * prefixes ({@code OrderController.} finds every rule of that controller, {@code 10.0.} a network; a rule
+ * matches by its name or by its id {@code <module>.<rule>}, as the console names it), and
  * are plain text: {@code %} and {@code _} in them are literal characters, not wildcards.
  */
 public record LogFilter(LocalDateTime from, LocalDateTime to, String module, String rule, String user, String ip) {

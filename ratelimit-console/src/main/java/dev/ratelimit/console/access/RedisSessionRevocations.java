@@ -1,0 +1,52 @@
+package dev.ratelimit.console.access;
+
+import dev.ratelimit.interceptor.RedisKeys;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Revoked sessions in Redis, one key each ({@code {p}:console:revoked:<session>}) that lives as long as
+ * the session would have, so every instance refuses a logged-out cookie. While Redis does not answer a
+ * session cannot be checked and is taken as not revoked, with one warning: the console stays usable in
+ * a Redis outage, when operators need it.
+ */
+public class RedisSessionRevocations implements SessionRevocations {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisSessionRevocations.class);
+
+    private final StringRedisTemplate redis;
+    private final RedisKeys keys;
+    private volatile boolean warned;
+
+    public RedisSessionRevocations(StringRedisTemplate redis, RedisKeys keys) {
+        this.redis = redis;
+        this.keys = keys;
+    }
+
+    @Override
+    public void revoke(String session, Duration remaining) {
+        if (!remaining.isNegative() && !remaining.isZero()) {
+            redis.opsForValue().set(key(session), "1", remaining);
+        }
+    }
+
+    @Override
+    public boolean isRevoked(String session) {
+        try {
+            return Boolean.TRUE.equals(redis.hasKey(key(session)));
+        } catch (RuntimeException e) {
+            if (!warned) {
+                warned = true;
+                log.warn("Rate limit console: cannot check whether a login was ended (Redis: {}); accepting logins "
+                        + "until Redis answers", e.toString());
+            }
+            return false;
+        }
+    }
+
+    private String key(String session) {
+        return keys.revokedConsoleSession(session);
+    }
+}
