@@ -11,15 +11,23 @@ import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.zip.ZipFile;
 import org.apache.poi.ss.usermodel.Cell;
 import org.apache.poi.ss.usermodel.CellType;
+import org.apache.poi.ss.usermodel.DateUtil;
 import org.apache.poi.ss.usermodel.Row;
 import org.apache.poi.ss.usermodel.Sheet;
+import org.apache.poi.xssf.usermodel.XSSFFont;
+import org.apache.poi.xssf.usermodel.XSSFSheet;
 import org.apache.poi.xssf.usermodel.XSSFWorkbook;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -151,6 +159,65 @@ class ConsoleLogsTest {
             for (int row = 1; row <= 3; row++) {
                 assertThat(sheet.getRow(row).getCell(3).getStringCellValue()).isEqualTo("mallory");
             }
+        }
+    }
+
+    /** Typed cells, a header row in the workbook's font that stays in view and filters, and a default style. */
+    @Test
+    void theExportIsASpreadsheetAnOperatorCanWorkWith() throws IOException {
+        byte[] english = session.bytes(CONSOLE + "/logs/export?lang=en");
+        try (XSSFWorkbook workbook = new XSSFWorkbook(new ByteArrayInputStream(english))) {
+            XSSFSheet sheet = workbook.getSheetAt(0);
+            XSSFFont headerFont = sheet.getRow(0).getCell(0).getCellStyle().getFont();
+            assertThat(headerFont.getBold()).isTrue();
+            assertThat(headerFont.getFontName()).isNotEqualTo("宋体").isNotEqualTo("SimSun");
+            assertThat(headerFont.getFontHeightInPoints()).isEqualTo((short) 11);
+            assertThat(sheet.getPaneInformation().isFreezePane()).isTrue();
+            assertThat(sheet.getPaneInformation().getHorizontalSplitPosition()).isEqualTo((short) 1);
+            assertThat(sheet.getCTWorksheet().getAutoFilter().getRef()).isEqualTo("A1:K1");
+            Row first = sheet.getRow(1);
+            assertThat(first.getCell(0).getCellType()).isEqualTo(CellType.NUMERIC);
+            assertThat(DateUtil.isCellDateFormatted(first.getCell(0))).isTrue();
+            assertThat(first.getCell(8).getCellType()).isEqualTo(CellType.NUMERIC);
+            assertThat(first.getCell(8).getNumericCellValue()).isPositive();
+        }
+        assertThat(zipEntry(english, "xl/styles.xml")).contains("<cellStyle name=\"Normal\" xfId=\"0\" builtinId=\"0\"/>");
+    }
+
+    /** openpyxl, the reader of pandas and most scripts, opens it without a warning and reads typed values. */
+    @Test
+    void openpyxlReadsTheExportWithoutAWarning() throws Exception {
+        Path python = Path.of("/usr/bin/python3");
+        boolean present = Files.isExecutable(python) && new ProcessBuilder(python.toString(), "-c", "import openpyxl")
+                .start().waitFor() == 0;
+        if (!present && "true".equals(System.getenv("RATELIMIT_REQUIRE_OPENPYXL"))) {
+            throw new IllegalStateException("RATELIMIT_REQUIRE_OPENPYXL=true but openpyxl is missing: "
+                    + "apt-get install python3-openpyxl");
+        }
+        Assumptions.assumeTrue(present, "openpyxl test skipped: apt-get install python3-openpyxl");
+        Path file = Files.createTempFile("ratelimit-export-", ".xlsx");
+        Files.write(file, session.bytes(CONSOLE + "/logs/export?lang=en"));
+        Process reader = new ProcessBuilder(python.toString(), "-W", "always", "-c", String.join("\n",
+                "import sys, openpyxl",
+                "sheet = openpyxl.load_workbook(sys.argv[1]).active",
+                "row = [cell.value for cell in sheet[2]]",
+                "print(type(row[0]).__name__, row[8] == 50, sheet.freeze_panes, sheet.auto_filter.ref)"),
+                file.toString()).redirectErrorStream(true).start();
+        String output = new String(reader.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        int exit = reader.waitFor();
+        Files.delete(file);
+
+        assertThat(exit).as(output).isZero();
+        assertThat(output).isEqualTo("datetime True A2 A1:K1");
+    }
+
+    private static String zipEntry(byte[] zip, String name) throws IOException {
+        Path file = Files.createTempFile("ratelimit-export-", ".xlsx");
+        Files.write(file, zip);
+        try (ZipFile entries = new ZipFile(file.toFile())) {
+            return new String(entries.getInputStream(entries.getEntry(name)).readAllBytes(), StandardCharsets.UTF_8);
+        } finally {
+            Files.delete(file);
         }
     }
 

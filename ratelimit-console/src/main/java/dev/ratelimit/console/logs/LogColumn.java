@@ -56,4 +56,18 @@ public enum LogColumn {
         String text = value.apply(entry);
         return text == null ? "" : text;
     }
+
+    /**
+     * The export's cell: a date-time for the time, a number for the counts, text for everything else
+     * (text that clients sent stays text: see {@code LiteralTextCells}).
+     */
+    Object cell(LogEntry entry) {
+        return switch (this) {
+            case CREATED_AT -> entry.createdAt();
+            case LIMIT -> entry.limitCount();
+            case INTERVAL -> entry.intervalSeconds();
+            case SHADOW -> entry.shadow() ? 1 : 0;
+            default -> value(entry);
+        };
+    }
 }

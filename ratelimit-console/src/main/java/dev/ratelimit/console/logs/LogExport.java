@@ -40,13 +40,14 @@ final class LogExport {
         for (LogColumn column : LogColumn.values()) {
             head.add(List.of(messages.getMessage(column.messageKey(), null, column.name(), locale)));
         }
-        ExcelWriter writer = EasyExcel.write(out).head(head).autoCloseStream(false)
+        ExcelWriter writer = EasyExcel.write(out).head(head).autoCloseStream(false).useDefaultStyle(false)
+                .registerWriteHandler(new SheetLayout())
                 .registerWriteHandler(new LiteralTextCells())
                 .registerWriteHandler(new ColumnWidths())
                 .build();
         try {
             WriteSheet sheet = EasyExcel.writerSheet("interceptions").build();
-            List<List<String>> chunk = new ArrayList<>(CHUNK);
+            List<List<Object>> chunk = new ArrayList<>(CHUNK);
             long rows = reports.forEach(filter, sort, descending, maxRows, entry -> {
                 chunk.add(cells(entry));
                 if (chunk.size() == CHUNK) {
@@ -70,10 +71,10 @@ final class LogExport {
         }
     }
 
-    private static List<String> cells(LogEntry entry) {
-        List<String> cells = new ArrayList<>(LogColumn.values().length);
+    private static List<Object> cells(LogEntry entry) {
+        List<Object> cells = new ArrayList<>(LogColumn.values().length);
         for (LogColumn column : LogColumn.values()) {
-            cells.add(column.value(entry));
+            cells.add(column.cell(entry));
         }
         return cells;
     }
