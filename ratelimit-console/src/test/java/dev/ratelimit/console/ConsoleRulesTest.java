@@ -181,6 +181,24 @@ class ConsoleRulesTest {
     }
 
     @Test
+    void aDynamicRuleCanCountPerAddressSoThatAnonymousTrafficIsLimitedToo() {
+        session.get(CONSOLE + "/dynamic");
+        assertThat(session.post(CONSOLE + "/dynamic/uri", "pattern", "/open/special", "limit", "1/60",
+                "dimension", "ip", "algorithm", "sliding_window").statusCode()).isEqualTo(302);
+        try {
+            assertThat(redis.commands().hget(SYSCONFIG, "dynuri./open/special")).isEqualTo("1/60 ip sliding_window");
+            Awaitility.await().atMost(Duration.ofSeconds(1)).until(() ->
+                    !otherApp.getBean(RuleSnapshotHolder.class).current().uriRules().isEmpty());
+            HttpProbe other = new HttpProbe(FixtureApplication.port(otherApp));
+            assertThat(other.status("/open/special")).isEqualTo(200);
+            assertThat(other.status("/open/special")).as("no user, counted by address").isEqualTo(429);
+        } finally {
+            redis.commands().hdel(SYSCONFIG, "dynuri./open/special");
+            redis.commands().publish("ratelimit:config-changed", "dynuri./open/special");
+        }
+    }
+
+    @Test
     void aBadDynamicLimitIsExplained() {
         session.get(CONSOLE + "/dynamic");
         HttpResponse<String> refused = session.post(CONSOLE + "/dynamic/uri", "pattern", "/open/**", "limit", "0/60");

@@ -6,7 +6,9 @@ import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.Operators;
 import dev.ratelimit.console.Refusal;
 import dev.ratelimit.console.audit.AuditedEditor;
+import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.RateLimitExempt;
+import dev.ratelimit.interceptor.config.LimitSpec;
 import dev.ratelimit.interceptor.config.SysConfigChange;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.SysConfigParser;
@@ -58,6 +60,8 @@ public class DynamicRulesController {
         model.addAttribute("endpointRules", rules.endpointRules());
         model.addAttribute("uriRules", rules.uriRules());
         model.addAttribute("typed", typed);
+        model.addAttribute("dimensions", LimitSpec.DIMENSIONS);
+        model.addAttribute("algorithms", Algorithm.values());
         model.addAttribute("error", Refusal.message(request, messages));
         String pattern = preview != null && !preview.isBlank() ? preview : typed.get("pattern");
         if (pattern != null && !pattern.isBlank()) {
@@ -72,14 +76,16 @@ public class DynamicRulesController {
         return "ratelimit-console/dynamic";
     }
 
+    /** {@code limit} as typed, with the dimension and algorithm picked beside it (the editing form types them in). */
     @PostMapping("/dynamic/endpoint")
     public String saveEndpointRule(@RequestParam String endpoint, @RequestParam String limit,
-                                   HttpServletRequest request) {
+                                   @RequestParam(defaultValue = "") String dimension,
+                                   @RequestParam(defaultValue = "") String algorithm, HttpServletRequest request) {
         String id = endpoint.strip();
         return write(edit -> {
             rules(request).checkEndpointRule(id);
-            return edit.setDynamicRule(id, limit);
-        }, request, Map.of("endpoint", endpoint, "limit", limit));
+            return edit.setDynamicRule(id, value(limit, dimension, algorithm));
+        }, request, Map.of("endpoint", endpoint, "limit", limit, "dimension", dimension, "algorithm", algorithm));
     }
 
     @PostMapping("/dynamic/endpoint/delete")
@@ -88,9 +94,16 @@ public class DynamicRulesController {
     }
 
     @PostMapping("/dynamic/uri")
-    public String saveUriRule(@RequestParam String pattern, @RequestParam String limit, HttpServletRequest request) {
-        return write(edit -> edit.setUriRule(pattern.strip(), limit), request,
-                Map.of("pattern", pattern, "limit", limit));
+    public String saveUriRule(@RequestParam String pattern, @RequestParam String limit,
+                              @RequestParam(defaultValue = "") String dimension,
+                              @RequestParam(defaultValue = "") String algorithm, HttpServletRequest request) {
+        return write(edit -> edit.setUriRule(pattern.strip(), value(limit, dimension, algorithm)), request,
+                Map.of("pattern", pattern, "limit", limit, "dimension", dimension, "algorithm", algorithm));
+    }
+
+    /** The field's value: the limit, then the dimension and algorithm when both are picked. */
+    private static String value(String limit, String dimension, String algorithm) {
+        return dimension.isBlank() || algorithm.isBlank() ? limit : limit.strip() + " " + dimension + " " + algorithm;
     }
 
     @PostMapping("/dynamic/uri/delete")

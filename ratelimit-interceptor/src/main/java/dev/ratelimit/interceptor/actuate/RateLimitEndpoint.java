@@ -93,8 +93,8 @@ public class RateLimitEndpoint {
     }
 
     private static RuleReport dynamicRule(RuleSnapshot snapshot, String id, String source, LimitSpec limit) {
-        return new RuleReport(id, source, limit.count(), limit.intervalSeconds(), null, null, "USER", "FIXED_WINDOW",
-                snapshot.override(id).enabled(), mode(snapshot, id));
+        return new RuleReport(id, source, limit.count(), limit.intervalSeconds(), null, null, limit.dimension().name(),
+                limit.algorithm().name(), snapshot.override(id).enabled(), mode(snapshot, id));
     }
 
     private static String mode(RuleSnapshot snapshot, String ruleId) {

@@ -1,7 +1,5 @@
 package dev.ratelimit.interceptor.decision;
 
-import dev.ratelimit.interceptor.Algorithm;
-import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.config.LimitSpec;
 import dev.ratelimit.interceptor.config.RuleOverride;
 import dev.ratelimit.interceptor.config.RuleSnapshot;
@@ -14,8 +12,8 @@ import java.util.List;
 /**
  * The limits in force for one request: the endpoint's {@code @RateLimit}s with the snapshot's
  * switches and overrides; else its {@code dyn.<module>.<rule>}; else the most specific matching
- * {@code dynuri.<pattern>}. Dynamic rules count per user with a fixed window, as the design's
- * "one request per interval" rules do.
+ * {@code dynuri.<pattern>}. A dynamic rule counts by the dimension and algorithm its value names
+ * (per user with a fixed window unless it says otherwise: see {@code LimitSpec}).
  */
 final class LimitResolver {
 
@@ -52,7 +50,7 @@ final class LimitResolver {
     }
 
     private static LimitDefinition dynamicLimit(String module, String rule, LimitSpec spec) {
-        return new LimitDefinition(module, rule, spec.count(), spec.intervalSeconds(), Dimension.USER,
-                Algorithm.FIXED_WINDOW, "", LimitDefinition.DEFAULT_MESSAGE_KEY);
+        return new LimitDefinition(module, rule, spec.count(), spec.intervalSeconds(), spec.dimension(),
+                spec.algorithm(), "", LimitDefinition.DEFAULT_MESSAGE_KEY);
     }
 }

@@ -136,7 +136,9 @@ class SysConfigEditorTest {
         assertRefused(() -> editor.setRuleInterval("shop.A.b", "-5"),
                 "shop.A.b.interval: expected a whole number of at least 1, got '-5'");
         assertRefused(() -> editor.setDynamicRule("shop.A.b", "1/0"), "dyn.shop.A.b: a limit is '<interval>' or "
-                + "'<count>/<interval>' with whole numbers of at least 1 (interval in seconds), got '1/0'");
+                + "'<count>/<interval>' with whole numbers of at least 1 (interval in seconds), then optionally who is "
+                + "counted (user, ip, method) and the algorithm (fixed_window, sliding_window, sliding_log, token_bucket), "
+                + "got '1/0'");
         assertRefused(() -> editor.setUriRule("api/**", "5"),
                 "dynuri.api/**: a URL pattern starts with '/', has no spaces or control characters and is at most "
                         + "512 characters");

@@ -3,6 +3,8 @@ package dev.ratelimit.interceptor.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.Dimension;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -136,6 +138,14 @@ class SysConfigParserTest {
         assertThat(LimitSpec.parse(" 30 ")).isEqualTo(new LimitSpec(1, 30));
         assertThat(LimitSpec.parse("5/60")).isEqualTo(new LimitSpec(5, 60));
         assertThat(LimitSpec.parse("5/60").format()).isEqualTo("5/60");
+        assertThat(LimitSpec.parse(" 5/60  IP ")).isEqualTo(new LimitSpec(5, 60, Dimension.IP, Algorithm.FIXED_WINDOW));
+        assertThat(LimitSpec.parse("5/60 ip").format()).isEqualTo("5/60 ip");
+        assertThat(LimitSpec.parse("100/60 method token_bucket").format()).isEqualTo("100/60 method token_bucket");
+        assertThat(LimitSpec.parse("5/60 user fixed_window").format()).as("defaults left out").isEqualTo("5/60");
+        assertThatThrownBy(() -> LimitSpec.parse("5/60 global")).hasMessage(
+                "a dynamic rule counts per user, ip or method (the endpoint as a whole), got 'global'");
+        assertThatThrownBy(() -> LimitSpec.parse("5/60 ip leaky")).hasMessageContaining("got 'leaky'");
+        assertThatThrownBy(() -> LimitSpec.parse("5/60 ip fixed_window extra")).hasMessageContaining("'<count>/<interval>'");
         assertThatThrownBy(() -> LimitSpec.parse("0/60")).hasMessageContaining("'0/60'");
         assertThatThrownBy(() -> LimitSpec.parse("a/b/c")).hasMessageContaining("<count>/<interval>");
         assertThatThrownBy(() -> LimitSpec.parse("")).hasMessageEndingWith("got ''");

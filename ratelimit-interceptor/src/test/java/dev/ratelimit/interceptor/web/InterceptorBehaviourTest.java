@@ -227,6 +227,21 @@ class InterceptorBehaviourTest {
         assertThat(http.status("/open/special?usercode=judy")).isEqualTo(200);
     }
 
+    /** Once a dynamic rule counted per user only, so anonymous traffic was never limited by one. */
+    @Test
+    void aDynamicRuleCountsByTheDimensionAndAlgorithmItNames() {
+        redis.commands().hset(SYSCONFIG, "dyn.fixture.OpenController.plain", "2/60 ip");
+        redis.commands().hset(SYSCONFIG, "dynuri./open/special", "1/60 method token_bucket");
+        refreshSnapshot();
+
+        assertThat(IntStream.range(0, 3).map(i -> http.status("/open/plain"))).as("anonymous, per address")
+                .containsExactly(200, 200, 429);
+        assertThat(http.status("/open/special?usercode=a")).isEqualTo(200);
+        assertThat(http.status("/open/special?usercode=b")).as("the endpoint as a whole").isEqualTo(429);
+        assertThat(redis.commands().keys("ratelimit:counter:fixture:/open/special:*"))
+                .containsExactly("ratelimit:counter:fixture:/open/special:METHOD@TOKEN_BUCKET:all");
+    }
+
     @Test
     void theMostSpecificUriPatternWins() {
         redis.commands().hset(SYSCONFIG, "dynuri./open/**", "3/60");
