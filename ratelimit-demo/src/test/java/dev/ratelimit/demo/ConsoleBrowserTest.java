@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,6 +19,8 @@ import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -56,6 +59,8 @@ class ConsoleBrowserTest {
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--window-size=1440,1000", "--lang=en-US");
+        // The page's console messages, where Chromium reports anything the Content-Security-Policy blocked.
+        options.setCapability("goog:loggingPrefs", Map.of(LogType.BROWSER, "ALL"));
         browser = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
                 .build(), options);
     }
@@ -108,9 +113,37 @@ class ConsoleBrowserTest {
         browser.get(base + "/ratelimit-console/");
         wait.until(driver -> "true".equals(driver.findElement(By.id("trend-chart")).getAttribute("data-drawn")));
         screenshot("06-overview");
+
+        // The day the overview links shows in the From/To inputs, and Apply keeps it.
+        browser.findElement(By.id("today-count")).click();
+        wait.until(driver -> driver.getCurrentUrl().contains("/logs?from="));
+        String from = browser.findElement(By.name("from")).getAttribute("value");
+        assertThat(from).matches("\\d{4}-\\d{2}-\\d{2}T00:00");
+        browser.findElement(By.cssSelector("#log-filter button[type=submit]")).click();
+        wait.until(driver -> driver.getCurrentUrl().contains("from=" + from.replace(":", "%3A")));
+        assertThat(browser.findElement(By.name("from")).getAttribute("value")).isEqualTo(from);
+
+        // A refused form comes back by post/redirect/get, in the operator's language, with what was typed.
+        browser.get(base + "/ratelimit-console/dynamic?lang=ja");
+        browser.findElement(By.cssSelector("#add-uri-rule input[name=pattern]")).sendKeys("/api/open");
+        browser.findElement(By.cssSelector("#add-uri-rule input[name=limit]")).sendKeys("0/60");
+        browser.findElement(By.cssSelector("#add-uri-rule button[type=submit]")).click();
+        wait.until(driver -> driver.findElements(By.id("error")).size() == 1);
+        assertThat(browser.getCurrentUrl()).contains("/dynamic?").contains("refused=");
+        assertThat(browser.findElement(By.id("error")).getText()).startsWith("dynuri./api/open: 制限は");
+        assertThat(browser.findElement(By.cssSelector("#add-uri-rule input[name=limit]")).getAttribute("value"))
+                .isEqualTo("0/60");
+        screenshot("08-refused-ja");
+        browser.navigate().refresh();
+        assertThat(browser.findElements(By.id("error"))).as("a refresh shows the page again, posts nothing").hasSize(1);
+        browser.get(base + "/ratelimit-console/dynamic?lang=en");
         browser.get(base + "/ratelimit-console/audit?lang=zh_CN");
         wait.until(driver -> driver.getPageSource().contains("dyn.demo.DemoController.open"));
         screenshot("07-audit-zh-CN");
+
+        assertThat(browser.manage().logs().get(LogType.BROWSER).getAll()).extracting(LogEntry::getMessage)
+                .as("nothing blocked by the Content-Security-Policy")
+                .noneMatch(message -> message.contains("Content Security Policy"));
     }
 
     /** The log writer is asynchronous: reload until the row is there. */

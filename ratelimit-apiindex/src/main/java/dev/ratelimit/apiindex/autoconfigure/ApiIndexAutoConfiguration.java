@@ -3,9 +3,8 @@ package dev.ratelimit.apiindex.autoconfigure;
 import dev.ratelimit.apiindex.ApiIndexReporter;
 import dev.ratelimit.apiindex.ApiIndexRepository;
 import dev.ratelimit.interceptor.RedisKeys;
-import dev.ratelimit.interceptor.autoconfigure.RateLimitAutoConfiguration;
-import dev.ratelimit.interceptor.autoconfigure.RateLimitProperties;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
+import dev.ratelimit.interceptor.rule.ExcludedPaths;
 import dev.ratelimit.interceptor.startup.StartupTask;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -17,8 +16,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * Reports the app's handler methods to the API index once per start, when the app is ready, in the
  * background: a slow or absent Redis never delays or fails the start.
  */
-@AutoConfiguration(after = RateLimitAutoConfiguration.class)
-@ConditionalOnBean({EndpointCatalog.class, StringRedisTemplate.class, RateLimitProperties.class})
+@AutoConfiguration(afterName = "dev.ratelimit.interceptor.autoconfigure.RateLimitAutoConfiguration")
+@ConditionalOnBean({EndpointCatalog.class, ExcludedPaths.class, StringRedisTemplate.class})
 public class ApiIndexAutoConfiguration {
 
     @Bean
@@ -29,9 +28,8 @@ public class ApiIndexAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ApiIndexReporter apiIndexReporter(EndpointCatalog catalog, ApiIndexRepository repository,
-                                      RateLimitProperties properties) {
-        return new ApiIndexReporter(catalog, repository, properties.excludedPaths());
+    ApiIndexReporter apiIndexReporter(EndpointCatalog catalog, ApiIndexRepository repository, ExcludedPaths excluded) {
+        return new ApiIndexReporter(catalog, repository, excluded);
     }
 
     @Bean

@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
 import dev.ratelimit.interceptor.log.InterceptionLog;
+import dev.ratelimit.interceptor.log.LogTimeZone;
 import dev.ratelimit.interceptor.log.database.LogDatabase;
 import dev.ratelimit.interceptor.log.report.LogReports;
 import dev.ratelimit.interceptor.log.writer.BatchingInterceptionLog;
@@ -33,6 +34,12 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 @ConditionalOnBooleanProperty(name = "ratelimit.log.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(InterceptionLogProperties.class)
 public class InterceptionLogAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    LogTimeZone rateLimitLogTimeZone(InterceptionLogProperties properties) {
+        return new LogTimeZone(properties.timeZone());
+    }
 
     @Bean
     @ConditionalOnMissingBean

@@ -17,6 +17,7 @@ import dev.ratelimit.interceptor.log.InterceptionLog;
 import dev.ratelimit.interceptor.metrics.OutcomeCounts;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
+import dev.ratelimit.interceptor.rule.ExcludedPaths;
 import dev.ratelimit.interceptor.rule.RuleNaming;
 import dev.ratelimit.interceptor.startup.StartupTask;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
@@ -341,14 +342,20 @@ public class RateLimitAutoConfiguration {
     }
 
     @Bean
+    @ConditionalOnMissingBean
+    ExcludedPaths rateLimitExcludedPaths(RateLimitProperties properties) {
+        return new ExcludedPaths(properties.excludedPaths());
+    }
+
+    @Bean
     @ConditionalOnBean(RateLimitInterceptor.class)
-    WebMvcConfigurer rateLimitWebMvcConfigurer(RateLimitInterceptor interceptor, RateLimitProperties properties) {
+    WebMvcConfigurer rateLimitWebMvcConfigurer(RateLimitInterceptor interceptor, ExcludedPaths excluded) {
         return new WebMvcConfigurer() {
             @Override
             public void addInterceptors(InterceptorRegistry registry) {
                 registry.addInterceptor(interceptor)
                         .addPathPatterns("/**")
-                        .excludePathPatterns(properties.excludedPaths())
+                        .excludePathPatterns(excluded.patterns())
                         .order(Ordered.HIGHEST_PRECEDENCE);
             }
         };

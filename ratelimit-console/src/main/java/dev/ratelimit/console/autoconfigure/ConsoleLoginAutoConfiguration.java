@@ -1,5 +1,6 @@
-package dev.ratelimit.console;
+package dev.ratelimit.console.autoconfigure;
 
+import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.access.ConsoleAccessPolicy;
 import dev.ratelimit.console.access.HmacSigner;
 import dev.ratelimit.console.access.PasswordLogin;

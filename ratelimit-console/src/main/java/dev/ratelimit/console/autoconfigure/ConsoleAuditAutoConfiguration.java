@@ -1,9 +1,8 @@
-package dev.ratelimit.console;
+package dev.ratelimit.console.autoconfigure;
 
 import dev.ratelimit.console.audit.AuditTrail;
 import dev.ratelimit.console.audit.DatabaseAuditTrail;
-import dev.ratelimit.interceptor.autoconfigure.InterceptionLogAutoConfiguration;
-import dev.ratelimit.interceptor.autoconfigure.InterceptionLogProperties;
+import dev.ratelimit.interceptor.log.LogTimeZone;
 import dev.ratelimit.interceptor.log.database.LogDatabase;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -14,7 +13,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 
 /** The console's audit trail in the table beside the interception log, when the app has that database. */
-@AutoConfiguration(after = InterceptionLogAutoConfiguration.class, before = ConsoleAutoConfiguration.class)
+@AutoConfiguration(afterName = "dev.ratelimit.interceptor.autoconfigure.InterceptionLogAutoConfiguration",
+        before = ConsoleAutoConfiguration.class)
 @ConditionalOnClass(SqlSessionFactory.class)
 @ConditionalOnBean(LogDatabase.class)
 @ConditionalOnProperty(prefix = "ratelimit.console", name = "enabled", matchIfMissing = true)
@@ -22,7 +22,7 @@ public class ConsoleAuditAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    AuditTrail ratelimitConsoleDatabaseAuditTrail(LogDatabase database, InterceptionLogProperties log) {
-        return new DatabaseAuditTrail(database, log.timeZone());
+    AuditTrail ratelimitConsoleDatabaseAuditTrail(LogDatabase database, LogTimeZone zone) {
+        return new DatabaseAuditTrail(database, zone.zone());
     }
 }

@@ -1,5 +1,7 @@
-package dev.ratelimit.console;
+package dev.ratelimit.console.autoconfigure;
 
+import dev.ratelimit.console.ConsoleModel;
+import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.access.ConsoleAccessPolicy;
 import dev.ratelimit.console.access.ConsoleFilter;
 import dev.ratelimit.console.access.HmacSigner;
@@ -17,13 +19,11 @@ import dev.ratelimit.console.rules.RulesController;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
 import dev.ratelimit.interceptor.identity.TrustedProxyResolver;
+import dev.ratelimit.interceptor.log.LogTimeZone;
 import dev.ratelimit.interceptor.log.report.LogReports;
 import java.util.List;
 import org.springframework.context.MessageSource;
 import dev.ratelimit.apiindex.ApiIndexRepository;
-import dev.ratelimit.apiindex.autoconfigure.ApiIndexAutoConfiguration;
-import dev.ratelimit.interceptor.autoconfigure.InterceptionLogProperties;
-import dev.ratelimit.interceptor.autoconfigure.RateLimitAutoConfiguration;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.beans.factory.ObjectProvider;
@@ -38,7 +38,8 @@ import org.springframework.web.servlet.config.annotation.ResourceHandlerRegistry
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /** Serves the operations console at {@code ratelimit.console.path} in any servlet app that has the module. */
-@AutoConfiguration(after = {RateLimitAutoConfiguration.class, ApiIndexAutoConfiguration.class})
+@AutoConfiguration(afterName = {"dev.ratelimit.interceptor.autoconfigure.RateLimitAutoConfiguration",
+        "dev.ratelimit.apiindex.autoconfigure.ApiIndexAutoConfiguration"})
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnProperty(prefix = "ratelimit.console", name = "enabled", matchIfMissing = true)
 @ConditionalOnBean({SysConfigEditor.class, ApiIndexRepository.class})
@@ -54,9 +55,9 @@ public class ConsoleAutoConfiguration {
     }
 
     @Bean
-    LogClock ratelimitConsoleLogClock(ObjectProvider<InterceptionLogProperties> log) {
-        InterceptionLogProperties properties = log.getIfAvailable();
-        return new LogClock(properties == null ? Clock.systemDefaultZone() : Clock.system(properties.timeZone()));
+    LogClock ratelimitConsoleLogClock(ObjectProvider<LogTimeZone> zone) {
+        LogTimeZone log = zone.getIfAvailable();
+        return new LogClock(log == null ? Clock.systemDefaultZone() : Clock.system(log.zone()));
     }
 
     @Bean
