@@ -101,9 +101,12 @@ public class DynamicRulesController {
                 Map.of("pattern", pattern, "limit", limit, "dimension", dimension, "algorithm", algorithm));
     }
 
-    /** The field's value: the limit, then the dimension and algorithm when both are picked. */
+    /** The field's value: the limit, then the dimension and algorithm picked, unless they are the defaults. */
     private static String value(String limit, String dimension, String algorithm) {
-        return dimension.isBlank() || algorithm.isBlank() ? limit : limit.strip() + " " + dimension + " " + algorithm;
+        boolean defaults = (dimension.isBlank() || dimension.equalsIgnoreCase("user"))
+                && (algorithm.isBlank() || algorithm.equalsIgnoreCase("fixed_window"));
+        return defaults ? limit : limit.strip() + " " + (dimension.isBlank() ? "user" : dimension) + " "
+                + (algorithm.isBlank() ? "fixed_window" : algorithm);
     }
 
     @PostMapping("/dynamic/uri/delete")
