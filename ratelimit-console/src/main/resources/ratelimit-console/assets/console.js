@@ -17,6 +17,110 @@
     element.setAttribute('data-drawn', 'true');
     window.addEventListener('resize', function () { chart.resize(); });
   }
+  // <section id="live" data-live-url>: polls the live view every few seconds and redraws its charts
+  // and tables in place. Every value goes in as text (textContent), never as markup.
+  var LIVE_REFRESH_MILLIS = 5000;
+  var COLORS = { allowed: '#2e8540', blocked: '#c0392b', shadow: '#d68910' };
+  function live(section) {
+    var status = document.getElementById('live-status');
+    var totalChart = echarts.init(document.getElementById('live-chart'));
+    var moduleChart = echarts.init(document.getElementById('live-modules-chart'));
+    var labels = { allowed: section.dataset.allowed, blocked: section.dataset.blocked, shadow: section.dataset.shadow };
+    function points(times, values) {
+      return times.map(function (time, i) { return [time, values[i]]; });
+    }
+    function sum(values, step) {
+      return Math.round(values.reduce(function (a, b) { return a + b; }, 0) * step);
+    }
+    function options(series) {
+      return {
+        grid: { left: 56, right: 16, top: 32, bottom: 32 },
+        legend: { type: 'scroll', top: 0 },
+        tooltip: { trigger: 'axis' },
+        xAxis: { type: 'time' },
+        yAxis: { type: 'value', min: 0 },
+        series: series
+      };
+    }
+    function line(name, data, color, dashed) {
+      return { type: 'line', name: name, data: data, showSymbol: false, color: color,
+               lineStyle: { type: dashed ? 'dashed' : 'solid' } };
+    }
+    function cell(row, text, className) {
+      var td = document.createElement('td');
+      td.textContent = text;
+      if (className) { td.className = className; }
+      row.appendChild(td);
+      return td;
+    }
+    function fill(table, rows, render) {
+      var body = table.tBodies[0];
+      body.replaceChildren();
+      if (rows.length === 0) {
+        var row = body.insertRow();
+        cell(row, section.dataset.none, 'muted').colSpan = table.tHead.rows[0].cells.length;
+      }
+      rows.forEach(function (item) { render(body.insertRow(), item); });
+    }
+    function render(view) {
+      var t = view.times;
+      var total = view.total;
+      totalChart.setOption(options([
+        line(labels.allowed, points(t, total.allowed), COLORS.allowed),
+        line(labels.blocked, points(t, total.blocked), COLORS.blocked),
+        line(labels.shadow, points(t, total.shadowBlocked), COLORS.shadow)
+      ]), true);
+      var perModule = [];
+      view.modules.forEach(function (module) {
+        perModule.push(line(module.module + ' ' + labels.allowed, points(t, module.rates.allowed)));
+        perModule.push(line(module.module + ' ' + labels.blocked, points(t, module.rates.blocked), undefined, true));
+      });
+      moduleChart.setOption(options(perModule), true);
+      var chart = document.getElementById('live-chart');
+      chart.dataset.allowed = sum(total.allowed, view.stepSeconds);
+      chart.dataset.blocked = sum(total.blocked, view.stepSeconds);
+      chart.dataset.shadowBlocked = sum(total.shadowBlocked, view.stepSeconds);
+      fill(document.getElementById('live-rules'), view.topRules, function (row, rule) {
+        var link = document.createElement('a');
+        link.href = section.dataset.rulesUrl + rule.rule;
+        link.textContent = rule.rule;
+        cell(row, '', 'wrap').appendChild(link);
+        cell(row, rule.allowed, 'num');
+        cell(row, rule.blocked, 'num');
+        cell(row, rule.shadowBlocked, 'num');
+      });
+      fill(document.getElementById('live-instances'), view.instances, function (row, instance) {
+        if (instance.circuit === 'open') { row.className = 'danger'; }
+        row.dataset.instance = instance.id;
+        cell(row, instance.module);
+        cell(row, instance.id, 'wrap');
+        cell(row, instance.circuit);
+        cell(row, instance.store);
+        cell(row, instance.nearCache < 0 ? '' : instance.nearCache, 'num');
+        cell(row, instance.configVersion, 'num');
+        cell(row, new Date(instance.startedAt).toLocaleString());
+      });
+      status.textContent = view.error ? section.dataset.unavailable + ' ' + view.error
+        : new Date(view.at).toLocaleTimeString();
+      status.className = view.error ? 'error' : 'muted';
+      section.dataset.refreshedAt = view.at;
+    }
+    function refresh() {
+      fetch(section.dataset.liveUrl, { credentials: 'same-origin', headers: { Accept: 'application/json' } })
+        .then(function (response) {
+          if (!response.ok) { throw new Error('HTTP ' + response.status); }
+          return response.json();
+        })
+        .then(render)
+        .catch(function (error) {
+          status.textContent = section.dataset.unavailable + ' ' + error.message;
+          status.className = 'error';
+        });
+    }
+    refresh();
+    setInterval(refresh, LIVE_REFRESH_MILLIS);
+    window.addEventListener('resize', function () { totalChart.resize(); moduleChart.resize(); });
+  }
   // <input data-filter-for="id-of-select">: typing narrows the select's options to those containing the text.
   function filter(input) {
     var select = document.getElementById(input.dataset.filterFor);
@@ -30,6 +134,8 @@
   document.addEventListener('DOMContentLoaded', function () {
     if (typeof echarts !== 'undefined') {
       document.querySelectorAll('.chart').forEach(draw);
+      var liveSection = document.getElementById('live');
+      if (liveSection) { live(liveSection); }
     }
     document.querySelectorAll('[data-filter-for]').forEach(filter);
     // <select data-autosubmit>: choosing submits its form (the language menu).

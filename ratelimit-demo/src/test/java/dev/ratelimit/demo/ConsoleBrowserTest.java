@@ -7,12 +7,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
@@ -23,6 +26,7 @@ import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -144,6 +148,61 @@ class ConsoleBrowserTest {
         assertThat(browser.manage().logs().get(LogType.BROWSER).getAll()).extracting(LogEntry::getMessage)
                 .as("nothing blocked by the Content-Security-Policy")
                 .noneMatch(message -> message.contains("Content Security Policy"));
+    }
+
+    /**
+     * During a load on two instances, the overview redraws itself: the blocked count of the live chart
+     * grows without a reload, and both instances are listed.
+     */
+    @Test
+    void theOverviewShowsTheLiveTrafficOfTwoInstances() throws Exception {
+        ConfigurableApplicationContext second = SpringApplication.run(DemoApplication.class, "--server.port=0",
+                "--spring.data.redis.host=127.0.0.1",
+                "--spring.data.redis.port=" + demo.getEnvironment().getProperty("spring.data.redis.port"),
+                "--spring.datasource.url=jdbc:h2:mem:second-demo;DB_CLOSE_DELAY=-1");
+        List<HttpProbe> instances = List.of(http,
+                new HttpProbe(Integer.parseInt(second.getEnvironment().getProperty("local.server.port"))));
+        AtomicBoolean loading = new AtomicBoolean(true);
+        Thread load = new Thread(() -> {
+            for (int i = 0; loading.get(); i++) {
+                instances.get(i % 2).status("/api/hello?usercode=live-load");
+            }
+        }, "live-load");
+        load.start();
+        try {
+            WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(40));
+            signIn(wait);
+            browser.get(base + "/ratelimit-console/?lang=en");
+            wait.until(driver -> driver.findElements(By.cssSelector("#live-instances tr[data-instance]")).size() == 2);
+            long blocked = wait.until(driver -> liveBlocked(driver) > 0 ? liveBlocked(driver) : null);
+            wait.until(driver -> liveBlocked(driver) > blocked);
+            assertThat(browser.findElement(By.id("live-rules")).getText()).contains("demo.DemoController.hello");
+            assertThat(browser.findElements(By.cssSelector("#live-chart canvas"))).isNotEmpty();
+            browser.manage().window().setSize(new Dimension(1440, 1800));
+            screenshot("09-overview-live");
+            browser.manage().window().setSize(new Dimension(1440, 1000));
+        } finally {
+            browser.manage().deleteAllCookies();
+            loading.set(false);
+            load.join();
+            second.close();
+        }
+    }
+
+    private static long liveBlocked(WebDriver driver) {
+        String blocked = driver.findElement(By.id("live-chart")).getAttribute("data-blocked");
+        return blocked == null ? 0 : Long.parseLong(blocked);
+    }
+
+    /** Signs in unless this browser already has: the tests share it, in any order, and this one signs out after. */
+    private static void signIn(WebDriverWait wait) {
+        browser.get(base + "/ratelimit-console/");
+        if (browser.getCurrentUrl().endsWith("/ratelimit-console/login")) {
+            browser.findElement(By.name("username")).sendKeys("admin");
+            browser.findElement(By.name("password")).sendKeys("demo");
+            browser.findElement(By.cssSelector("button[type=submit]")).click();
+            wait.until(driver -> driver.findElements(By.id("trend-chart")).size() == 1);
+        }
     }
 
     /** The log writer is asynchronous: reload until the row is there. */

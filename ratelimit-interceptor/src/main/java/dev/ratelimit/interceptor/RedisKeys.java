@@ -12,6 +12,9 @@ package dev.ratelimit.interceptor;
  * {p}:{apiindex}-staging:{module}:{token}              an index being written, renamed onto the index when complete
  * {p}:config-changed                                   pub/sub channel, a message after each config write
  * {p}:console:revoked:{session}                         a console login ended by a logout, until it would expire
+ * {p}:stats:{module}:{size}:{start}                    a module's traffic in one time bucket (hash)
+ * {p}:instance:{module}:{id}                           one running instance, until its heartbeat stops (hash)
+ * {p}:instances                                        the instance keys, scored by last heartbeat (sorted set)
  * </pre>
  *
  * <p>On a Redis Cluster every script and every multi-key command must touch keys of one slot. Counter
@@ -86,6 +89,27 @@ public record RedisKeys(String prefix) {
 
     public String apiIndexModules() {
         return prefix + ":" + API_INDEX_TAG + ":modules";
+    }
+
+    /**
+     * The traffic of a module in one time bucket: field {@code <rule>|<outcome>}, the count. The module is
+     * the hash tag, so all buckets of a module share a node on Redis Cluster.
+     *
+     * @param granularity e.g. {@code 10s}, {@code 1m}
+     * @param bucketStart the bucket's start, in epoch seconds
+     */
+    public String trafficBucket(String module, String granularity, long bucketStart) {
+        return prefix + ":stats:{" + escaped(module) + "}:" + granularity + ":" + bucketStart;
+    }
+
+    /** One running instance, as it announced itself (a hash), until its heartbeat stops. */
+    public String instance(String module, String id) {
+        return prefix + ":instance:{" + escaped(module) + "}:" + id;
+    }
+
+    /** Every instance that announced itself, scored by its last heartbeat (epoch ms). */
+    public String instances() {
+        return prefix + ":instances";
     }
 
     /** A console login ended before its time, kept until it would have expired. */

@@ -12,6 +12,8 @@ import dev.ratelimit.console.audit.AuditTrail;
 import dev.ratelimit.console.audit.AuditedEditor;
 import dev.ratelimit.console.audit.LoggedAuditTrail;
 import dev.ratelimit.console.dynamic.DynamicRulesController;
+import dev.ratelimit.console.live.LiveController;
+import dev.ratelimit.console.live.LiveTraffic;
 import dev.ratelimit.console.logs.LogClock;
 import dev.ratelimit.console.logs.LogsController;
 import dev.ratelimit.console.logs.OverviewController;
@@ -19,8 +21,10 @@ import dev.ratelimit.console.rules.RulesController;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
 import dev.ratelimit.interceptor.identity.TrustedProxyResolver;
+import dev.ratelimit.interceptor.instance.InstanceDirectory;
 import dev.ratelimit.interceptor.log.LogTimeZone;
 import dev.ratelimit.interceptor.log.report.LogReports;
+import dev.ratelimit.interceptor.stats.TrafficStatistics;
 import java.util.List;
 import org.springframework.context.MessageSource;
 import dev.ratelimit.apiindex.ApiIndexRepository;
@@ -39,6 +43,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /** Serves the operations console at {@code ratelimit.console.path} in any servlet app that has the module. */
 @AutoConfiguration(afterName = {"dev.ratelimit.interceptor.autoconfigure.RateLimitAutoConfiguration",
+        "dev.ratelimit.interceptor.autoconfigure.RateLimitStatsAutoConfiguration",
         "dev.ratelimit.apiindex.autoconfigure.ApiIndexAutoConfiguration"})
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnProperty(prefix = "ratelimit.console", name = "enabled", matchIfMissing = true)
@@ -78,8 +83,24 @@ public class ConsoleAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    OverviewController ratelimitConsoleOverview(ObjectProvider<LogReports> reports, LogClock clock) {
-        return new OverviewController(reports, clock);
+    OverviewController ratelimitConsoleOverview(ObjectProvider<LogReports> reports, LogClock clock,
+                                                ObjectProvider<LiveTraffic> live) {
+        return new OverviewController(reports, clock, live);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean({TrafficStatistics.class, InstanceDirectory.class})
+    LiveTraffic ratelimitConsoleLiveTraffic(TrafficStatistics statistics, InstanceDirectory instances,
+                                            ApiIndexRepository index) {
+        return new LiveTraffic(statistics, instances, index, Clock.systemUTC());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean({TrafficStatistics.class, InstanceDirectory.class})
+    LiveController ratelimitConsoleLive(LiveTraffic traffic) {
+        return new LiveController(traffic);
     }
 
     @Bean

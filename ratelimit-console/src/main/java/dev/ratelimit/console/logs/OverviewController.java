@@ -1,6 +1,7 @@
 package dev.ratelimit.console.logs;
 
 import dev.ratelimit.console.ConsolePaths;
+import dev.ratelimit.console.live.LiveTraffic;
 import dev.ratelimit.interceptor.RateLimitExempt;
 import dev.ratelimit.interceptor.log.report.LogFilter;
 import dev.ratelimit.interceptor.log.report.LogReports;
@@ -12,7 +13,10 @@ import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 
-/** The landing page: today's interceptions, the rules behind them, and the last 30 days. */
+/**
+ * The landing page: the traffic of now (drawn by its script from {@code live.json}, when the statistics
+ * are there), today's interceptions, the rules behind them, and the last 30 days.
+ */
 @Controller
 @RateLimitExempt
 @RequestMapping(ConsolePaths.BASE)
@@ -22,14 +26,18 @@ public class OverviewController {
 
     private final LogReports reports;
     private final LogClock clock;
+    private final boolean live;
 
-    public OverviewController(ObjectProvider<LogReports> reports, LogClock clock) {
+    /** @param live present when the live view ({@code live.json}) is served */
+    public OverviewController(ObjectProvider<LogReports> reports, LogClock clock, ObjectProvider<LiveTraffic> live) {
         this.reports = reports.getIfAvailable();
         this.clock = clock;
+        this.live = live.getIfAvailable() != null;
     }
 
     @GetMapping({"", "/"})
     public String overview(Model model, HttpServletResponse response) {
+        model.addAttribute("live", live);
         if (reports == null) {
             model.addAttribute("unavailable", true);
             return "ratelimit-console/overview";

@@ -19,6 +19,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param nearCache      the denials each instance remembers
  * @param whitelist      clients never limited, on top of those in the config hash
  * @param excludedPaths  Ant patterns of paths never limited (dynamic URL rules included)
+ * @param stats          the traffic statistics and heartbeats every instance writes to Redis for the console
  */
 @ConfigurationProperties("ratelimit")
 public record RateLimitProperties(
@@ -34,7 +35,8 @@ public record RateLimitProperties(
         @DefaultValue RedisFailure redisFailure,
         @DefaultValue Whitelist whitelist,
         @DefaultValue Response response,
-        @DefaultValue({"/actuator/**", "/error"}) List<String> excludedPaths) {
+        @DefaultValue({"/actuator/**", "/error"}) List<String> excludedPaths,
+        @DefaultValue Stats stats) {
 
     /** Where counters live. */
     public enum Store {
@@ -152,6 +154,26 @@ public record RateLimitProperties(
         /** @throws IllegalArgumentException for a status that is not one */
         public ResponseOptions options() {
             return new ResponseOptions(status, headersOnAllowed, legacyHeaders, body);
+        }
+    }
+
+    /**
+     * @param enabled           whether this instance writes its traffic per rule and its heartbeat to Redis
+     * @param flushInterval     how often the traffic counted in memory goes to Redis, in one pipelined write; a
+     *                          divisor of 10 s, so that no write spans two of the 10-second buckets
+     * @param heartbeatInterval how often this instance announces itself; it disappears from the list three
+     *                          intervals after its last heartbeat
+     */
+    public record Stats(@DefaultValue("true") boolean enabled, @DefaultValue("5s") Duration flushInterval,
+                        @DefaultValue("5s") Duration heartbeatInterval) {
+
+        public Stats {
+            positive("ratelimit.stats.flush-interval", flushInterval);
+            positive("ratelimit.stats.heartbeat-interval", heartbeatInterval);
+            if (Duration.ofSeconds(10).toMillis() % flushInterval.toMillis() != 0) {
+                throw new IllegalArgumentException("ratelimit.stats.flush-interval must divide 10s (1s, 2s, 5s, "
+                        + "10s, 500ms...), was " + flushInterval);
+            }
         }
     }
 

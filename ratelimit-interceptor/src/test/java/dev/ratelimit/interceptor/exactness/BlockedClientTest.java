@@ -7,6 +7,7 @@ import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
+import dev.ratelimit.interceptor.testsupport.Statuses;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;

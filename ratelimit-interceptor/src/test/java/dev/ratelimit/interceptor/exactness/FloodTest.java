@@ -7,6 +7,7 @@ import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.testsupport.HttpLoad;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
+import dev.ratelimit.interceptor.testsupport.Statuses;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;

@@ -8,6 +8,7 @@ import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.testsupport.ChildApp;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
+import dev.ratelimit.interceptor.testsupport.Statuses;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

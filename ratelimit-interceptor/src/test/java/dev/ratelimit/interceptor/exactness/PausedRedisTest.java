@@ -10,6 +10,7 @@ import dev.ratelimit.interceptor.testsupport.HttpLoad;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
+import dev.ratelimit.interceptor.testsupport.Statuses;
 import dev.ratelimit.interceptor.testsupport.Stores;
 import java.time.Duration;
 import java.time.Instant;

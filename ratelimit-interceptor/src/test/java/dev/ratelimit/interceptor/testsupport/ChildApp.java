@@ -79,6 +79,11 @@ public final class ChildApp implements AutoCloseable {
         signal("CONT");
     }
 
+    /** Ends the process at once ({@code SIGKILL}), as a crash or an OOM kill does: nothing runs on its way out. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+
     private void signal(String name) {
         Signals.send(process.pid(), name);
     }
@@ -89,7 +94,9 @@ public final class ChildApp implements AutoCloseable {
 
     @Override
     public void close() {
-        resume();
+        if (process.isAlive()) {
+            resume();
+        }
         process.destroy();
         try {
             if (!process.waitFor(30, TimeUnit.SECONDS)) {

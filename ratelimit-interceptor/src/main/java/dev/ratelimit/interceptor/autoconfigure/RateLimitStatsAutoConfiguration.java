@@ -1,0 +1,70 @@
+package dev.ratelimit.interceptor.autoconfigure;
+
+import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.instance.InstanceDirectory;
+import dev.ratelimit.interceptor.instance.InstanceHeartbeat;
+import dev.ratelimit.interceptor.instance.InstanceState;
+import dev.ratelimit.interceptor.rule.RuleNaming;
+import dev.ratelimit.interceptor.stats.TrafficRecorder;
+import dev.ratelimit.interceptor.stats.TrafficStatistics;
+import dev.ratelimit.interceptor.store.RateLimitStore;
+import dev.ratelimit.interceptor.store.nearcache.NearCache;
+import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
+import dev.ratelimit.interceptor.web.RateLimitInterceptor;
+import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * The live picture every instance shares through Redis ({@code ratelimit.stats.*}): each limited app
+ * writes its traffic per rule and its heartbeat; anything with the Redis (the console) reads them.
+ */
+@AutoConfiguration(after = RateLimitAutoConfiguration.class)
+@ConditionalOnBean({StringRedisTemplate.class, RedisKeys.class})
+public class RateLimitStatsAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    TrafficStatistics rateLimitTrafficStatistics(StringRedisTemplate redis, RedisKeys keys) {
+        return new TrafficStatistics(redis, keys);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    InstanceDirectory rateLimitInstanceDirectory(StringRedisTemplate redis, RedisKeys keys) {
+        return new InstanceDirectory(redis, keys);
+    }
+
+    /** The writers, in an app the limiter protects. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBean(RateLimitInterceptor.class)
+    @ConditionalOnProperty(prefix = "ratelimit.stats", name = "enabled", matchIfMissing = true)
+    static class Writers {
+
+        @Bean
+        @ConditionalOnMissingBean
+        TrafficRecorder rateLimitTrafficRecorder(StringRedisTemplate redis, RedisKeys keys,
+                                                 RateLimitProperties properties) {
+            return new TrafficRecorder(redis, keys, properties.stats().flushInterval(), Clock.systemUTC());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        InstanceHeartbeat rateLimitInstanceHeartbeat(StringRedisTemplate redis, RedisKeys keys, RuleNaming naming,
+                                                     RateLimitStore store, ObjectProvider<CircuitBreaker> circuit,
+                                                     ObjectProvider<NearCache> nearCache,
+                                                     RuleSnapshotHolder snapshots, RateLimitProperties properties) {
+            InstanceState state = new InstanceState(naming.module(), store.describe().type(),
+                    circuit.getIfAvailable(), nearCache.getIfAvailable(), snapshots);
+            return new InstanceHeartbeat(redis, keys, state, properties.stats().heartbeatInterval(),
+                    Clock.systemUTC());
+        }
+    }
+}

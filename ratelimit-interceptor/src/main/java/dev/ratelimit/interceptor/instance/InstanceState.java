@@ -1,0 +1,29 @@
+package dev.ratelimit.interceptor.instance;
+
+import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.store.nearcache.NearCache;
+import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
+import java.util.Locale;
+
+/**
+ * The parts of this instance whose state a heartbeat reports, read at each beat.
+ *
+ * @param store          where counters live, e.g. {@code redis}
+ * @param circuitBreaker {@code null} without a Redis store
+ * @param nearCache      {@code null} without a near cache
+ */
+public record InstanceState(String module, String store, CircuitBreaker circuitBreaker, NearCache nearCache,
+                            RuleSnapshotHolder snapshots) {
+
+    String circuitState() {
+        return circuitBreaker == null ? "none" : circuitBreaker.status().state().name().toLowerCase(Locale.ROOT);
+    }
+
+    int nearCacheSize() {
+        return nearCache == null ? -1 : nearCache.size();
+    }
+
+    long configVersion() {
+        return snapshots.current().version();
+    }
+}

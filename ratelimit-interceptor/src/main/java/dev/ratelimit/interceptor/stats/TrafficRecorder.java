@@ -1,0 +1,136 @@
+package dev.ratelimit.interceptor.stats;
+
+import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.metrics.Outcome;
+import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Adds this instance's outcomes per rule to the traffic statistics that every instance shares in
+ * Redis ({@link TrafficGranularity}). A request only increments an in-memory counter; every
+ * {@code interval} (aligned to the clock, so that an interval never spans two buckets) one background
+ * thread writes what was counted since the last write in one pipeline: per module and bucket size one
+ * {@code HINCRBY} per rule and outcome that changed, and the bucket's expiry. What a write could not
+ * deliver (Redis away) is written with the next one, and what is left when the app stops is written
+ * then, once the web server has stopped taking requests and before the Redis connections close: no
+ * count is lost while the process lives.
+ */
+public class TrafficRecorder implements RateLimitMetrics, SmartLifecycle {
+
+    private final StringRedisTemplate redis;
+    private final RedisKeys keys;
+    private final Duration interval;
+    private final Clock clock;
+    private final ConcurrentHashMap<Tally, LongAdder> counts = new ConcurrentHashMap<>();
+    private final Map<Tally, Long> written = new HashMap<>();
+    private final PeriodicRedisWrite writes = new PeriodicRedisWrite("traffic statistics",
+            "keeping the counts for the next write", this::write);
+    private long intervalStart;
+    private volatile boolean running;
+
+    /** @param interval how often the counts go to Redis; a divisor of 10 s keeps every write in one bucket */
+    public TrafficRecorder(StringRedisTemplate redis, RedisKeys keys, Duration interval, Clock clock) {
+        this.redis = redis;
+        this.keys = keys;
+        this.interval = interval;
+        this.clock = clock;
+        this.intervalStart = clock.instant().getEpochSecond();
+    }
+
+    @Override
+    public void outcome(LimitDefinition limit, Outcome outcome) {
+        counts.computeIfAbsent(new Tally(limit.module(), limit.rule(), outcome), tally -> new LongAdder()).increment();
+    }
+
+    @Override
+    public void decided(long nanos) {
+        // the statistics count outcomes; latency is Micrometer's
+    }
+
+    @Override
+    public void start() {
+        long period = interval.toMillis();
+        long delay = period - Math.floorMod(clock.millis(), period);
+        writes.schedule(delay, period);
+        running = true;
+    }
+
+    /** Writes what was counted since the last write, or keeps it for the next when Redis does not take it. */
+    public void flush() {
+        writes.run();
+    }
+
+    private synchronized void write() {
+        long bucketTime = intervalStart;
+        intervalStart = clock.instant().getEpochSecond();
+        Map<Tally, Long> totals = new LinkedHashMap<>();
+        Map<Tally, Long> deltas = new LinkedHashMap<>();
+        counts.forEach((tally, adder) -> {
+            long total = adder.sum();
+            long delta = total - written.getOrDefault(tally, 0L);
+            if (delta > 0) {
+                totals.put(tally, total);
+                deltas.put(tally, delta);
+            }
+        });
+        if (deltas.isEmpty()) {
+            return;
+        }
+        redis.executePipelined((RedisCallback<Object>) connection -> {
+            for (TrafficGranularity granularity : TrafficGranularity.values()) {
+                long bucket = granularity.bucketStart(bucketTime);
+                Map<String, byte[]> bucketKeys = new HashMap<>();
+                deltas.forEach((tally, delta) -> {
+                    byte[] key = bucketKeys.computeIfAbsent(tally.module(),
+                            module -> bytes(keys.trafficBucket(module, granularity.label(), bucket)));
+                    connection.hashCommands().hIncrBy(key, bytes(tally.field()), delta);
+                });
+                bucketKeys.values().forEach(key -> connection.keyCommands().expire(key,
+                        granularity.retention().toSeconds()));
+            }
+            return null;
+        });
+        written.putAll(totals);
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        writes.cancel();
+        flush();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return PeriodicRedisWrite.PHASE;
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** One rule's count of one outcome. */
+    private record Tally(String module, String rule, Outcome outcome) {
+
+        /** The hash field: {@code <rule>|<outcome>}. */
+        String field() {
+            return rule + "|" + outcome.tag();
+        }
+    }
+}
