@@ -1,4 +1,5 @@
 -- Interception log of the rate limiter (MySQL 5.7+/8, MariaDB 10.3+). Safe to run again.
+-- hits: the identical interceptions one row stands for (coalesced within ratelimit.log.writer.coalesce-window).
 -- created_at is the wall-clock time in ratelimit.log.time-zone (DATETIME: never shifted by the session time zone).
 -- utf8mb4_bin: names compare exactly and sort by code point, as the limiter counts them ('Alice' is not 'alice'),
 -- the same as on PostgreSQL (COLLATE "C") and H2.
@@ -16,6 +17,7 @@ CREATE TABLE IF NOT EXISTS biz_sys_ratelimit_log (
     limit_count  BIGINT         NOT NULL,
     interval_sec BIGINT         NOT NULL,
     shadow       BOOLEAN        NOT NULL,
+    hits         BIGINT         NOT NULL DEFAULT 1,
     PRIMARY KEY (id),
     KEY idx_ratelimit_log_created (created_at),
     KEY idx_ratelimit_log_rule (rule, created_at),

@@ -2,6 +2,7 @@ package dev.ratelimit.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratelimit.console.logs.LogColumn;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.log.Interception;
@@ -146,7 +147,9 @@ class ConsoleLogsTest {
         try (XSSFWorkbook workbook = new XSSFWorkbook(new ByteArrayInputStream(japanese))) {
             Sheet sheet = workbook.getSheetAt(0);
             assertThat(sheet.getRow(0).getCell(0).getStringCellValue()).isEqualTo("時刻");
-            assertThat(sheet.getLastRowNum()).isEqualTo(5);
+            assertThat(sheet.getLastRowNum()).as("every row written")
+                    .isEqualTo(app.getBean(BatchingInterceptionLog.class).stats().rows());
+            assertThat(hits(sheet)).isEqualTo(5);
             Cell user = findCell(sheet, FORMULA);
             assertThat(user.getCellType()).isEqualTo(CellType.STRING);
             assertThat(user.getCellStyle().getQuotePrefixed()).isTrue();
@@ -155,11 +158,21 @@ class ConsoleLogsTest {
         try (XSSFWorkbook workbook = new XSSFWorkbook(new ByteArrayInputStream(filtered))) {
             Sheet sheet = workbook.getSheetAt(0);
             assertThat(sheet.getRow(0).getCell(0).getStringCellValue()).isEqualTo("Time");
-            assertThat(sheet.getLastRowNum()).isEqualTo(3);
-            for (int row = 1; row <= 3; row++) {
+            assertThat(hits(sheet)).as("mallory's three requests, in one row when they came within a second")
+                    .isEqualTo(3);
+            for (int row = 1; row <= sheet.getLastRowNum(); row++) {
                 assertThat(sheet.getRow(row).getCell(3).getStringCellValue()).isEqualTo("mallory");
             }
         }
+    }
+
+    /** The interceptions an export stands for: the sum of its hits column, a number column. */
+    private static long hits(Sheet sheet) {
+        long hits = 0;
+        for (int row = 1; row <= sheet.getLastRowNum(); row++) {
+            hits += (long) sheet.getRow(row).getCell(LogColumn.HITS.ordinal()).getNumericCellValue();
+        }
+        return hits;
     }
 
     /** Typed cells, a header row in the workbook's font that stays in view and filters, and a default style. */
@@ -174,7 +187,7 @@ class ConsoleLogsTest {
             assertThat(headerFont.getFontHeightInPoints()).isEqualTo((short) 11);
             assertThat(sheet.getPaneInformation().isFreezePane()).isTrue();
             assertThat(sheet.getPaneInformation().getHorizontalSplitPosition()).isEqualTo((short) 1);
-            assertThat(sheet.getCTWorksheet().getAutoFilter().getRef()).isEqualTo("A1:K1");
+            assertThat(sheet.getCTWorksheet().getAutoFilter().getRef()).isEqualTo("A1:L1");
             Row first = sheet.getRow(1);
             assertThat(first.getCell(0).getCellType()).isEqualTo(CellType.NUMERIC);
             assertThat(DateUtil.isCellDateFormatted(first.getCell(0))).isTrue();
@@ -208,7 +221,7 @@ class ConsoleLogsTest {
         Files.delete(file);
 
         assertThat(exit).as(output).isZero();
-        assertThat(output).isEqualTo("datetime True A2 A1:K1");
+        assertThat(output).isEqualTo("datetime True A2 A1:L1");
     }
 
     private static String zipEntry(byte[] zip, String name) throws IOException {

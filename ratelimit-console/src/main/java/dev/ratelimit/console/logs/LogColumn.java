@@ -22,7 +22,9 @@ public enum LogColumn {
     DIMENSION("console.column.dimension", null, 11, LogEntry::dimension),
     LIMIT("console.column.limit", null, 8, entry -> Long.toString(entry.limitCount())),
     INTERVAL("console.column.interval", null, 10, entry -> Long.toString(entry.intervalSeconds())),
-    SHADOW("console.column.shadow", null, 8, entry -> entry.shadow() ? "1" : "0");
+    SHADOW("console.column.shadow", null, 8, entry -> entry.shadow() ? "1" : "0"),
+    /** The identical interceptions the row stands for (coalesced within {@code ratelimit.log.writer.coalesce-window}). */
+    HITS("console.column.hits", null, 8, entry -> Long.toString(entry.hits()));
 
     private final String messageKey;
     private final LogSort sort;
@@ -67,6 +69,7 @@ public enum LogColumn {
             case LIMIT -> entry.limitCount();
             case INTERVAL -> entry.intervalSeconds();
             case SHADOW -> entry.shadow() ? 1 : 0;
+            case HITS -> entry.hits();
             default -> value(entry);
         };
     }

@@ -53,7 +53,8 @@ public class InterceptionLogAutoConfiguration {
                                                             InterceptionLogProperties properties) {
         InterceptionLogProperties.Writer writer = properties.writer();
         return new BatchingInterceptionLog(database, properties.timeZone(), writer.queueCapacity(),
-                writer.batchSize(), writer.attempts(), writer.retryBackoff(), writer.shutdownTimeout());
+                writer.coalesceWindow(), writer.batchSize(), writer.attempts(), writer.retryBackoff(),
+                writer.shutdownTimeout());
     }
 
     @Bean

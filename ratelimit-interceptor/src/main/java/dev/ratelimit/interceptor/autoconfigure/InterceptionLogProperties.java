@@ -31,7 +31,9 @@ public record InterceptionLogProperties(
     }
 
     /**
-     * @param queueCapacity   rows waiting to be written at most; beyond it rows are dropped (and counted)
+     * @param queueCapacity   rows waiting to be written at most; beyond it interceptions are dropped (and counted)
+     * @param coalesceWindow  identical interceptions (same module, rule, user, address, method, URI, limit, mode)
+     *                        within this time from the first are one row, with their number in {@code hits}
      * @param batchSize       rows per INSERT at most
      * @param attempts        tries of a batch before its rows are dropped
      * @param retryBackoff    pause between two tries of a batch; above HikariCP's 500 ms alive-bypass window, so
@@ -39,6 +41,7 @@ public record InterceptionLogProperties(
      * @param shutdownTimeout how long shutdown may spend writing out the queue
      */
     public record Writer(@DefaultValue("10000") int queueCapacity,
+                         @DefaultValue("1s") Duration coalesceWindow,
                          @DefaultValue("500") int batchSize,
                          @DefaultValue("3") int attempts,
                          @DefaultValue("1s") Duration retryBackoff,
@@ -48,6 +51,10 @@ public record InterceptionLogProperties(
             atLeastOne("ratelimit.log.writer.queue-capacity", queueCapacity);
             atLeastOne("ratelimit.log.writer.batch-size", batchSize);
             atLeastOne("ratelimit.log.writer.attempts", attempts);
+            if (coalesceWindow.isNegative() || coalesceWindow.isZero()) {
+                throw new IllegalArgumentException("ratelimit.log.writer.coalesce-window must be positive, was "
+                        + coalesceWindow);
+            }
         }
     }
 

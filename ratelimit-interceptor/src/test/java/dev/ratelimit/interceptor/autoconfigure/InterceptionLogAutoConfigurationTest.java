@@ -78,7 +78,8 @@ class InterceptionLogAutoConfigurationTest {
             InterceptionLogProperties properties = context.getBean(InterceptionLogProperties.class);
             assertThat(properties.timeZone()).isEqualTo(ZoneId.systemDefault());
             assertThat(properties.initializeSchema()).isEqualTo(DatabaseInitializationMode.EMBEDDED);
-            assertThat(properties.writer()).isEqualTo(new InterceptionLogProperties.Writer(10_000, 500, 3,
+            assertThat(properties.writer()).isEqualTo(new InterceptionLogProperties.Writer(10_000,
+                    Duration.ofSeconds(1), 500, 3,
                     Duration.ofSeconds(1), Duration.ofSeconds(5)));
             assertThat(properties.retention()).isEqualTo(new InterceptionLogProperties.Retention(90, 1000,
                     Duration.ofDays(1)));

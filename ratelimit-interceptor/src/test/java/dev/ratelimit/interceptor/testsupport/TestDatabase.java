@@ -107,6 +107,14 @@ public final class TestDatabase implements AutoCloseable {
         }
     }
 
+    public void execute(String sql) {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
     @Override
     public void close() {
         dataSource.close();

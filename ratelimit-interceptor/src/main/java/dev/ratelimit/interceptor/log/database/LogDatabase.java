@@ -1,5 +1,8 @@
 package dev.ratelimit.interceptor.log.database;
 
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.LinkedHashSet;
 import java.util.Properties;
 import java.util.Set;
@@ -81,6 +84,7 @@ public final class LogDatabase {
         }
         String databaseId = vendors().getDatabaseId(dataSource);
         initializeSchema(databaseId);
+        upgradeSchema(databaseId);
         Configuration configuration = new Configuration(
                 new Environment("ratelimit-log", new JdbcTransactionFactory(), dataSource));
         configuration.setDatabaseId(databaseId);
@@ -89,10 +93,14 @@ public final class LogDatabase {
         return sessions;
     }
 
-    private void initializeSchema(String databaseId) {
-        if (schemaInitialization == DatabaseInitializationMode.NEVER
+    private boolean mayChangeSchema() {
+        return schemaInitialization == DatabaseInitializationMode.ALWAYS
                 || (schemaInitialization == DatabaseInitializationMode.EMBEDDED
-                    && !EmbeddedDatabaseConnection.isEmbedded(dataSource))) {
+                    && EmbeddedDatabaseConnection.isEmbedded(dataSource));
+    }
+
+    private void initializeSchema(String databaseId) {
+        if (!mayChangeSchema()) {
             return;
         }
         if (databaseId == null) {
@@ -100,6 +108,36 @@ public final class LogDatabase {
             return;
         }
         new ResourceDatabasePopulator(new ClassPathResource(SCHEMA_LOCATION + databaseId + ".sql")).execute(dataSource);
+    }
+
+    /**
+     * Adds the {@code hits} column to a table made by an earlier version, when the schema may be
+     * changed; otherwise says which script to run, since no row can be written until it is.
+     */
+    private void upgradeSchema(String databaseId) {
+        if (!answers("SELECT 1 FROM biz_sys_ratelimit_log WHERE 1 = 0")
+                || answers("SELECT hits FROM biz_sys_ratelimit_log WHERE 1 = 0")) {
+            return;
+        }
+        String script = "upgrade/add-hits-" + (databaseId == null ? "h2" : databaseId) + ".sql";
+        if (databaseId == null || !mayChangeSchema()) {
+            log.error("Interception log: the table biz_sys_ratelimit_log has no column hits; run sql/{} (also in the "
+                    + "jar as {}{}) on it, or set ratelimit.log.initialize-schema=always", script, SCHEMA_LOCATION,
+                    script);
+            return;
+        }
+        new ResourceDatabasePopulator(new ClassPathResource(SCHEMA_LOCATION + script)).execute(dataSource);
+        log.info("Interception log: added the column hits to biz_sys_ratelimit_log ({})", script);
+    }
+
+    /** Whether the query runs: its table and columns exist. */
+    private boolean answers(String query) {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.executeQuery(query).close();
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
     }
 
     private static VendorDatabaseIdProvider vendors() {

@@ -2,8 +2,12 @@ package dev.ratelimit.interceptor.log.report;
 
 import java.time.LocalDateTime;
 
-/** One row of the interception log, as the console shows and exports it. */
+/**
+ * One row of the interception log, as the console shows and exports it.
+ *
+ * @param hits the identical interceptions this row stands for, from {@code createdAt} on within the coalescing window
+ */
 public record LogEntry(long id, LocalDateTime createdAt, String module, String rule, String user, String ip,
                        String httpMethod, String uri, String dimension, long limitCount, long intervalSeconds,
-                       boolean shadow) {
+                       boolean shadow, long hits) {
 }

@@ -6,9 +6,10 @@ import java.util.List;
  * One page of detail rows.
  *
  * @param total rows matching the filter on all pages
+ * @param hits  interceptions those rows stand for
  * @param size  the page size in force (after the cap)
  */
-public record LogPage(List<LogEntry> rows, long total, int page, int size) {
+public record LogPage(List<LogEntry> rows, long total, long hits, int page, int size) {
 
     public LogPage {
         rows = List.copyOf(rows);

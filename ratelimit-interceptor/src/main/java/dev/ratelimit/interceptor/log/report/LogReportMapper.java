@@ -7,7 +7,7 @@ import org.apache.ibatis.cursor.Cursor;
 /** The report statements ({@code LogReportMapper.xml}); every value is bound, every sort a fixed choice. */
 interface LogReportMapper {
 
-    long count(@Param("c") LogCriteria criteria);
+    LogTotals totals(@Param("c") LogCriteria criteria);
 
     List<LogEntry> page(@Param("c") LogCriteria criteria, @Param("sort") LogSort sort,
                         @Param("descending") boolean descending, @Param("offset") long offset,

@@ -38,16 +38,16 @@ public class LogReports {
         database.addMapper(LogReportMapper.class);
     }
 
-    /** One page of matching rows and the number of them in all. */
+    /** One page of matching rows, the number of them in all and the interceptions they stand for. */
     public LogPage detail(LogFilter filter, LogPageRequest request) {
         int size = Math.max(1, Math.min(request.size(), maxPageSize));
         LogCriteria criteria = LogCriteria.of(filter);
         try (SqlSession session = database.openSession(true)) {
             LogReportMapper mapper = session.getMapper(LogReportMapper.class);
-            long total = mapper.count(criteria);
+            LogTotals totals = mapper.totals(criteria);
             List<LogEntry> rows = mapper.page(criteria, request.sort(), request.descending(),
                     (long) request.page() * size, size);
-            return new LogPage(rows, total, request.page(), size);
+            return new LogPage(rows, totals.rows(), totals.hits(), request.page(), size);
         }
     }
 

@@ -6,12 +6,13 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 
 /**
- * An interception as a row of {@code biz_sys_ratelimit_log}: the time on the log's wall clock, and
+ * An interception as a row of {@code biz_sys_ratelimit_log}, with the identical ones it stands for
+ * ({@code hits}): the time on the log's wall clock, and
  * every string cut to its column, so no single request (a huge URI, a long user code) can fail the
  * batch it travels in.
  */
 record LogRow(LocalDateTime createdAt, String module, String rule, String user, String ip, String httpMethod,
-              String uri, String dimension, long limitCount, long intervalSeconds, boolean shadow) {
+              String uri, String dimension, long limitCount, long intervalSeconds, boolean shadow, long hits) {
 
     static final int MODULE_LENGTH = 64;
     static final int RULE_LENGTH = 255;
@@ -21,7 +22,8 @@ record LogRow(LocalDateTime createdAt, String module, String rule, String user, 
     static final int URI_LENGTH = 1024;
     static final int DIMENSION_LENGTH = 16;
 
-    static LogRow of(Interception interception, ZoneId zone) {
+    /** @param hits the identical interceptions the row stands for, this one included */
+    static LogRow of(Interception interception, long hits, ZoneId zone) {
         Instant createdAt = interception.createdAt() == null ? Instant.now() : interception.createdAt();
         return new LogRow(LocalDateTime.ofInstant(createdAt, zone),
                 required(interception.module(), MODULE_LENGTH),
@@ -31,7 +33,7 @@ record LogRow(LocalDateTime createdAt, String module, String rule, String user, 
                 required(interception.httpMethod(), HTTP_METHOD_LENGTH),
                 required(interception.uri(), URI_LENGTH),
                 required(interception.dimension() == null ? null : interception.dimension().name(), DIMENSION_LENGTH),
-                interception.limitCount(), interception.intervalSeconds(), interception.shadow());
+                interception.limitCount(), interception.intervalSeconds(), interception.shadow(), hits);
     }
 
     private static String required(String value, int length) {

@@ -1,11 +1,13 @@
 package dev.ratelimit.interceptor.log.writer;
 
 /**
- * What the log writer has done since it started.
+ * What the log writer has done since it started, counted in interceptions except {@code rows}.
  *
- * @param written rows committed to the table
- * @param dropped rows given up: the queue was full, the database failed every attempt, or shutdown ran out of time
- * @param queued  rows waiting in the queue now
+ * @param written interceptions committed to the table
+ * @param rows    rows committed: fewer than {@code written} when identical interceptions were coalesced
+ * @param dropped interceptions given up: too many different rows were waiting, the database failed every
+ *                attempt, or shutdown ran out of time
+ * @param queued  rows waiting now
  */
-public record LogWriterStats(long written, long dropped, int queued) {
+public record LogWriterStats(long written, long rows, long dropped, int queued) {
 }

@@ -81,7 +81,7 @@ class LogReportsTest {
             return;
         }
         LogDatabase database = new LogDatabase(db.dataSource(), DatabaseInitializationMode.ALWAYS);
-        writer = new BatchingInterceptionLog(database, ZONE, 100, 7, 3, Duration.ofMillis(50), Duration.ofSeconds(10));
+        writer = new BatchingInterceptionLog(database, ZONE, 100, Duration.ofSeconds(1), 7, 3, Duration.ofMillis(50), Duration.ofSeconds(10));
         reports = new LogReports(database, MAX_PAGE_SIZE, MAX_TOP, MAX_DAYS);
         writer.afterPropertiesSet();
         // One at a time, so the ids follow the order of the list (the tie-breaker of every sort).
@@ -137,7 +137,7 @@ class LogReportsTest {
                 .between(at("2026-03-01T23:00"), at("2026-03-02T00:00")));
         assertThat(r04).usingRecursiveComparison().ignoringFields("id").isEqualTo(new LogEntry(0,
                 at("2026-03-01T23:59:59.999"), "search", "SearchController.find", "bob", "10.0.1.7", "GET", "/r04",
-                "USER", 10, 60, false));
+                "USER", 10, 60, false, 1));
 
         LogEntry r18 = onlyRow(new LogFilter(null, null, "admin", null, null, null));
         assertThat(r18.user()).isNull();

@@ -59,7 +59,7 @@ class BatchingInterceptionLogTest {
         Concurrently.forEachIndex(32, total, i -> writer.record(Interceptions.numbered(i)));
 
         await().atMost(Duration.ofSeconds(60)).until(() -> writer.stats().written() == total);
-        assertThat(writer.stats()).isEqualTo(new LogWriterStats(total, 0, 0));
+        assertThat(writer.stats()).isEqualTo(new LogWriterStats(total, total, 0, 0));
         assertThat(db.rowCount()).isEqualTo(total);
         assertThat(db.queryLong("SELECT COUNT(DISTINCT uri) FROM biz_sys_ratelimit_log")).isEqualTo(total);
     }
@@ -89,7 +89,7 @@ class BatchingInterceptionLogTest {
         }
         writer.destroy();
 
-        assertThat(writer.stats()).isEqualTo(new LogWriterStats(5_000, 0, 0));
+        assertThat(writer.stats()).isEqualTo(new LogWriterStats(5_000, 5_000, 0, 0));
         assertThat(db.rowCount()).isEqualTo(5_000);
     }
 
@@ -132,7 +132,7 @@ class BatchingInterceptionLogTest {
     }
 
     private BatchingInterceptionLog started(LogDatabase on, int capacity, int batchSize) {
-        BatchingInterceptionLog writer = new BatchingInterceptionLog(on, ZONE, capacity, batchSize, 3,
+        BatchingInterceptionLog writer = new BatchingInterceptionLog(on, ZONE, capacity, Duration.ofSeconds(1), batchSize, 3,
                 Duration.ofMillis(50), Duration.ofSeconds(30));
         writer.afterPropertiesSet();
         writers.add(writer);

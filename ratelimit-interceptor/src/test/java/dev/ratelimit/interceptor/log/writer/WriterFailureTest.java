@@ -47,11 +47,11 @@ class WriterFailureTest {
 
         // The writer thread is not started yet, so nothing leaves the queue while 32 threads fill it.
         recordConcurrently(writer, 32, 10_000);
-        assertThat(writer.stats()).isEqualTo(new LogWriterStats(0, 9_000, 1_000));
+        assertThat(writer.stats()).isEqualTo(new LogWriterStats(0, 0, 9_000, 1_000));
 
         writer.afterPropertiesSet();
         await().until(() -> writer.stats().written() == 1_000);
-        assertThat(writer.stats()).isEqualTo(new LogWriterStats(1_000, 9_000, 0));
+        assertThat(writer.stats()).isEqualTo(new LogWriterStats(1_000, 1_000, 9_000, 0));
         assertThat(writer.droppedInterceptions()).isEqualTo(9_000);
         assertThat(db.rowCount()).isEqualTo(1_000);
     }
@@ -68,7 +68,7 @@ class WriterFailureTest {
 
         // HikariCP tries to start its pool on every attempt and takes a few seconds to give up each time.
         await().atMost(Duration.ofSeconds(90)).until(() -> writer.stats().dropped() == 500);
-        assertThat(writer.stats()).isEqualTo(new LogWriterStats(0, 500, 0));
+        assertThat(writer.stats()).isEqualTo(new LogWriterStats(0, 0, 500, 0));
     }
 
     @Test
@@ -87,10 +87,10 @@ class WriterFailureTest {
         for (int i = 1; i <= 1_000; i++) {
             writer.record(Interceptions.numbered(i));
         }
-        assertThat(writer.stats()).isEqualTo(new LogWriterStats(0, 900, 100));
+        assertThat(writer.stats()).isEqualTo(new LogWriterStats(0, 0, 900, 100));
 
         writer.destroy();
-        assertThat(writer.stats()).isEqualTo(new LogWriterStats(0, 1_000, 0));
+        assertThat(writer.stats()).isEqualTo(new LogWriterStats(0, 0, 1_000, 0));
 
         blackHole.close(); // the stuck attempt fails now, and its row is counted too
         await().until(() -> writer.stats().dropped() == 1_001);
@@ -105,7 +105,7 @@ class WriterFailureTest {
         // A retry pause above Hikari's 500 ms alive-bypass window (as the default is): the pool then checks
         // a connection before lending it again, so connections broken by the restart are not handed out twice.
         BatchingInterceptionLog writer = new BatchingInterceptionLog(
-                new LogDatabase(dataSource, DatabaseInitializationMode.ALWAYS), ZoneOffset.UTC, 10_000, 100, 3,
+                new LogDatabase(dataSource, DatabaseInitializationMode.ALWAYS), ZoneOffset.UTC, 10_000, Duration.ofSeconds(1), 100, 3,
                 Duration.ofMillis(600), Duration.ofSeconds(5));
         resources.add(writer::destroy);
         writer.afterPropertiesSet();
@@ -121,7 +121,7 @@ class WriterFailureTest {
         try {
             recordConcurrently(writer, 4, 30);
             await().until(() -> writer.stats().written() == 130);
-            assertThat(writer.stats()).isEqualTo(new LogWriterStats(130, 50, 0));
+            assertThat(writer.stats()).isEqualTo(new LogWriterStats(130, 130, 50, 0));
             assertThat(rowCount(dataSource)).isEqualTo(130);
         } finally {
             writer.destroy();
@@ -138,7 +138,7 @@ class WriterFailureTest {
     }
 
     private BatchingInterceptionLog writer(LogDatabase database, int capacity, int attempts, Duration shutdown) {
-        BatchingInterceptionLog writer = new BatchingInterceptionLog(database, ZoneOffset.UTC, capacity, 100,
+        BatchingInterceptionLog writer = new BatchingInterceptionLog(database, ZoneOffset.UTC, capacity, Duration.ofSeconds(1), 100,
                 attempts, Duration.ofMillis(20), shutdown);
         resources.add(writer::destroy);
         return writer;

@@ -39,7 +39,7 @@ class WriterThroughputMeasurement {
         try (TestDatabase db = TestDatabase.create(kind)) {
             BatchingInterceptionLog writer = new BatchingInterceptionLog(
                     new LogDatabase(db.dataSource(), DatabaseInitializationMode.ALWAYS), ZoneOffset.UTC, ROWS,
-                    BATCH_SIZE, 3, Duration.ofSeconds(1), Duration.ofSeconds(60));
+                    Duration.ofSeconds(1), BATCH_SIZE, 3, Duration.ofSeconds(1), Duration.ofSeconds(60));
             List<Interception> rows = new ArrayList<>(ROWS);
             for (int i = 0; i < ROWS; i++) {
                 rows.add(Interceptions.numbered(i));

@@ -1,0 +1,10 @@
+package dev.ratelimit.interceptor.log.report;
+
+/**
+ * What a filter matches.
+ *
+ * @param rows rows of the table
+ * @param hits interceptions: a row stands for {@code hits} identical ones
+ */
+record LogTotals(long rows, long hits) {
+}
