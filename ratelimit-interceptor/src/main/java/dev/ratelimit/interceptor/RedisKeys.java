@@ -15,6 +15,8 @@ package dev.ratelimit.interceptor;
  * {p}:stats:{module}:{size}:{start}                    a module's traffic in one time bucket (hash)
  * {p}:instance:{module}:{id}                           one running instance, until its heartbeat stops (hash)
  * {p}:instances                                        the instance keys, scored by last heartbeat (sorted set)
+ * {p}:blocked:{module}                                 clients blocked now, scored by when the block ends (sorted set)
+ * {p}:unblocked:{module}                               clients an operator unblocked, scored by when (sorted set, 10 min)
  * </pre>
  *
  * <p>On a Redis Cluster every script and every multi-key command must touch keys of one slot. Counter
@@ -54,6 +56,30 @@ public record RedisKeys(String prefix) {
         return prefix + ":counter:";
     }
 
+    /** What follows the module in a counter key of the module: {@code <rule>:<dimension>:<identity>}. */
+    public String counterWithinModule(String module, String counterKey) {
+        return counterKey.substring(counterPrefix().length() + escaped(module).length() + 1);
+    }
+
+    /** The counter key of a module's {@link #counterWithinModule} part. */
+    public String counterOf(String module, String withinModule) {
+        return counterPrefix() + escaped(module) + ":" + withinModule;
+    }
+
+    /**
+     * The clients of a module blocked now, across its instances (a sorted set): member the counter
+     * key's {@link #counterWithinModule} part, score when the block ends (epoch ms). The module is the
+     * hash tag.
+     */
+    public String blocked(String module) {
+        return prefix + ":blocked:{" + escaped(module) + "}";
+    }
+
+    /** The clients of a module an operator unblocked lately, in the slot of {@link #blocked}. */
+    public String unblocked(String module) {
+        return prefix + ":unblocked:{" + escaped(module) + "}";
+    }
+
     /**
      * A module or rule name with {@code %}, braces and colons percent-encoded. On Redis Cluster a
      * {@code {...}} in a key is a hash tag that picks the slot, and a rule name (a {@code dynuri} pattern
@@ -69,6 +95,14 @@ public record RedisKeys(String prefix) {
             }
         }
         return part;
+    }
+
+    /** The name {@link #escaped} encoded. */
+    public static String unescaped(String part) {
+        if (part.indexOf('%') < 0) {
+            return part;
+        }
+        return part.replace("%3A", ":").replace("%7D", "}").replace("%7B", "{").replace("%25", "%");
     }
 
     public String sysconfig() {

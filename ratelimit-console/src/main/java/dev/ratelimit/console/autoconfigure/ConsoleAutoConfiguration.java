@@ -11,6 +11,7 @@ import dev.ratelimit.console.audit.AuditController;
 import dev.ratelimit.console.audit.AuditTrail;
 import dev.ratelimit.console.audit.AuditedEditor;
 import dev.ratelimit.console.audit.LoggedAuditTrail;
+import dev.ratelimit.console.blocked.BlockedController;
 import dev.ratelimit.console.dynamic.DynamicRulesController;
 import dev.ratelimit.console.live.LiveController;
 import dev.ratelimit.console.live.LiveTraffic;
@@ -18,6 +19,7 @@ import dev.ratelimit.console.logs.LogClock;
 import dev.ratelimit.console.logs.LogsController;
 import dev.ratelimit.console.logs.OverviewController;
 import dev.ratelimit.console.rules.RulesController;
+import dev.ratelimit.interceptor.blocked.BlockedClients;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
 import dev.ratelimit.interceptor.identity.TrustedProxyResolver;
@@ -101,6 +103,14 @@ public class ConsoleAutoConfiguration {
     @ConditionalOnBean({TrafficStatistics.class, InstanceDirectory.class})
     LiveController ratelimitConsoleLive(LiveTraffic traffic) {
         return new LiveController(traffic);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(BlockedClients.class)
+    BlockedController ratelimitConsoleBlocked(BlockedClients blocked, ApiIndexRepository index, AuditTrail trail,
+                                              LogClock clock, ConsoleProperties properties) {
+        return new BlockedController(blocked, index, trail, clock, properties);
     }
 
     @Bean

@@ -1,5 +1,7 @@
 package dev.ratelimit.interceptor.actuate;
 
+import dev.ratelimit.interceptor.blocked.BlockedClient;
+import dev.ratelimit.interceptor.blocked.BlockedClients;
 import dev.ratelimit.interceptor.config.LimitSpec;
 import dev.ratelimit.interceptor.config.RuleMode;
 import dev.ratelimit.interceptor.config.RuleOverride;
@@ -34,23 +36,31 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 @Endpoint(id = "ratelimit")
 public class RateLimitEndpoint {
 
+    static final int MAX_BLOCKED_SHOWN = 100;
+
     private final EndpointCatalog catalog;
     private final RuleSnapshotHolder snapshots;
     private final RateLimitStore store;
     private final OutcomeCounts counts;
     private final InterceptionLog log;
     private final Whitelist whitelist;
+    private final BlockedClients blocked;
     private final Clock clock;
 
-    /** @param whitelist the whitelist of the properties; the config hash's is in the snapshot */
+    /**
+     * @param whitelist the whitelist of the properties; the config hash's is in the snapshot
+     * @param blocked   {@code null} without Redis
+     */
     public RateLimitEndpoint(EndpointCatalog catalog, RuleSnapshotHolder snapshots, RateLimitStore store,
-                             OutcomeCounts counts, InterceptionLog log, Whitelist whitelist, Clock clock) {
+                             OutcomeCounts counts, InterceptionLog log, Whitelist whitelist, BlockedClients blocked,
+                             Clock clock) {
         this.catalog = catalog;
         this.snapshots = snapshots;
         this.store = store;
         this.counts = counts;
         this.log = log;
         this.whitelist = whitelist;
+        this.blocked = blocked;
         this.clock = clock;
     }
 
@@ -59,7 +69,19 @@ public class RateLimitEndpoint {
         RuleSnapshot snapshot = snapshots.current();
         Long dropped = log instanceof DroppedInterceptions drops ? drops.droppedInterceptions() : null;
         return new Report(catalog.naming().module(), snapshot(snapshot), rules(snapshot), store.describe(),
-                counts.snapshot(), dropped);
+                counts.snapshot(), dropped, blockedNow());
+    }
+
+    /** Read only: Unblock is the console's, or {@code BlockedClients.unblock}. */
+    private BlockedReport blockedNow() {
+        if (blocked == null) {
+            return null;
+        }
+        try {
+            return new BlockedReport(blocked.now(List.of(catalog.naming().module()), MAX_BLOCKED_SHOWN), null);
+        } catch (RuntimeException e) {
+            return new BlockedReport(List.of(), e.toString());
+        }
     }
 
     private SnapshotReport snapshot(RuleSnapshot snapshot) {
@@ -119,9 +141,17 @@ public class RateLimitEndpoint {
      *
      * @param counts      outcomes since the start, over all rules
      * @param logDropped  interceptions the log writer gave up, when it counts them
+     * @param blocked     the module's clients blocked now, across its instances; {@code null} without Redis
      */
     public record Report(String module, SnapshotReport snapshot, List<RuleReport> rules, StoreDescription store,
-                         Map<String, Long> counts, Long logDropped) {
+                         Map<String, Long> counts, Long logDropped, BlockedReport blocked) {
+    }
+
+    /**
+     * @param clients blocked longest first, at most {@value #MAX_BLOCKED_SHOWN}
+     * @param error   why they could not be read (Redis away), or {@code null}
+     */
+    public record BlockedReport(List<BlockedClient> clients, String error) {
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.autoconfigure;
 
 import dev.ratelimit.interceptor.actuate.RateLimitEndpoint;
 import dev.ratelimit.interceptor.actuate.RateLimitHealthIndicator;
+import dev.ratelimit.interceptor.blocked.BlockedClients;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.identity.Whitelist;
 import dev.ratelimit.interceptor.log.InterceptionLog;
@@ -11,6 +12,7 @@ import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.web.RateLimitInterceptor;
 import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -25,7 +27,7 @@ import org.springframework.context.annotation.Configuration;
  * The actuator endpoint {@code ratelimit} and the health component {@code rateLimit}, when the app has
  * Spring Boot's actuator.
  */
-@AutoConfiguration(after = RateLimitAutoConfiguration.class)
+@AutoConfiguration(after = {RateLimitAutoConfiguration.class, RateLimitStatsAutoConfiguration.class})
 @ConditionalOnBean(RateLimitInterceptor.class)
 public class RateLimitActuatorAutoConfiguration {
 
@@ -36,8 +38,10 @@ public class RateLimitActuatorAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         RateLimitEndpoint rateLimitEndpoint(EndpointCatalog catalog, RuleSnapshotHolder snapshots, RateLimitStore store,
-                                            OutcomeCounts counts, InterceptionLog log, Whitelist whitelist) {
-            return new RateLimitEndpoint(catalog, snapshots, store, counts, log, whitelist, Clock.systemUTC());
+                                            OutcomeCounts counts, InterceptionLog log, Whitelist whitelist,
+                                            ObjectProvider<BlockedClients> blocked) {
+            return new RateLimitEndpoint(catalog, snapshots, store, counts, log, whitelist, blocked.getIfAvailable(),
+                    Clock.systemUTC());
         }
     }
 

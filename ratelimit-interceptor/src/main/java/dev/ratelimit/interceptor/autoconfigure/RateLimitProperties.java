@@ -163,13 +163,20 @@ public record RateLimitProperties(
      *                          divisor of 10 s, so that no write spans two of the 10-second buckets
      * @param heartbeatInterval how often this instance announces itself; it disappears from the list three
      *                          intervals after its last heartbeat
+     * @param maxBlockedClients the most blocked clients listed per module (those blocked longest are kept), and
+     *                          the most this instance notes between two writes
      */
     public record Stats(@DefaultValue("true") boolean enabled, @DefaultValue("5s") Duration flushInterval,
-                        @DefaultValue("5s") Duration heartbeatInterval) {
+                        @DefaultValue("5s") Duration heartbeatInterval,
+                        @DefaultValue("10000") int maxBlockedClients) {
 
         public Stats {
             positive("ratelimit.stats.flush-interval", flushInterval);
             positive("ratelimit.stats.heartbeat-interval", heartbeatInterval);
+            if (maxBlockedClients < 1) {
+                throw new IllegalArgumentException("ratelimit.stats.max-blocked-clients must be at least 1, was "
+                        + maxBlockedClients);
+            }
             if (Duration.ofSeconds(10).toMillis() % flushInterval.toMillis() != 0) {
                 throw new IllegalArgumentException("ratelimit.stats.flush-interval must divide 10s (1s, 2s, 5s, "
                         + "10s, 500ms...), was " + flushInterval);

@@ -1,7 +1,10 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
 import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.blocked.BlockedClientRecorder;
+import dev.ratelimit.interceptor.blocked.BlockedClients;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.config.SysConfigRepository;
 import dev.ratelimit.interceptor.instance.InstanceDirectory;
 import dev.ratelimit.interceptor.instance.InstanceHeartbeat;
 import dev.ratelimit.interceptor.instance.InstanceState;
@@ -24,7 +27,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * The live picture every instance shares through Redis ({@code ratelimit.stats.*}): each limited app
- * writes its traffic per rule and its heartbeat; anything with the Redis (the console) reads them.
+ * writes its traffic per rule, the clients it blocks and its heartbeat; anything with the Redis (the
+ * console, the actuator endpoint) reads them.
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class)
 @ConditionalOnBean({StringRedisTemplate.class, RedisKeys.class})
@@ -42,6 +46,13 @@ public class RateLimitStatsAutoConfiguration {
         return new InstanceDirectory(redis, keys);
     }
 
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(SysConfigRepository.class)
+    BlockedClients rateLimitBlockedClients(StringRedisTemplate redis, RedisKeys keys, SysConfigRepository config) {
+        return new BlockedClients(redis, keys, config, Clock.systemUTC());
+    }
+
     /** The writers, in an app the limiter protects. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnBean(RateLimitInterceptor.class)
@@ -53,6 +64,15 @@ public class RateLimitStatsAutoConfiguration {
         TrafficRecorder rateLimitTrafficRecorder(StringRedisTemplate redis, RedisKeys keys,
                                                  RateLimitProperties properties) {
             return new TrafficRecorder(redis, keys, properties.stats().flushInterval(), Clock.systemUTC());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        BlockedClientRecorder rateLimitBlockedClientRecorder(StringRedisTemplate redis, RedisKeys keys,
+                                                             RateLimitProperties properties) {
+            RateLimitProperties.Stats stats = properties.stats();
+            return new BlockedClientRecorder(redis, keys, stats.flushInterval(), stats.maxBlockedClients(),
+                    stats.maxBlockedClients(), Clock.systemUTC());
         }
 
         @Bean

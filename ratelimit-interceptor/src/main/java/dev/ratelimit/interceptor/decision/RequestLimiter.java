@@ -89,7 +89,7 @@ public class RequestLimiter {
             counted.forEach(limit -> metrics.outcome(limit, Outcome.ERROR));
             return notDecided.refuse() ? Verdict.refuse(notDecided.retryAfter()) : Verdict.PASS;
         }
-        return enforce(request, snapshot, counted, ((StoreResult.Decided) result).decisions());
+        return enforce(request, snapshot, counted, counters, ((StoreResult.Decided) result).decisions());
     }
 
     private StoreResult acquire(List<CounterRequest> counters) {
@@ -106,7 +106,7 @@ public class RequestLimiter {
 
     /** Meters and logs every decision, and finds the verdict of the enforced limits. */
     private Verdict enforce(LimitedRequest request, RuleSnapshot snapshot, List<LimitDefinition> counted,
-                            List<Decision> decisions) {
+                            List<CounterRequest> counters, List<Decision> decisions) {
         boolean anyShadow = snapshot.anyShadow();
         List<LimitDefinition> enforcedLimits = anyShadow ? new ArrayList<>(counted.size()) : counted;
         List<Decision> enforcedDecisions = anyShadow ? new ArrayList<>(counted.size()) : decisions;
@@ -120,6 +120,7 @@ public class RequestLimiter {
                 log(request, snapshot, limit, true);
             } else {
                 metrics.outcome(limit, Outcome.BLOCKED);
+                metrics.denied(limit, counters.get(i).key(), decisions.get(i).retryAfterMillis());
             }
             if (anyShadow && !shadow) {
                 // A limit that only watches stays invisible to clients: no rate limit fields, no rejection.

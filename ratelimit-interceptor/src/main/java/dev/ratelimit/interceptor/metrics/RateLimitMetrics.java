@@ -15,6 +15,15 @@ public interface RateLimitMetrics {
     /** The time one store call took to decide all limits of one request. */
     void decided(long nanos);
 
+    /**
+     * A client refused by a limit (not in shadow mode), and for how long.
+     *
+     * @param counterKey       the client's counter for the limit
+     * @param retryAfterMillis from now until the limit admits the client again
+     */
+    default void denied(LimitDefinition limit, String counterKey, long retryAfterMillis) {
+    }
+
     /** All of them, in order. */
     static RateLimitMetrics all(List<RateLimitMetrics> metrics) {
         if (metrics.size() == 1) {
@@ -33,6 +42,13 @@ public interface RateLimitMetrics {
             public void decided(long nanos) {
                 for (RateLimitMetrics metric : each) {
                     metric.decided(nanos);
+                }
+            }
+
+            @Override
+            public void denied(LimitDefinition limit, String counterKey, long retryAfterMillis) {
+                for (RateLimitMetrics metric : each) {
+                    metric.denied(limit, counterKey, retryAfterMillis);
                 }
             }
         };

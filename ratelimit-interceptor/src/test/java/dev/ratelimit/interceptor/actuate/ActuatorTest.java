@@ -2,6 +2,9 @@ package dev.ratelimit.interceptor.actuate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.blocked.BlockedClientRecorder;
+import dev.ratelimit.interceptor.fixture.AlgorithmController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
@@ -61,6 +64,25 @@ class ActuatorTest {
         assertThat(details.path("silence").asString()).isEqualTo(Stores.DEFAULTS.redis().timeout().toString());
         assertThat(details.path("nearCache").path("maxEntries").asInt()).isEqualTo(10_000);
         assertThat(report.path("counts").path("allowed").asLong()).isEqualTo(2);
+        assertThat(report.path("blocked").path("clients").isArray()).isTrue();
+        assertThat(report.path("blocked").path("error").isNull()).isTrue();
+    }
+
+    @Test
+    void theEndpointListsTheClientsBlockedNow() {
+        ConfigurableApplicationContext app = env.start("management.endpoints.web.exposure.include=ratelimit");
+        HttpProbe http = new HttpProbe(FixtureApplication.port(app));
+        String path = AlgorithmController.path(Algorithm.FIXED_WINDOW) + "?usercode=zed";
+        for (int i = 0; i <= AlgorithmController.LIMIT; i++) {
+            http.status(path);
+        }
+        app.getBean(BlockedClientRecorder.class).flush();
+
+        JsonNode blocked = report(http).path("blocked").path("clients");
+
+        assertThat(blocked.size()).isEqualTo(1);
+        assertThat(blocked.get(0).path("member").asString()).isEqualTo("AlgorithmController.fixedWindow:USER:zed");
+        assertThat(blocked.get(0).path("identity").asString()).isEqualTo("zed");
     }
 
     @Test

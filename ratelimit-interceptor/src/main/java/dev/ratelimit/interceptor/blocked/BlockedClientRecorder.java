@@ -1,0 +1,164 @@
+package dev.ratelimit.interceptor.blocked;
+
+import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.metrics.Outcome;
+import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.stats.PeriodicRedisWrite;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * Adds the clients this instance refuses to the list of blocked clients every instance shares
+ * ({@link BlockedClients}). A refusal only notes the client and when its block ends, in memory; every
+ * {@code interval} one background thread adds what was noted to Redis, one script per module, which
+ * also drops ended blocks and keeps at most {@code maxPerModule} per module. In memory at most
+ * {@code maxPending} clients wait for the next write; under a flood of identities the others are
+ * left out of the list (and counted), never out of the limiting.
+ */
+public class BlockedClientRecorder implements RateLimitMetrics, SmartLifecycle {
+
+    private static final RedisScript<Long> ADD = RedisScript.of(
+            new ClassPathResource("blocked_clients.lua", BlockedClientRecorder.class), Long.class);
+    /** Members per script call: bounded, so that a large write never holds Redis long. */
+    private static final int MEMBERS_PER_CALL = 500;
+
+    private final StringRedisTemplate redis;
+    private final RedisKeys keys;
+    private final Duration interval;
+    private final int maxPending;
+    private final int maxPerModule;
+    private final Clock clock;
+    private final ConcurrentHashMap<Blocked, Refusals> pending = new ConcurrentHashMap<>();
+    private final AtomicInteger pendingCount = new AtomicInteger();
+    private final LongAdder leftOut = new LongAdder();
+    private final PeriodicRedisWrite writes = new PeriodicRedisWrite("blocked clients",
+            "they are missing from the list until Redis answers", this::write);
+    private volatile boolean running;
+
+    public BlockedClientRecorder(StringRedisTemplate redis, RedisKeys keys, Duration interval, int maxPending,
+                                 int maxPerModule, Clock clock) {
+        this.redis = redis;
+        this.keys = keys;
+        this.interval = interval;
+        this.maxPending = maxPending;
+        this.maxPerModule = maxPerModule;
+        this.clock = clock;
+    }
+
+    @Override
+    public void outcome(LimitDefinition limit, Outcome outcome) {
+        // only refusals, through denied()
+    }
+
+    @Override
+    public void decided(long nanos) {
+        // only refusals, through denied()
+    }
+
+    @Override
+    public void denied(LimitDefinition limit, String counterKey, long retryAfterMillis) {
+        Blocked client = new Blocked(limit.module(), keys.counterWithinModule(limit.module(), counterKey));
+        long now = clock.millis();
+        Refusals refusal = new Refusals(now + retryAfterMillis, now);
+        Refusals known = pending.get(client);
+        if (known != null) {
+            if (!known.covers(refusal)) {
+                pending.computeIfPresent(client, (same, noted) -> noted.and(refusal));
+            }
+            return;
+        }
+        if (pendingCount.incrementAndGet() > maxPending) {
+            pendingCount.decrementAndGet();
+            leftOut.increment();
+            return;
+        }
+        if (pending.putIfAbsent(client, refusal) != null) {
+            pendingCount.decrementAndGet(); // another thread noted it a moment ago
+            pending.computeIfPresent(client, (same, noted) -> noted.and(refusal));
+        }
+    }
+
+    /** Refused clients left out of the list since the start, because too many were waiting to be written. */
+    public long leftOut() {
+        return leftOut.sum();
+    }
+
+    /** Writes what was noted since the last write now, on the calling thread. */
+    public void flush() {
+        writes.run();
+    }
+
+    private void write() {
+        Map<String, List<String>> perModule = new HashMap<>();
+        for (Map.Entry<Blocked, Refusals> entry : pending.entrySet()) {
+            if (pending.remove(entry.getKey(), entry.getValue())) {
+                pendingCount.decrementAndGet();
+                List<String> triples = perModule.computeIfAbsent(entry.getKey().module(), module -> new ArrayList<>());
+                triples.add(entry.getKey().member());
+                triples.add(Long.toString(entry.getValue().ends()));
+                triples.add(Long.toString(entry.getValue().last()));
+            }
+        }
+        long now = clock.millis();
+        perModule.forEach((module, triples) -> {
+            for (int from = 0; from < triples.size(); from += 3 * MEMBERS_PER_CALL) {
+                List<String> args = new ArrayList<>();
+                args.add(Long.toString(now));
+                args.add(Integer.toString(maxPerModule));
+                args.add(Long.toString(BlockedClients.UNBLOCK_REMEMBERED.toMillis()));
+                args.addAll(triples.subList(from, Math.min(triples.size(), from + 3 * MEMBERS_PER_CALL)));
+                redis.execute(ADD, List.of(keys.blocked(module), keys.unblocked(module)), args.toArray());
+            }
+        });
+    }
+
+    @Override
+    public void start() {
+        writes.schedule(interval.toMillis(), interval.toMillis());
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        writes.cancel();
+        flush();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return PeriodicRedisWrite.PHASE;
+    }
+
+    private record Blocked(String module, String member) {
+    }
+
+    /** The refusals of one client noted since the last write: when its block ends, and the last one. */
+    private record Refusals(long ends, long last) {
+
+        boolean covers(Refusals other) {
+            return ends >= other.ends && last >= other.last;
+        }
+
+        Refusals and(Refusals other) {
+            return new Refusals(Math.max(ends, other.ends), Math.max(last, other.last));
+        }
+    }
+}
