@@ -9,12 +9,14 @@ import dev.ratelimit.interceptor.startup.StartupTask;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Reports the app's handler methods to the API index once per start, when the app is ready, in the
- * background: a slow or absent Redis never delays or fails the start.
+ * background: a slow or absent Redis never delays or fails the start. An app that only reads the
+ * index (the standalone console) sets {@code ratelimit.api-index.report=false}.
  */
 @AutoConfiguration(afterName = "dev.ratelimit.interceptor.autoconfigure.RateLimitAutoConfiguration")
 @ConditionalOnBean({EndpointCatalog.class, ExcludedPaths.class, StringRedisTemplate.class})
@@ -28,12 +30,14 @@ public class ApiIndexAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
+    @ConditionalOnProperty(prefix = "ratelimit.api-index", name = "report", matchIfMissing = true)
     ApiIndexReporter apiIndexReporter(EndpointCatalog catalog, ApiIndexRepository repository, ExcludedPaths excluded) {
         return new ApiIndexReporter(catalog, repository, excluded);
     }
 
     @Bean
     @ConditionalOnMissingBean(name = "apiIndexStartupTask")
+    @ConditionalOnBean(ApiIndexReporter.class)
     StartupTask apiIndexStartupTask(ApiIndexReporter reporter, EndpointCatalog catalog) {
         return new StartupTask("report the API index of module " + catalog.naming().module(), reporter::report);
     }
