@@ -18,13 +18,14 @@
     window.addEventListener('resize', function () { chart.resize(); });
   }
   // <section id="live" data-live-url>: polls the live view every few seconds and redraws its charts
-  // and tables in place. Every value goes in as text (textContent), never as markup.
+  // and tables in place (those of them the page has). Every value goes in as text (textContent), never as markup.
   var LIVE_REFRESH_MILLIS = 5000;
   var COLORS = { allowed: '#2e8540', blocked: '#c0392b', shadow: '#d68910' };
   function live(section) {
     var status = document.getElementById('live-status');
     var totalChart = echarts.init(document.getElementById('live-chart'));
-    var moduleChart = echarts.init(document.getElementById('live-modules-chart'));
+    var modulesElement = document.getElementById('live-modules-chart');
+    var moduleChart = modulesElement ? echarts.init(modulesElement) : null;
     var labels = { allowed: section.dataset.allowed, blocked: section.dataset.blocked, shadow: section.dataset.shadow };
     function points(times, values) {
       return times.map(function (time, i) { return [time, values[i]]; });
@@ -54,6 +55,7 @@
       return td;
     }
     function fill(table, rows, render) {
+      if (!table) { return; }
       var body = table.tBodies[0];
       body.replaceChildren();
       if (rows.length === 0) {
@@ -70,19 +72,22 @@
         line(labels.blocked, points(t, total.blocked), COLORS.blocked),
         line(labels.shadow, points(t, total.shadowBlocked), COLORS.shadow)
       ]), true);
-      var perModule = [];
-      view.modules.forEach(function (module) {
-        perModule.push(line(module.module + ' ' + labels.allowed, points(t, module.rates.allowed)));
-        perModule.push(line(module.module + ' ' + labels.blocked, points(t, module.rates.blocked), undefined, true));
-      });
-      moduleChart.setOption(options(perModule), true);
+      if (moduleChart) {
+        var perModule = [];
+        view.modules.forEach(function (module) {
+          perModule.push(line(module.module + ' ' + labels.allowed, points(t, module.rates.allowed)));
+          perModule.push(line(module.module + ' ' + labels.blocked, points(t, module.rates.blocked), undefined, true));
+        });
+        moduleChart.setOption(options(perModule), true);
+      }
       var chart = document.getElementById('live-chart');
       chart.dataset.allowed = sum(total.allowed, view.stepSeconds);
       chart.dataset.blocked = sum(total.blocked, view.stepSeconds);
       chart.dataset.shadowBlocked = sum(total.shadowBlocked, view.stepSeconds);
       fill(document.getElementById('live-rules'), view.topRules, function (row, rule) {
         var link = document.createElement('a');
-        link.href = section.dataset.rulesUrl + rule.rule;
+        link.href = section.dataset.ruleUrl + '?module=' + encodeURIComponent(rule.module)
+          + '&rule=' + encodeURIComponent(rule.name);
         link.textContent = rule.rule;
         cell(row, '', 'wrap').appendChild(link);
         cell(row, rule.allowed, 'num');
@@ -119,7 +124,10 @@
     }
     refresh();
     setInterval(refresh, LIVE_REFRESH_MILLIS);
-    window.addEventListener('resize', function () { totalChart.resize(); moduleChart.resize(); });
+    window.addEventListener('resize', function () {
+      totalChart.resize();
+      if (moduleChart) { moduleChart.resize(); }
+    });
   }
   // <input data-filter-for="id-of-select">: typing narrows the select's options to those containing the text.
   function filter(input) {

@@ -71,6 +71,8 @@ class ConsoleBlockedTest {
         }
         assertThat(console.get(CONSOLE + "/audit").body()).contains("unblock fixture " + MEMBER + "mallory")
                 .contains("unblocked");
+        assertThat(console.get(CONSOLE + "/rule?module=fixture&rule=AlgorithmController.fixedWindow").body())
+                .as("in the rule's history").contains("unblock fixture " + MEMBER + "mallory");
     }
 
     @Test

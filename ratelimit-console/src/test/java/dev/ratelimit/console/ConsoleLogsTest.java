@@ -92,15 +92,17 @@ class ConsoleLogsTest {
         assertThat(session.get(CONSOLE + "/logs?page=-3&sort=nonsense").statusCode()).isEqualTo(200);
     }
 
-    /** The overview, the per-rule table, the detail rows and the filter all name a rule by its id. */
+    /** The overview, the per-rule table, the detail rows and the filter all name a rule by its id, a link to its page. */
     @Test
     void aRuleHasOneNameEverywhereAndTheOverviewsNameFindsItsRows() {
         String id = "fixture.LimitedController.stacked#user";
+        String rulePage = "href=\"/ratelimit-console/rule?module=fixture&amp;rule=LimitedController.stacked%23user";
         assertThat(session.get(CONSOLE + "/").body()).contains(">" + id + "<");
         HttpResponse<String> logs = session.get(CONSOLE + "/logs?rule=" + id.replace("#", "%23"));
 
-        assertThat(logs.body()).contains("Total: 3").contains("<td class=\"wrap\">" + id + "</td>")
-                .contains("href=\"/ratelimit-console/rules#rule-" + id + "\"");
+        assertThat(logs.body()).contains("Total: 3").contains(rulePage + "\">" + id + "</a>");
+        assertThat(session.get(CONSOLE + "/").body()).contains(rulePage);
+        assertThat(session.get(CONSOLE + "/rules").body()).contains(rulePage);
     }
 
     /** The overview links a day; the inputs show it, and Apply keeps it. */

@@ -180,6 +180,15 @@ class ConsoleBrowserTest {
             assertThat(browser.findElements(By.cssSelector("#live-chart canvas"))).isNotEmpty();
             browser.manage().window().setSize(new Dimension(1440, 1800));
             screenshot("09-overview-live");
+
+            browser.findElement(By.cssSelector("#live-rules a")).click();
+            wait.until(driver -> driver.getCurrentUrl().contains("/ratelimit-console/rule?module=demo"));
+            assertThat(browser.findElement(By.id("rule-id")).getText()).isEqualTo("demo.DemoController.hello");
+            wait.until(driver -> driver.findElements(By.cssSelector("#live-instances tr[data-instance]")).size() == 2);
+            long ruleBlocked = wait.until(driver -> liveBlocked(driver) > 0 ? liveBlocked(driver) : null);
+            wait.until(driver -> liveBlocked(driver) > ruleBlocked);
+            assertThat(browser.findElement(By.id("rule-log")).getText()).contains("live-load");
+            screenshot("10-rule-page");
             browser.manage().window().setSize(new Dimension(1440, 1000));
         } finally {
             browser.manage().deleteAllCookies();

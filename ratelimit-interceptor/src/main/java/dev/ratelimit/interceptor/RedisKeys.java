@@ -87,7 +87,7 @@ public record RedisKeys(String prefix) {
      * a counter key splits back into its parts, the identity being all after the fourth colon. Identities
      * never carry braces ({@code DimensionKeys} hashes them), so no client picks its slot either.
      */
-    static String escaped(String part) {
+    public static String escaped(String part) {
         for (int i = 0; i < part.length(); i++) {
             char c = part.charAt(i);
             if (c == '%' || c == '{' || c == '}' || c == ':') {

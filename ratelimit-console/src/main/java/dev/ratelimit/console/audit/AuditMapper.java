@@ -25,6 +25,14 @@ public interface AuditMapper {
             + "ORDER BY created_at DESC, id DESC LIMIT #{limit}</script>")
     List<AuditRow> newestAbout(@Param("fields") Collection<String> fields, @Param("limit") int limit);
 
+    /** The newest rows about any of {@code fields} or a field that matches {@code pattern} (LIKE, escape {@code !}). */
+    @Select("<script>SELECT created_at, operator, field, old_value, new_value FROM biz_sys_ratelimit_audit "
+            + "WHERE field LIKE #{pattern} ESCAPE '!' OR field IN "
+            + "<foreach item='field' collection='fields' open='(' separator=',' close=')'>#{field}</foreach> "
+            + "ORDER BY created_at DESC, id DESC LIMIT #{limit}</script>")
+    List<AuditRow> newestMatching(@Param("fields") Collection<String> fields, @Param("pattern") String pattern,
+                                  @Param("limit") int limit);
+
     /** A row as read back; the time is the wall-clock time of the log's zone. */
     record AuditRow(LocalDateTime createdAt, String operator, String field, String oldValue, String newValue) {
     }

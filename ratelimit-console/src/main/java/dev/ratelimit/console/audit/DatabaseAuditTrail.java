@@ -1,5 +1,6 @@
 package dev.ratelimit.console.audit;
 
+import dev.ratelimit.interceptor.log.database.LikePattern;
 import dev.ratelimit.interceptor.log.database.LogDatabase;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -67,6 +68,15 @@ public class DatabaseAuditTrail implements AuditTrail {
             log.warn("Cannot read the audit trail from the database: {}", e.toString());
         }
         return latest;
+    }
+
+    @Override
+    public List<AuditEntry> history(Collection<String> fields, String fieldPrefix, int limit) {
+        try (SqlSession session = database.openSession(true)) {
+            return session.getMapper(AuditMapper.class)
+                    .newestMatching(fields.isEmpty() ? List.of("") : fields, LikePattern.startsWith(fieldPrefix), limit).stream()
+                    .map(this::entry).toList();
+        }
     }
 
     @Override

@@ -30,6 +30,11 @@ public class LoggedAuditTrail implements AuditTrail {
     }
 
     @Override
+    public List<AuditEntry> history(Collection<String> fields, String fieldPrefix, int limit) {
+        return List.of();
+    }
+
+    @Override
     public boolean isPersistent() {
         return false;
     }

@@ -18,6 +18,7 @@ import dev.ratelimit.console.live.LiveTraffic;
 import dev.ratelimit.console.logs.LogClock;
 import dev.ratelimit.console.logs.LogsController;
 import dev.ratelimit.console.logs.OverviewController;
+import dev.ratelimit.console.rules.RulePageController;
 import dev.ratelimit.console.rules.RulesController;
 import dev.ratelimit.interceptor.blocked.BlockedClients;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
@@ -119,6 +120,15 @@ public class ConsoleAutoConfiguration {
                                           AuditTrail trail, LogClock clock, MessageSource messages,
                                           ConsoleProperties properties) {
         return new RulesController(index, config, editor, trail, clock, messages, properties);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RulePageController ratelimitConsoleRulePage(ApiIndexRepository index, SysConfigRepository config, AuditTrail trail,
+                                                LogClock clock, ObjectProvider<LiveTraffic> live,
+                                                ObjectProvider<BlockedClients> blocked,
+                                                ObjectProvider<LogReports> reports) {
+        return new RulePageController(index, config, trail, clock, live, blocked, reports);
     }
 
     @Bean

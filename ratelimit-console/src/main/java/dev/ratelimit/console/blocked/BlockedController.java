@@ -33,7 +33,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 public class BlockedController {
 
     /** Per module: a flood of identities must not make the page unbounded. */
-    static final int SHOWN_PER_MODULE = 500;
+    public static final int SHOWN_PER_MODULE = 500;
 
     private final BlockedClients blocked;
     private final ApiIndexRepository index;
@@ -73,9 +73,14 @@ public class BlockedController {
         } catch (IllegalArgumentException e) {
             return "redirect:" + page + "?unknown";
         }
-        trail.record(new AuditEntry(clock.instant(), Operators.of(request), "unblock " + module + " " + member,
+        trail.record(new AuditEntry(clock.instant(), Operators.of(request), unblockField(module, member),
                 "blocked", "unblocked"));
         return "redirect:" + QueryString.of().add("unblocked", member).appendTo(page);
+    }
+
+    /** The audit trail's field of an unblock; with a member's start, the start of the fields of its unblocks. */
+    public static String unblockField(String module, String member) {
+        return "unblock " + module + " " + member;
     }
 
     /** A blocked client with the end of its block as the page shows it, in the log's zone. */

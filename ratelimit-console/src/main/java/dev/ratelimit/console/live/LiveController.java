@@ -7,6 +7,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 
 /** The overview's live data, polled by its script every few seconds. */
 @Controller
@@ -20,8 +21,11 @@ public class LiveController {
         this.traffic = traffic;
     }
 
+    /** Every module's traffic, or with {@code module} and {@code rule} one rule's (the rule page's). */
     @GetMapping("/live.json")
-    public ResponseEntity<LiveView> live() {
-        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(traffic.now());
+    public ResponseEntity<LiveView> live(@RequestParam(required = false) String module,
+                                         @RequestParam(required = false) String rule) {
+        LiveView view = module == null || rule == null ? traffic.now() : traffic.rule(module, rule);
+        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(view);
     }
 }

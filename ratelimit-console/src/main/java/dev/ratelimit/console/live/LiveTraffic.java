@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -49,7 +50,17 @@ public class LiveTraffic {
         this.clock = clock;
     }
 
+    /** Every module's traffic and instances. */
     public LiveView now() {
+        return view(null, null);
+    }
+
+    /** One rule's traffic, and the instances of its module. */
+    public LiveView rule(String module, String rule) {
+        return view(module, rule);
+    }
+
+    private LiveView view(String onlyModule, String onlyRule) {
         Instant at = clock.instant();
         long step = STEP.size().toSeconds();
         Instant to = Instant.ofEpochSecond(STEP.bucketStart(at.getEpochSecond()));
@@ -59,27 +70,30 @@ public class LiveTraffic {
             times.add(bucket.toEpochMilli());
         }
         try {
-            List<RunningInstance> running = instances.all();
-            SortedSet<String> modules = new TreeSet<>(index.modules());
+            List<RunningInstance> running = instances.all().stream()
+                    .filter(instance -> onlyModule == null || instance.module().equals(onlyModule)).toList();
+            SortedSet<String> modules = new TreeSet<>(onlyModule == null ? index.modules() : List.of(onlyModule));
             running.forEach(instance -> modules.add(instance.module()));
-            List<TrafficCount> counts = statistics.read(modules, STEP, from, to);
+            List<TrafficCount> counts = statistics.read(modules, STEP, from, to).stream()
+                    .filter(count -> onlyRule == null || count.rule().equals(onlyRule)).toList();
             Map<String, Series> perModule = new TreeMap<>();
             modules.forEach(module -> perModule.put(module, new Series(times.size())));
             Series total = new Series(times.size());
-            Map<String, Series> recent = new TreeMap<>();
+            Map<TrafficCount.Rule, Series> recent = new HashMap<>();
             Instant recentFrom = to.minus(Duration.ofMinutes(RECENT));
             for (TrafficCount count : counts) {
                 int slot = (int) ((count.bucket().getEpochSecond() - from.getEpochSecond()) / step);
                 total.add(slot, count.outcome(), count.count());
                 perModule.get(count.module()).add(slot, count.outcome(), count.count());
                 if (!count.bucket().isBefore(recentFrom)) {
-                    recent.computeIfAbsent(count.ruleId(), rule -> new Series(1)).add(0, count.outcome(), count.count());
+                    recent.computeIfAbsent(count.ofRule(), rule -> new Series(1)).add(0, count.outcome(), count.count());
                 }
             }
             List<LiveView.ModuleRates> moduleRates = perModule.entrySet().stream()
                     .map(module -> new LiveView.ModuleRates(module.getKey(), module.getValue().rates(step))).toList();
             List<LiveView.RuleNow> topRules = recent.entrySet().stream()
-                    .map(rule -> new LiveView.RuleNow(rule.getKey(), rule.getValue().at(0, Outcome.ALLOWED),
+                    .map(rule -> new LiveView.RuleNow(rule.getKey().id(), rule.getKey().module(), rule.getKey().name(),
+                            rule.getValue().at(0, Outcome.ALLOWED),
                             rule.getValue().at(0, Outcome.BLOCKED), rule.getValue().at(0, Outcome.SHADOW_BLOCKED)))
                     .sorted(Comparator.comparingLong(LiveView.RuleNow::blocked)
                             .thenComparingLong(LiveView.RuleNow::shadowBlocked).reversed()

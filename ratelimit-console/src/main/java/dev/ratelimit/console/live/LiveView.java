@@ -23,7 +23,11 @@ public record LiveView(Instant at, int stepSeconds, List<Long> times, Rates tota
     public record ModuleRates(String module, Rates rates) {
     }
 
-    /** One rule's requests in the last minutes. */
-    public record RuleNow(String rule, long allowed, long blocked, long shadowBlocked) {
+    /**
+     * One rule's requests in the last minutes.
+     *
+     * @param rule its id, {@code <module>.<name>}
+     */
+    public record RuleNow(String rule, String module, String name, long allowed, long blocked, long shadowBlocked) {
     }
 }

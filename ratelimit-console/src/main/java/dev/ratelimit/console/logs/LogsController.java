@@ -58,7 +58,7 @@ public class LogsController {
     public String logs(LogQuery query, BindingResult binding, Model model, Locale locale,
                        HttpServletResponse response) {
         model.addAttribute("query", query);
-        model.addAttribute("columns", LogColumn.values());
+        model.addAttribute("columns", List.of(LogColumn.values()));
         model.addAttribute("zone", clock.clock().getZone().getId());
         if (reports == null) {
             model.addAttribute("unavailable", true);

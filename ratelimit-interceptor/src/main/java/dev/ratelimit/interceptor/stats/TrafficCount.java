@@ -11,7 +11,16 @@ import java.time.Instant;
  */
 public record TrafficCount(String module, String rule, Outcome outcome, Instant bucket, long count) {
 
-    public String ruleId() {
-        return module + "." + rule;
+    /** The rule counted, as a key. */
+    public Rule ofRule() {
+        return new Rule(module, rule);
+    }
+
+    /** A rule of a module: its id is {@code <module>.<name>}. */
+    public record Rule(String module, String name) {
+
+        public String id() {
+            return module + "." + name;
+        }
     }
 }

@@ -8,9 +8,16 @@ import java.time.LocalDateTime;
  * exclusive. {@code module} must match exactly; {@code rule}, {@code user} and {@code ip} match as
  * prefixes ({@code OrderController.} finds every rule of that controller, {@code 10.0.} a network; a rule
  * matches by its name or by its id {@code <module>.<rule>}, as the console names it), and
- * are plain text: {@code %} and {@code _} in them are literal characters, not wildcards.
+ * are plain text: {@code %} and {@code _} in them are literal characters, not wildcards. With
+ * {@code wholeRule} the rule matches as a whole name ({@link #ofRule}).
  */
-public record LogFilter(LocalDateTime from, LocalDateTime to, String module, String rule, String user, String ip) {
+public record LogFilter(LocalDateTime from, LocalDateTime to, String module, String rule, String user, String ip,
+                        boolean wholeRule) {
+
+    /** A filter whose {@code rule} matches as a prefix. */
+    public LogFilter(LocalDateTime from, LocalDateTime to, String module, String rule, String user, String ip) {
+        this(from, to, module, rule, user, ip, false);
+    }
 
     public LogFilter {
         module = blankToNull(module);
@@ -24,9 +31,14 @@ public record LogFilter(LocalDateTime from, LocalDateTime to, String module, Str
         return new LogFilter(null, null, null, null, null, null);
     }
 
+    /** The rows of one rule, exactly: not of the rules whose names start with its name. */
+    public static LogFilter ofRule(String module, String rule) {
+        return new LogFilter(null, null, module, rule, null, null, true);
+    }
+
     /** This filter over another time range. */
     public LogFilter between(LocalDateTime newFrom, LocalDateTime newTo) {
-        return new LogFilter(newFrom, newTo, module, rule, user, ip);
+        return new LogFilter(newFrom, newTo, module, rule, user, ip, wholeRule);
     }
 
     private static String blankToNull(String value) {

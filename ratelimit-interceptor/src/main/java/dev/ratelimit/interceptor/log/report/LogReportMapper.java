@@ -18,6 +18,8 @@ interface LogReportMapper {
 
     List<UserCount> topUsers(@Param("c") LogCriteria criteria, @Param("limit") int limit);
 
+    List<IpCount> topIps(@Param("c") LogCriteria criteria, @Param("limit") int limit);
+
     List<RuleCount> rules(@Param("c") LogCriteria criteria);
 
     List<DayCount> days(@Param("c") LogCriteria criteria);

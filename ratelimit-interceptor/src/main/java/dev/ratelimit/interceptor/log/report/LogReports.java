@@ -54,9 +54,19 @@ public class LogReports {
     /** The users intercepted most often, most first (ties by user code); rows without a user are left out. */
     public List<UserCount> topUsers(LogFilter filter, int limit) {
         try (SqlSession session = database.openSession(true)) {
-            return session.getMapper(LogReportMapper.class)
-                    .topUsers(LogCriteria.of(filter), Math.max(1, Math.min(limit, maxTop)));
+            return session.getMapper(LogReportMapper.class).topUsers(LogCriteria.of(filter), top(limit));
         }
+    }
+
+    /** The client addresses intercepted most often, most first (ties by address). */
+    public List<IpCount> topIps(LogFilter filter, int limit) {
+        try (SqlSession session = database.openSession(true)) {
+            return session.getMapper(LogReportMapper.class).topIps(LogCriteria.of(filter), top(limit));
+        }
+    }
+
+    private int top(int limit) {
+        return Math.max(1, Math.min(limit, maxTop));
     }
 
     /** Interceptions per rule, most first. */

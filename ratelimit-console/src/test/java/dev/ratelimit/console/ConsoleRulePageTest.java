@@ -1,0 +1,125 @@
+package dev.ratelimit.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.fixture.AlgorithmController;
+import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.testsupport.HttpProbe;
+import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The page of one rule: its live traffic, configuration, blocked clients, top users and addresses,
+ * newest interceptions and changes, each about that rule only.
+ */
+class ConsoleRulePageTest {
+
+    private static final String CONSOLE = "/ratelimit-console";
+    private static final String RULE = "AlgorithmController.fixedWindow";
+    private static final String PAGE = CONSOLE + "/rule?module=fixture&rule=" + RULE;
+    private static final int EXTRA = 3;
+    /** A complete 10-second bucket and the instances' write interval, with a margin. */
+    private static final Duration WRITTEN = Duration.ofSeconds(25);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private static RedisServerProcess redis;
+    private static ConfigurableApplicationContext app;
+    private static ConsoleSession console;
+
+    @BeforeAll
+    static void start() {
+        redis = RedisServerProcess.start();
+        app = FixtureApplication.start(redis.port(), "ratelimit.console.password=s3cret",
+                "spring.datasource.url=jdbc:h2:mem:console-rule-page;DB_CLOSE_DELAY=-1");
+        HttpProbe probe = new HttpProbe(FixtureApplication.port(app));
+        for (int i = 0; i < AlgorithmController.LIMIT + EXTRA; i++) {
+            probe.status(AlgorithmController.path(Algorithm.FIXED_WINDOW) + "?usercode=rita");
+            probe.status(AlgorithmController.path(Algorithm.SLIDING_WINDOW) + "?usercode=otto");
+        }
+        console = new ConsoleSession(FixtureApplication.port(app));
+        assertThat(console.login("admin", "s3cret").statusCode()).isEqualTo(302);
+    }
+
+    @AfterAll
+    static void stop() {
+        app.close();
+        redis.close();
+    }
+
+    @Test
+    void thePageShowsTheRulesConfigurationBlockedClientsTopListsAndInterceptionsOnly() {
+        String page = Awaitility.await("rita blocked and logged").atMost(WRITTEN)
+                .until(() -> console.get(PAGE).body(), body -> body.contains("id=\"rule-blocked\"")
+                        && between(body, "id=\"rule-blocked\"", "</table>").contains("rita")
+                        && between(body, "id=\"rule-top-users\"", "</table>").contains(">" + EXTRA + "<"));
+
+        assertThat(page).contains("<code id=\"rule-id\">fixture." + RULE + "</code>")
+                .contains("data-live-url=\"/ratelimit-console/live.json?module=fixture&amp;rule=" + RULE + "\"")
+                .contains("<td id=\"in-force\">" + AlgorithmController.LIMIT + " / 86400 s</td>");
+        assertThat(between(page, "id=\"rule-top-ips\"", "</table>")).contains("127.0.0.1").contains(">" + EXTRA + "<");
+        String rows = between(page, "id=\"rule-log\"", "</table>");
+        assertThat(rows).contains("rita").doesNotContain("otto");
+        assertThat(page).doesNotContain("otto");
+        assertThat(page).contains("href=\"/ratelimit-console/logs?module=fixture&amp;rule=" + RULE + "\"");
+    }
+
+    @Test
+    void theLiveDataOfTheRuleCountOnlyThatRule() {
+        JsonNode view = Awaitility.await("the rule's traffic in complete buckets, not the other rule's").atMost(WRITTEN)
+                .until(() -> JSON.readTree(console.get(CONSOLE + "/live.json?module=fixture&rule=" + RULE).body()),
+                        node -> total(node, "allowed") == AlgorithmController.LIMIT && total(node, "blocked") == EXTRA);
+
+        assertThat(view.get("topRules").size()).isEqualTo(1);
+        assertThat(view.get("topRules").get(0).get("rule").asString()).isEqualTo("fixture." + RULE);
+        assertThat(view.get("topRules").get(0).get("name").asString()).isEqualTo(RULE);
+    }
+
+    @Test
+    void anOperatorsChangeShowsInTheRulesHistoryAndInForce() {
+        String edited = "AlgorithmController.slidingLog";
+        console.get(CONSOLE + "/rules");
+        HttpResponse<String> saved = console.post(CONSOLE + "/rules/rule", "id", "fixture." + edited, "enabled", "true",
+                "count", "70", "interval", "86400");
+        assertThat(saved.statusCode()).isEqualTo(302);
+
+        String page = console.get(CONSOLE + "/rule?module=fixture&rule=" + edited).body();
+
+        assertThat(page).contains("<td id=\"in-force\">70 / 86400 s</td>")
+                .contains("<td id=\"declared\">" + AlgorithmController.LIMIT + " / 86400 s</td>");
+        assertThat(between(page, "id=\"rule-changes\"", "</table>")).contains("fixture." + edited + ".count")
+                .contains("70");
+        assertThat(between(console.get(PAGE).body(), "id=\"rule-changes\"", "</table>"))
+                .as("another rule's history").doesNotContain(edited);
+    }
+
+    @Test
+    void aRuleNoLongerConfiguredSaysSo() {
+        HttpResponse<String> page = console.get(CONSOLE + "/rule?module=fixture&rule=Gone.rule");
+
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("No rule of this name is configured now");
+    }
+
+    private static String between(String text, String start, String end) {
+        int from = text.indexOf(start);
+        if (from < 0) {
+            return "";
+        }
+        int to = text.indexOf(end, from);
+        return text.substring(from, to < 0 ? text.length() : to);
+    }
+
+    private static long total(JsonNode view, String outcome) {
+        double perSecond = view.get("total").get(outcome).valueStream().mapToDouble(JsonNode::asDouble).sum();
+        return Math.round(perSecond * view.get("stepSeconds").asInt());
+    }
+}

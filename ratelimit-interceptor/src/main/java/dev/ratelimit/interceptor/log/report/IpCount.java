@@ -1,0 +1,5 @@
+package dev.ratelimit.interceptor.log.report;
+
+/** How often one client address was intercepted. */
+public record IpCount(String ip, long count) {
+}
