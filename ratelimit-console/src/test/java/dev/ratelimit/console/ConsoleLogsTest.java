@@ -115,6 +115,11 @@ class ConsoleLogsTest {
         assertThat(logs.body()).containsPattern("name=\"from\" value=\"\\d{4}-\\d{2}-\\d{2}T00:00\"")
                 .containsPattern("name=\"to\" value=\"\\d{4}-\\d{2}-\\d{2}T00:00\"")
                 .contains("From (" + java.time.ZoneId.systemDefault().getId() + ")").contains("Total: 5");
+        assertThat(logs.body()).as("a day is charted by the hour").contains("<h2 id=\"chart-title\">Interceptions per hour</h2>");
+        String labels = logs.body().replaceAll("(?s).*id=\"daily-chart\" data-labels=\"([^\"]*)\".*", "$1");
+        assertThat(labels.split(",")).hasSize(24).allMatch(label -> label.matches("\\d{2}-\\d{2} \\d{2}:00"));
+        assertThat(session.get(CONSOLE + "/logs").body()).as("30 days by the day")
+                .contains("<h2 id=\"chart-title\">Interceptions per day</h2>");
     }
 
     @Test

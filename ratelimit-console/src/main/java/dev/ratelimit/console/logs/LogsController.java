@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -79,7 +80,7 @@ public class LogsController {
             model.addAttribute("page", page);
             model.addAttribute("topUsers", reports.topUsers(filter, TOP_USERS));
             model.addAttribute("perRule", reports.ruleDistribution(filter));
-            model.addAttribute("daily", DailyChart.of(dailyCounts(filter, problems)));
+            model.addAttribute("chart", chart(filter, problems));
         } catch (RuntimeException e) {
             response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
             model.addAttribute("databaseError", e.getClass().getSimpleName());
@@ -102,6 +103,21 @@ public class LogsController {
         response.setContentType("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
         response.setHeader(HttpHeaders.CONTENT_DISPOSITION, ContentDisposition.attachment().filename(name).build().toString());
         export.write(query.filter(new ArrayList<>()), query.logSort(), query.descending(), locale, response.getOutputStream());
+    }
+
+    /**
+     * By the hour for a range of up to {@value LogReports#MAX_HOURS} hours (a day must not be one bar),
+     * else by the day.
+     */
+    private CountChart chart(LogFilter filter, List<LogQuery.Problem> problems) {
+        if (filter.from() != null) {
+            LocalDateTime end = filter.to() != null ? filter.to() : LocalDateTime.now(clock.clock());
+            if (end.isAfter(filter.from())
+                    && !end.isAfter(filter.from().truncatedTo(ChronoUnit.HOURS).plusHours(LogReports.MAX_HOURS))) {
+                return CountChart.hours(reports.hourlyCounts(filter, filter.from(), end));
+            }
+        }
+        return CountChart.days(dailyCounts(filter, problems));
     }
 
     /** The days of the filter's range, or the last 30 days up to its end (or today). */

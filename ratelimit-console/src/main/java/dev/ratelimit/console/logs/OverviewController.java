@@ -45,7 +45,7 @@ public class OverviewController {
         LocalDate today = clock.today();
         LogFilter todayOnly = LogFilter.all().between(today.atStartOfDay(), today.plusDays(1).atStartOfDay());
         try {
-            DailyChart trend = DailyChart.of(reports.dailyCounts(LogFilter.all(),
+            CountChart trend = CountChart.days(reports.dailyCounts(LogFilter.all(),
                     today.minusDays(LogsController.TREND_DAYS - 1), today));
             model.addAttribute("trend", trend);
             model.addAttribute("today", reports.dailyCounts(LogFilter.all(), today, today).get(0).count());

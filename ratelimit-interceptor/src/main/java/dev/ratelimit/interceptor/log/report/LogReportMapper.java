@@ -23,4 +23,6 @@ interface LogReportMapper {
     List<RuleCount> rules(@Param("c") LogCriteria criteria);
 
     List<DayCount> days(@Param("c") LogCriteria criteria);
+
+    List<HourBucket> hours(@Param("c") LogCriteria criteria);
 }

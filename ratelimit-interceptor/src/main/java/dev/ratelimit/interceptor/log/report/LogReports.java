@@ -4,6 +4,7 @@ import dev.ratelimit.interceptor.log.database.LogDatabase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,11 +15,14 @@ import org.apache.ibatis.cursor.Cursor;
 import org.apache.ibatis.session.SqlSession;
 
 /**
- * The reports of the interception log: filtered detail pages, top users, per-rule distribution, daily
- * counts, and a streaming read for exports. Reads only; every filter value is bound, sorts come from
+ * The reports of the interception log: filtered detail pages, top users and addresses, per-rule
+ * distribution, daily and hourly counts, and a streaming read for exports. Reads only; every filter value is bound, sorts come from
  * {@link LogSort}, and page sizes, top lists and date ranges are capped.
  */
 public class LogReports {
+
+    /** The longest hourly report: a range of up to two days is charted by the hour. */
+    public static final int MAX_HOURS = 48;
 
     private final LogDatabase database;
     private final int maxPageSize;
@@ -74,6 +78,35 @@ public class LogReports {
         try (SqlSession session = database.openSession(true)) {
             return session.getMapper(LogReportMapper.class).rules(LogCriteria.of(filter));
         }
+    }
+
+    /**
+     * Interceptions per hour over the hours that {@code from} to {@code to} touch, one entry per hour
+     * (zero for an hour without any): the chart of a range of a day or two. The hours replace the
+     * filter's own time range.
+     *
+     * @throws IllegalArgumentException when {@code to} is not after {@code from} or the range is longer than
+     *                                  {@value #MAX_HOURS} hours
+     */
+    public List<HourCount> hourlyCounts(LogFilter filter, LocalDateTime from, LocalDateTime to) {
+        LocalDateTime first = from.truncatedTo(ChronoUnit.HOURS);
+        long hours = ChronoUnit.HOURS.between(first, to.minusNanos(1).truncatedTo(ChronoUnit.HOURS)) + 1;
+        if (!to.isAfter(from) || hours > MAX_HOURS) {
+            throw new IllegalArgumentException("An hourly report covers 1 to " + MAX_HOURS + " hours, not " + from
+                    + " to " + to);
+        }
+        Map<LocalDateTime, Long> counted;
+        try (SqlSession session = database.openSession(true)) {
+            counted = session.getMapper(LogReportMapper.class)
+                    .hours(LogCriteria.of(filter.between(first, first.plusHours(hours)))).stream()
+                    .collect(Collectors.toMap(bucket -> bucket.day().atTime(bucket.hour(), 0), HourBucket::count,
+                            Long::sum));
+        }
+        List<HourCount> all = new ArrayList<>((int) hours);
+        for (LocalDateTime hour = first; all.size() < hours; hour = hour.plusHours(1)) {
+            all.add(new HourCount(hour, counted.getOrDefault(hour, 0L)));
+        }
+        return all;
     }
 
     /**

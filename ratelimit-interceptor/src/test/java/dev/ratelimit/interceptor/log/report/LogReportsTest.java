@@ -269,6 +269,24 @@ class LogReportsTest {
     }
 
     @Test
+    void hourlyCountsHaveOneEntryPerHourTouchedIncludingEmptyHoursAndAreBounded() {
+        List<HourCount> hours = reports.hourlyCounts(LogFilter.all(), at("2026-03-01T07:30"), at("2026-03-02T00:30"));
+
+        assertThat(hours).hasSize(18);
+        assertThat(hours.get(0).hour()).isEqualTo(at("2026-03-01T07:00"));
+        assertThat(hours).filteredOn(hour -> hour.count() > 0).containsExactly(
+                new HourCount(at("2026-03-01T08:00"), 1), new HourCount(at("2026-03-01T09:00"), 1),
+                new HourCount(at("2026-03-01T10:00"), 1), new HourCount(at("2026-03-01T23:00"), 1),
+                new HourCount(at("2026-03-02T00:00"), 1));
+        assertThat(reports.hourlyCounts(filter("search", null, null, null), at("2026-03-04T12:00"),
+                at("2026-03-04T13:00"))).containsExactly(new HourCount(at("2026-03-04T12:00"), 7));
+        assertThatThrownBy(() -> reports.hourlyCounts(LogFilter.all(), at("2026-03-01T00:00"), at("2026-03-03T00:01")))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> reports.hourlyCounts(LogFilter.all(), at("2026-03-01T00:00"), at("2026-03-01T00:00")))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void dailyCountsHaveOneEntryPerDayOfTheLogsZoneIncludingEmptyDays() {
         assertThat(reports.dailyCounts(LogFilter.all(), LocalDate.parse("2026-02-28"), LocalDate.parse("2026-03-06")))
                 .extracting(DayCount::count).containsExactly(0L, 4L, 6L, 0L, 7L, 1L, 0L);

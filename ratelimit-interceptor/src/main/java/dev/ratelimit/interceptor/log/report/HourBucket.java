@@ -1,0 +1,7 @@
+package dev.ratelimit.interceptor.log.report;
+
+import java.time.LocalDate;
+
+/** An hour's interceptions as the database groups them: its day and its hour of the day. */
+record HourBucket(LocalDate day, int hour, long count) {
+}
