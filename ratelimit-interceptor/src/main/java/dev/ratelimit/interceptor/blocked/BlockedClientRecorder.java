@@ -4,7 +4,7 @@ import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
-import dev.ratelimit.interceptor.stats.PeriodicRedisWrite;
+import dev.ratelimit.interceptor.stats.IntervalRedisWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -27,7 +26,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * {@code maxPending} clients wait for the next write; under a flood of identities the others are
  * left out of the list (and counted), never out of the limiting.
  */
-public class BlockedClientRecorder implements RateLimitMetrics, SmartLifecycle {
+public class BlockedClientRecorder extends IntervalRedisWriter implements RateLimitMetrics {
 
     private static final RedisScript<Long> ADD = RedisScript.of(
             new ClassPathResource("blocked_clients.lua", BlockedClientRecorder.class), Long.class);
@@ -36,25 +35,19 @@ public class BlockedClientRecorder implements RateLimitMetrics, SmartLifecycle {
 
     private final StringRedisTemplate redis;
     private final RedisKeys keys;
-    private final Duration interval;
     private final int maxPending;
     private final int maxPerModule;
-    private final Clock clock;
     private final ConcurrentHashMap<Blocked, Refusals> pending = new ConcurrentHashMap<>();
     private final AtomicInteger pendingCount = new AtomicInteger();
     private final LongAdder leftOut = new LongAdder();
-    private final PeriodicRedisWrite writes = new PeriodicRedisWrite("blocked clients",
-            "they are missing from the list until Redis answers", this::write);
-    private volatile boolean running;
 
     public BlockedClientRecorder(StringRedisTemplate redis, RedisKeys keys, Duration interval, int maxPending,
                                  int maxPerModule, Clock clock) {
+        super("blocked clients", "they are missing from the list until Redis answers", interval, clock);
         this.redis = redis;
         this.keys = keys;
-        this.interval = interval;
         this.maxPending = maxPending;
         this.maxPerModule = maxPerModule;
-        this.clock = clock;
     }
 
     @Override
@@ -70,7 +63,7 @@ public class BlockedClientRecorder implements RateLimitMetrics, SmartLifecycle {
     @Override
     public void denied(LimitDefinition limit, String counterKey, long retryAfterMillis) {
         Blocked client = new Blocked(limit.module(), keys.counterWithinModule(limit.module(), counterKey));
-        long now = clock.millis();
+        long now = clock().millis();
         Refusals refusal = new Refusals(now + retryAfterMillis, now);
         Refusals known = pending.get(client);
         if (known != null) {
@@ -95,12 +88,8 @@ public class BlockedClientRecorder implements RateLimitMetrics, SmartLifecycle {
         return leftOut.sum();
     }
 
-    /** Writes what was noted since the last write now, on the calling thread. */
-    public void flush() {
-        writes.run();
-    }
-
-    private void write() {
+    @Override
+    protected void write() {
         Map<String, List<String>> perModule = new HashMap<>();
         for (Map.Entry<Blocked, Refusals> entry : pending.entrySet()) {
             if (pending.remove(entry.getKey(), entry.getValue())) {
@@ -111,7 +100,7 @@ public class BlockedClientRecorder implements RateLimitMetrics, SmartLifecycle {
                 triples.add(Long.toString(entry.getValue().last()));
             }
         }
-        long now = clock.millis();
+        long now = clock().millis();
         perModule.forEach((module, triples) -> {
             for (int from = 0; from < triples.size(); from += 3 * MEMBERS_PER_CALL) {
                 List<String> args = new ArrayList<>();
@@ -122,29 +111,6 @@ public class BlockedClientRecorder implements RateLimitMetrics, SmartLifecycle {
                 redis.execute(ADD, List.of(keys.blocked(module), keys.unblocked(module)), args.toArray());
             }
         });
-    }
-
-    @Override
-    public void start() {
-        writes.schedule(interval.toMillis(), interval.toMillis());
-        running = true;
-    }
-
-    @Override
-    public void stop() {
-        running = false;
-        writes.cancel();
-        flush();
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    @Override
-    public int getPhase() {
-        return PeriodicRedisWrite.PHASE;
     }
 
     private record Blocked(String module, String member) {

@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -26,25 +25,19 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * then, once the web server has stopped taking requests and before the Redis connections close: no
  * count is lost while the process lives.
  */
-public class TrafficRecorder implements RateLimitMetrics, SmartLifecycle {
+public class TrafficRecorder extends IntervalRedisWriter implements RateLimitMetrics {
 
     private final StringRedisTemplate redis;
     private final RedisKeys keys;
-    private final Duration interval;
-    private final Clock clock;
     private final ConcurrentHashMap<Tally, LongAdder> counts = new ConcurrentHashMap<>();
     private final Map<Tally, Long> written = new HashMap<>();
-    private final PeriodicRedisWrite writes = new PeriodicRedisWrite("traffic statistics",
-            "keeping the counts for the next write", this::write);
     private long intervalStart;
-    private volatile boolean running;
 
     /** @param interval how often the counts go to Redis; a divisor of 10 s keeps every write in one bucket */
     public TrafficRecorder(StringRedisTemplate redis, RedisKeys keys, Duration interval, Clock clock) {
+        super("traffic statistics", "keeping the counts for the next write", interval, clock);
         this.redis = redis;
         this.keys = keys;
-        this.interval = interval;
-        this.clock = clock;
         this.intervalStart = clock.instant().getEpochSecond();
     }
 
@@ -58,22 +51,11 @@ public class TrafficRecorder implements RateLimitMetrics, SmartLifecycle {
         // the statistics count outcomes; latency is Micrometer's
     }
 
+    /** What was counted since the last write; kept for the next when Redis does not take it. */
     @Override
-    public void start() {
-        long period = interval.toMillis();
-        long delay = period - Math.floorMod(clock.millis(), period);
-        writes.schedule(delay, period);
-        running = true;
-    }
-
-    /** Writes what was counted since the last write, or keeps it for the next when Redis does not take it. */
-    public void flush() {
-        writes.run();
-    }
-
-    private synchronized void write() {
+    protected synchronized void write() {
         long bucketTime = intervalStart;
-        intervalStart = clock.instant().getEpochSecond();
+        intervalStart = clock().instant().getEpochSecond();
         Map<Tally, Long> totals = new LinkedHashMap<>();
         Map<Tally, Long> deltas = new LinkedHashMap<>();
         counts.forEach((tally, adder) -> {
@@ -102,23 +84,6 @@ public class TrafficRecorder implements RateLimitMetrics, SmartLifecycle {
             return null;
         });
         written.putAll(totals);
-    }
-
-    @Override
-    public void stop() {
-        running = false;
-        writes.cancel();
-        flush();
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    @Override
-    public int getPhase() {
-        return PeriodicRedisWrite.PHASE;
     }
 
     private static byte[] bytes(String text) {
