@@ -44,7 +44,7 @@ class ConsoleApplicationTest {
         apps = MODULES.stream().map(module -> FixtureApplication.start(redis.port(),
                 "spring.application.name=app-" + module, SHARED_LOG)).toList();
         console = ConsoleApplication.application().run("--server.port=0",
-                "--spring.data.redis.port=" + redis.port(), "--" + SHARED_LOG, "--ratelimit.console.password=s3cret");
+                "--spring.data.redis.port=" + redis.port(), "--" + SHARED_LOG, "--" + ConsoleSession.PASSWORD_PROPERTY);
     }
 
     @AfterAll
@@ -63,8 +63,7 @@ class ConsoleApplicationTest {
                 probe.status(path);
             }
         }
-        ConsoleSession session = new ConsoleSession(FixtureApplication.port(console));
-        assertThat(session.login("admin", "s3cret").statusCode()).isEqualTo(302);
+        ConsoleSession session = ConsoleSession.signedIn(FixtureApplication.port(console));
 
         String rules = session.get(CONSOLE + "/rules").body();
         for (String module : MODULES) {

@@ -4,16 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.fixture.AlgorithmController;
-import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
-import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /** The blocked clients page: a client refused by two instances, listed once, and Unblock, audited. */
 class ConsoleBlockedTest {
@@ -24,41 +21,33 @@ class ConsoleBlockedTest {
     private static final Duration LISTED = Duration.ofSeconds(15);
     private static final Duration UNBLOCKED_EVERYWHERE = Duration.ofSeconds(1);
 
-    private static RedisServerProcess redis;
-    private static ConfigurableApplicationContext first;
-    private static ConfigurableApplicationContext second;
+    private static ConsoleInstances instances;
 
     @BeforeAll
     static void start() {
-        redis = RedisServerProcess.start();
-        first = FixtureApplication.start(redis.port(), "ratelimit.console.password=s3cret",
-                "spring.datasource.url=jdbc:h2:mem:console-blocked-1;DB_CLOSE_DELAY=-1");
-        second = FixtureApplication.start(redis.port(), "ratelimit.console.password=s3cret",
-                "spring.datasource.url=jdbc:h2:mem:console-blocked-2;DB_CLOSE_DELAY=-1");
+        instances = ConsoleInstances.start("console-blocked", 2);
     }
 
     @AfterAll
     static void stop() {
-        first.close();
-        second.close();
-        redis.close();
+        instances.close();
     }
 
     @Test
     void aClientRefusedByTwoInstancesIsListedOnceAndUnblockFreesItEverywhereAndIsAudited() {
-        HttpProbe[] instances = {new HttpProbe(FixtureApplication.port(first)), new HttpProbe(FixtureApplication.port(second))};
+        HttpProbe[] probes = {instances.probe(0), instances.probe(1)};
         String path = AlgorithmController.path(Algorithm.FIXED_WINDOW) + "?usercode=mallory";
         for (int i = 0; i < AlgorithmController.LIMIT + 4; i++) {
-            instances[i % 2].status(path);
+            probes[i % 2].status(path);
         }
-        ConsoleSession console = session(first);
+        ConsoleSession console = instances.signedIn(0);
 
         String page = Awaitility.await("mallory listed").atMost(LISTED)
                 .until(() -> console.get(CONSOLE + "/blocked").body(), body -> body.contains("mallory"));
 
         assertThat(page).contains("fixture.AlgorithmController.fixedWindow");
         assertThat(occurrences(page, "name=\"member\"")).isEqualTo(1);
-        assertThat(instances[0].status(path)).isEqualTo(429);
+        assertThat(probes[0].status(path)).isEqualTo(429);
 
         HttpResponse<String> unblocked = console.post(CONSOLE + "/blocked/unblock", "module", "fixture",
                 "member", MEMBER + "mallory");
@@ -66,7 +55,7 @@ class ConsoleBlockedTest {
         assertThat(unblocked.statusCode()).isEqualTo(302);
         assertThat(console.follow(unblocked).body()).contains("Unblocked: " + MEMBER + "mallory")
                 .contains("No client is blocked now.");
-        for (HttpProbe instance : instances) {
+        for (HttpProbe instance : probes) {
             Awaitility.await("admitted again").atMost(UNBLOCKED_EVERYWHERE).until(() -> instance.status(path) == 200);
         }
         assertThat(console.get(CONSOLE + "/audit").body()).contains("unblock fixture " + MEMBER + "mallory")
@@ -77,14 +66,14 @@ class ConsoleBlockedTest {
 
     @Test
     void aCraftedMemberIsRefusedAndAnAnonymousPostNeverUnblocks() {
-        ConsoleSession console = session(second);
+        ConsoleSession console = instances.signedIn(1);
         console.get(CONSOLE + "/blocked");
 
         HttpResponse<String> crafted = console.post(CONSOLE + "/blocked/unblock", "module", "fixture", "member", "nocolon");
 
         assertThat(console.follow(crafted).body()).contains("That is not a blocked client.");
         assertThat(console.get(CONSOLE + "/audit").body()).doesNotContain("nocolon");
-        HttpResponse<String> anonymous = new ConsoleSession(FixtureApplication.port(second))
+        HttpResponse<String> anonymous = new ConsoleSession(instances.port(1))
                 .post(CONSOLE + "/blocked/unblock", "module", "fixture", "member", MEMBER + "x");
         assertThat(anonymous.statusCode()).isIn(302, 401, 403);
         assertThat(anonymous.headers().firstValue("Location").orElse("")).doesNotContain("unblocked");
@@ -92,14 +81,8 @@ class ConsoleBlockedTest {
 
     @Test
     void thePageInJapanese() {
-        ConsoleSession console = session(first);
+        ConsoleSession console = instances.signedIn(0);
         assertThat(console.get(CONSOLE + "/blocked?lang=ja").body()).contains("遮断中のクライアント");
-    }
-
-    private static ConsoleSession session(ConfigurableApplicationContext app) {
-        ConsoleSession session = new ConsoleSession(FixtureApplication.port(app));
-        assertThat(session.login("admin", "s3cret").statusCode()).isEqualTo(302);
-        return session;
     }
 
     private static int occurrences(String text, String part) {

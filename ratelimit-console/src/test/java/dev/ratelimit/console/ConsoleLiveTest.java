@@ -4,16 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.fixture.AlgorithmController;
-import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
-import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -29,35 +26,27 @@ class ConsoleLiveTest {
     /** A complete 10-second bucket, written by both instances at its end: the longest wait for one request. */
     private static final Duration BUCKET_AND_FLUSH = Duration.ofSeconds(25);
 
-    private static RedisServerProcess redis;
-    private static ConfigurableApplicationContext first;
-    private static ConfigurableApplicationContext second;
+    private static ConsoleInstances instances;
 
     @BeforeAll
     static void start() {
-        redis = RedisServerProcess.start();
-        first = FixtureApplication.start(redis.port(), "ratelimit.console.password=s3cret",
-                "spring.datasource.url=jdbc:h2:mem:console-live-1;DB_CLOSE_DELAY=-1");
-        second = FixtureApplication.start(redis.port(), "ratelimit.console.password=s3cret",
-                "spring.datasource.url=jdbc:h2:mem:console-live-2;DB_CLOSE_DELAY=-1");
+        instances = ConsoleInstances.start("console-live", 2);
     }
 
     @AfterAll
     static void stop() {
-        first.close();
-        second.close();
-        redis.close();
+        instances.close();
     }
 
     @Test
     void bothConsolesShowWhatBothInstancesPassedAndBlockedTheRuleThatBlocksAndBothInstances() {
-        HttpProbe[] instances = {new HttpProbe(FixtureApplication.port(first)), new HttpProbe(FixtureApplication.port(second))};
+        HttpProbe[] probes = {instances.probe(0), instances.probe(1)};
         String path = AlgorithmController.path(Algorithm.FIXED_WINDOW) + "?usercode=live";
         for (int i = 0; i < REQUESTS; i++) {
-            instances[i % 2].status(path);
+            probes[i % 2].status(path);
         }
-        ConsoleSession one = session(first);
-        ConsoleSession other = session(second);
+        ConsoleSession one = instances.signedIn(0);
+        ConsoleSession other = instances.signedIn(1);
 
         JsonNode view = Awaitility.await("the requests in a complete bucket").atMost(BUCKET_AND_FLUSH)
                 .until(() -> live(one), node -> total(node, "blocked") == REQUESTS - AlgorithmController.LIMIT
@@ -68,24 +57,18 @@ class ConsoleLiveTest {
         assertThat(top.get("rule").asString()).isEqualTo("fixture.AlgorithmController.fixedWindow");
         assertThat(top.get("blocked").asLong()).isEqualTo(REQUESTS - AlgorithmController.LIMIT);
         assertThat(view.get("instances").valueStream().map(instance -> instance.get("port").asInt()))
-                .containsExactlyInAnyOrder(FixtureApplication.port(first), FixtureApplication.port(second));
+                .containsExactlyInAnyOrder(instances.port(0), instances.port(1));
         assertThat(view.get("instances").valueStream().map(instance -> instance.get("circuit").asString()))
                 .containsOnly("closed");
     }
 
     @Test
     void theOverviewHasTheLiveSectionAndItsDataNeedALogin() {
-        ConsoleSession session = session(first);
+        ConsoleSession session = instances.signedIn(0);
         assertThat(session.get(CONSOLE + "/").body()).contains("id=\"live\"")
                 .contains("data-live-url=\"/ratelimit-console/live.json\"");
-        HttpResponse<String> anonymous = new ConsoleSession(FixtureApplication.port(first)).get(CONSOLE + "/live.json");
+        HttpResponse<String> anonymous = new ConsoleSession(instances.port(0)).get(CONSOLE + "/live.json");
         assertThat(anonymous.statusCode()).isIn(302, 401, 403);
-    }
-
-    private static ConsoleSession session(ConfigurableApplicationContext app) {
-        ConsoleSession session = new ConsoleSession(FixtureApplication.port(app));
-        assertThat(session.login("admin", "s3cret").statusCode()).isEqualTo(302);
-        return session;
     }
 
     private static JsonNode live(ConsoleSession session) {

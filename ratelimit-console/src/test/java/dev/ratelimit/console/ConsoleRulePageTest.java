@@ -4,16 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.fixture.AlgorithmController;
-import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
-import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -31,28 +28,23 @@ class ConsoleRulePageTest {
     private static final Duration WRITTEN = Duration.ofSeconds(25);
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private static RedisServerProcess redis;
-    private static ConfigurableApplicationContext app;
+    private static ConsoleInstances instances;
     private static ConsoleSession console;
 
     @BeforeAll
     static void start() {
-        redis = RedisServerProcess.start();
-        app = FixtureApplication.start(redis.port(), "ratelimit.console.password=s3cret",
-                "spring.datasource.url=jdbc:h2:mem:console-rule-page;DB_CLOSE_DELAY=-1");
-        HttpProbe probe = new HttpProbe(FixtureApplication.port(app));
+        instances = ConsoleInstances.start("console-rule-page", 1);
+        HttpProbe probe = instances.probe(0);
         for (int i = 0; i < AlgorithmController.LIMIT + EXTRA; i++) {
             probe.status(AlgorithmController.path(Algorithm.FIXED_WINDOW) + "?usercode=rita");
             probe.status(AlgorithmController.path(Algorithm.SLIDING_WINDOW) + "?usercode=otto");
         }
-        console = new ConsoleSession(FixtureApplication.port(app));
-        assertThat(console.login("admin", "s3cret").statusCode()).isEqualTo(302);
+        console = instances.signedIn(0);
     }
 
     @AfterAll
     static void stop() {
-        app.close();
-        redis.close();
+        instances.close();
     }
 
     @Test

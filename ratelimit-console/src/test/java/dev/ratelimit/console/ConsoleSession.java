@@ -20,6 +20,11 @@ import java.util.stream.Collectors;
 /** A browser-like HTTP client for the console: keeps cookies, and posts forms with the CSRF token of the last page. */
 public final class ConsoleSession {
 
+    /** The operator's password the console tests start apps with. */
+    public static final String PASSWORD = "s3cret";
+    /** The property that sets it. */
+    public static final String PASSWORD_PROPERTY = "ratelimit.console.password=" + PASSWORD;
+
     private static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([^\"]*)\"");
 
     private final String base;
@@ -37,6 +42,16 @@ public final class ConsoleSession {
     public ConsoleSession(int port, Map<String, String> headers) {
         this.base = "http://127.0.0.1:" + port;
         this.headers = Map.copyOf(headers);
+    }
+
+    /** A session of the built-in operator, signed in on the app at {@code port}. */
+    public static ConsoleSession signedIn(int port) {
+        ConsoleSession session = new ConsoleSession(port);
+        HttpResponse<String> login = session.login("admin", PASSWORD);
+        if (login.statusCode() != 302) {
+            throw new IllegalStateException("Login refused: " + login.statusCode());
+        }
+        return session;
     }
 
     public HttpResponse<String> get(String path) {
