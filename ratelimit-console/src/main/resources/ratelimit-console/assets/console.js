@@ -65,6 +65,7 @@
       rows.forEach(function (item) { render(body.insertRow(), item); });
     }
     function render(view) {
+      if (span && view.span !== span.value) { return; } // an answer for the span chosen before
       var t = view.times;
       var total = view.total;
       totalChart.setOption(options([
@@ -110,8 +111,13 @@
       status.className = view.error ? 'error' : 'muted';
       section.dataset.refreshedAt = view.at;
     }
+    var span = document.getElementById('live-span');
+    function url() {
+      var base = section.dataset.liveUrl;
+      return span ? base + (base.indexOf('?') < 0 ? '?' : '&') + 'span=' + encodeURIComponent(span.value) : base;
+    }
     function refresh() {
-      fetch(section.dataset.liveUrl, { credentials: 'same-origin', headers: { Accept: 'application/json' } })
+      fetch(url(), { credentials: 'same-origin', headers: { Accept: 'application/json' } })
         .then(function (response) {
           if (!response.ok) { throw new Error('HTTP ' + response.status); }
           return response.json();
@@ -124,6 +130,7 @@
     }
     refresh();
     setInterval(refresh, LIVE_REFRESH_MILLIS);
+    if (span) { span.addEventListener('change', refresh); }
     window.addEventListener('resize', function () {
       totalChart.resize();
       if (moduleChart) { moduleChart.resize(); }

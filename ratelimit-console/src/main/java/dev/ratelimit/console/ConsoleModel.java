@@ -2,13 +2,14 @@ package dev.ratelimit.console;
 
 import dev.ratelimit.console.access.ConsoleFilter;
 import dev.ratelimit.console.access.ConsoleLocales;
+import dev.ratelimit.console.live.LiveSpan;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Locale;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ModelAttribute;
 
-/** What every console page needs: its base path, the operator, the CSRF token and the language menu. */
+/** What every console page needs: its base path, the operator, the CSRF token, the language menu and the live spans. */
 @ControllerAdvice(basePackages = "dev.ratelimit.console")
 public class ConsoleModel {
 
@@ -31,6 +32,12 @@ public class ConsoleModel {
     @ModelAttribute("csrf")
     public Object csrf(HttpServletRequest request) {
         return request.getAttribute(ConsoleFilter.CSRF_ATTRIBUTE);
+    }
+
+    /** The spans the live charts offer (overview and rule page). */
+    @ModelAttribute("liveSpans")
+    public List<LiveSpan> liveSpans() {
+        return List.of(LiveSpan.values());
     }
 
     @ModelAttribute("languages")

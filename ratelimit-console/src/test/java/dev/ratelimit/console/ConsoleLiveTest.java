@@ -48,11 +48,14 @@ class ConsoleLiveTest {
         ConsoleSession one = instances.signedIn(0);
         ConsoleSession other = instances.signedIn(1);
 
-        JsonNode view = Awaitility.await("the requests in a complete bucket").atMost(BUCKET_AND_FLUSH)
-                .until(() -> live(one), node -> total(node, "blocked") == REQUESTS - AlgorithmController.LIMIT
+        String rule = "?module=fixture&rule=AlgorithmController.fixedWindow";
+        JsonNode ofRule = Awaitility.await("the requests in a complete bucket").atMost(BUCKET_AND_FLUSH)
+                .until(() -> live(one, rule), node -> total(node, "blocked") == REQUESTS - AlgorithmController.LIMIT
                         && total(node, "allowed") == AlgorithmController.LIMIT);
 
-        assertThat(live(other).get("total")).isEqualTo(view.get("total"));
+        assertThat(live(other, rule).get("total")).isEqualTo(ofRule.get("total"));
+        JsonNode view = live(one, "");
+        assertThat(live(other, "").get("total")).isEqualTo(view.get("total"));
         JsonNode top = view.get("topRules").get(0);
         assertThat(top.get("rule").asString()).isEqualTo("fixture.AlgorithmController.fixedWindow");
         assertThat(top.get("blocked").asLong()).isEqualTo(REQUESTS - AlgorithmController.LIMIT);
@@ -60,6 +63,25 @@ class ConsoleLiveTest {
                 .containsExactlyInAnyOrder(instances.port(0), instances.port(1));
         assertThat(view.get("instances").valueStream().map(instance -> instance.get("circuit").asString()))
                 .containsOnly("closed");
+    }
+
+    /** Longer spans read coarser buckets and show the current one as far as it goes. */
+    @Test
+    void aWeekIsHoursUpToTheCurrentOne() {
+        ConsoleSession session = instances.signedIn(0);
+        instances.probe(1).status(AlgorithmController.path(Algorithm.TOKEN_BUCKET) + "?usercode=week");
+
+        JsonNode week = Awaitility.await("the current hour counted").atMost(BUCKET_AND_FLUSH)
+                .until(() -> live(session, "?module=fixture&rule=AlgorithmController.tokenBucket&span=7d"),
+                        view -> view.get("total").get("allowed").get(167).asDouble() > 0);
+
+        assertThat(week.get("span").asString()).isEqualTo("7d");
+        assertThat(week.get("stepSeconds").asInt()).isEqualTo(3600);
+        assertThat(week.get("times").size()).isEqualTo(168);
+        long currentHour = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.HOURS).toEpochMilli();
+        assertThat(week.get("times").get(167).asLong()).isEqualTo(currentHour);
+        assertThat(JSON.readTree(session.get(CONSOLE + "/live.json?span=nonsense").body()).get("span").asString())
+                .isEqualTo("1h");
     }
 
     @Test
@@ -71,8 +93,8 @@ class ConsoleLiveTest {
         assertThat(anonymous.statusCode()).isIn(302, 401, 403);
     }
 
-    private static JsonNode live(ConsoleSession session) {
-        HttpResponse<String> response = session.get(CONSOLE + "/live.json");
+    private static JsonNode live(ConsoleSession session, String query) {
+        HttpResponse<String> response = session.get(CONSOLE + "/live.json" + query);
         assertThat(response.statusCode()).isEqualTo(200);
         JsonNode view = JSON.readTree(response.body());
         assertThat(view.get("error").isNull()).as("error %s", view.get("error")).isTrue();

@@ -21,11 +21,16 @@ public class LiveController {
         this.traffic = traffic;
     }
 
-    /** Every module's traffic, or with {@code module} and {@code rule} one rule's (the rule page's). */
+    /**
+     * Every module's traffic, or with {@code module} and {@code rule} one rule's (the rule page's), over
+     * {@code span} ({@link LiveSpan}: {@code 1h} unless another is named).
+     */
     @GetMapping("/live.json")
     public ResponseEntity<LiveView> live(@RequestParam(required = false) String module,
-                                         @RequestParam(required = false) String rule) {
-        LiveView view = module == null || rule == null ? traffic.now() : traffic.rule(module, rule);
+                                         @RequestParam(required = false) String rule,
+                                         @RequestParam(required = false) String span) {
+        LiveSpan over = LiveSpan.of(span);
+        LiveView view = module == null || rule == null ? traffic.now(over) : traffic.rule(over, module, rule);
         return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(view);
     }
 }

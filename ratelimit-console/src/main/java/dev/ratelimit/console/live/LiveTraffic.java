@@ -29,12 +29,10 @@ import java.util.TreeSet;
  */
 public class LiveTraffic {
 
-    /** The span of the live charts. */
-    static final Duration SPAN = Duration.ofHours(1);
-    /** The span of "now" in the top rules. */
-    static final int RECENT = 5;
+    /** The span of "now" in the top rules, whatever the charts' span. */
+    static final Duration RECENT = Duration.ofMinutes(5);
     static final int TOP_RULES = 10;
-    private static final TrafficGranularity STEP = TrafficGranularity.TEN_SECONDS;
+    private static final TrafficGranularity RECENT_STEP = TrafficGranularity.TEN_SECONDS;
     private static final Set<Outcome> CHARTED = EnumSet.of(Outcome.ALLOWED, Outcome.BLOCKED, Outcome.SHADOW_BLOCKED);
 
     private final TrafficStatistics statistics;
@@ -51,20 +49,26 @@ public class LiveTraffic {
     }
 
     /** Every module's traffic and instances. */
-    public LiveView now() {
-        return view(null, null);
+    public LiveView now(LiveSpan span) {
+        return view(span, null, null);
     }
 
     /** One rule's traffic, and the instances of its module. */
-    public LiveView rule(String module, String rule) {
-        return view(module, rule);
+    public LiveView rule(LiveSpan span, String module, String rule) {
+        return view(span, module, rule);
     }
 
-    private LiveView view(String onlyModule, String onlyRule) {
+    private LiveView view(LiveSpan span, String onlyModule, String onlyRule) {
         Instant at = clock.instant();
-        long step = STEP.size().toSeconds();
-        Instant to = Instant.ofEpochSecond(STEP.bucketStart(at.getEpochSecond()));
-        Instant from = to.minus(SPAN);
+        TrafficGranularity granularity = span.step();
+        long step = granularity.size().toSeconds();
+        long current = granularity.bucketStart(at.getEpochSecond());
+        // Minutes and hours are shown as far as they go (a rate over the seconds elapsed): an hour's
+        // traffic must not wait for the hour's end. Ten seconds wait for their end, which is near.
+        boolean partial = granularity != RECENT_STEP;
+        Instant to = Instant.ofEpochSecond(partial ? current + step : current);
+        long lastSeconds = partial ? Math.max(1, at.getEpochSecond() - current) : step;
+        Instant from = to.minus(span.length());
         List<Long> times = new ArrayList<>();
         for (Instant bucket = from; bucket.isBefore(to); bucket = bucket.plusSeconds(step)) {
             times.add(bucket.toEpochMilli());
@@ -74,23 +78,29 @@ public class LiveTraffic {
                     .filter(instance -> onlyModule == null || instance.module().equals(onlyModule)).toList();
             SortedSet<String> modules = new TreeSet<>(onlyModule == null ? index.modules() : List.of(onlyModule));
             running.forEach(instance -> modules.add(instance.module()));
-            List<TrafficCount> counts = statistics.read(modules, STEP, from, to).stream()
+            List<TrafficCount> counts = statistics.read(modules, granularity, from, to).stream()
+                    .filter(count -> onlyRule == null || count.rule().equals(onlyRule)).toList();
+            Instant recentTo = Instant.ofEpochSecond(RECENT_STEP.bucketStart(at.getEpochSecond()));
+            Instant recentFrom = recentTo.minus(RECENT);
+            List<TrafficCount> recentCounts = granularity == RECENT_STEP ? counts
+                    : statistics.read(modules, RECENT_STEP, recentFrom, recentTo).stream()
                     .filter(count -> onlyRule == null || count.rule().equals(onlyRule)).toList();
             Map<String, Series> perModule = new TreeMap<>();
             modules.forEach(module -> perModule.put(module, new Series(times.size())));
             Series total = new Series(times.size());
-            Map<TrafficCount.Rule, Series> recent = new HashMap<>();
-            Instant recentFrom = to.minus(Duration.ofMinutes(RECENT));
             for (TrafficCount count : counts) {
                 int slot = (int) ((count.bucket().getEpochSecond() - from.getEpochSecond()) / step);
                 total.add(slot, count.outcome(), count.count());
                 perModule.get(count.module()).add(slot, count.outcome(), count.count());
+            }
+            Map<TrafficCount.Rule, Series> recent = new HashMap<>();
+            for (TrafficCount count : recentCounts) {
                 if (!count.bucket().isBefore(recentFrom)) {
                     recent.computeIfAbsent(count.ofRule(), rule -> new Series(1)).add(0, count.outcome(), count.count());
                 }
             }
             List<LiveView.ModuleRates> moduleRates = perModule.entrySet().stream()
-                    .map(module -> new LiveView.ModuleRates(module.getKey(), module.getValue().rates(step))).toList();
+                    .map(module -> new LiveView.ModuleRates(module.getKey(), module.getValue().rates(step, lastSeconds))).toList();
             List<LiveView.RuleNow> topRules = recent.entrySet().stream()
                     .map(rule -> new LiveView.RuleNow(rule.getKey().id(), rule.getKey().module(), rule.getKey().name(),
                             rule.getValue().at(0, Outcome.ALLOWED),
@@ -99,10 +109,11 @@ public class LiveTraffic {
                             .thenComparingLong(LiveView.RuleNow::shadowBlocked).reversed()
                             .thenComparing(LiveView.RuleNow::rule))
                     .limit(TOP_RULES).toList();
-            return new LiveView(at, (int) step, times, total.rates(step), moduleRates, topRules, running, null);
+            return new LiveView(at, span.label(), (int) step, times, total.rates(step, lastSeconds), moduleRates, topRules, running,
+                    null);
         } catch (RuntimeException e) {
             Series none = new Series(times.size());
-            return new LiveView(at, (int) step, times, none.rates(step), List.of(), List.of(), List.of(),
+            return new LiveView(at, span.label(), (int) step, times, none.rates(step, lastSeconds), List.of(), List.of(), List.of(),
                     e.getClass().getSimpleName());
         }
     }
@@ -129,16 +140,18 @@ public class LiveTraffic {
             return counts.get(outcome)[slot];
         }
 
-        LiveView.Rates rates(long stepSeconds) {
-            return new LiveView.Rates(perSecond(counts.get(Outcome.ALLOWED), stepSeconds),
-                    perSecond(counts.get(Outcome.BLOCKED), stepSeconds),
-                    perSecond(counts.get(Outcome.SHADOW_BLOCKED), stepSeconds));
+        /** @param lastSeconds the seconds the newest bucket covers so far */
+        LiveView.Rates rates(long stepSeconds, long lastSeconds) {
+            return new LiveView.Rates(perSecond(counts.get(Outcome.ALLOWED), stepSeconds, lastSeconds),
+                    perSecond(counts.get(Outcome.BLOCKED), stepSeconds, lastSeconds),
+                    perSecond(counts.get(Outcome.SHADOW_BLOCKED), stepSeconds, lastSeconds));
         }
 
-        private static List<Double> perSecond(long[] counts, long stepSeconds) {
+        private static List<Double> perSecond(long[] counts, long stepSeconds, long lastSeconds) {
             List<Double> rates = new ArrayList<>(counts.length);
-            for (long count : counts) {
-                rates.add(Math.round(count * 100.0 / stepSeconds) / 100.0);
+            for (int i = 0; i < counts.length; i++) {
+                long seconds = i == counts.length - 1 ? lastSeconds : stepSeconds;
+                rates.add(Math.round(counts[i] * 100.0 / seconds) / 100.0);
             }
             return rates;
         }

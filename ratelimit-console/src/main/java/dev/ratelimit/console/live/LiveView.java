@@ -5,15 +5,17 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * What the overview shows of now, as JSON for its script: requests per second over the last hour for
- * the whole system and per module, the rules blocking most in the last minutes, and the instances.
+ * What the overview shows of now, as JSON for its script: requests per second over the span (the
+ * last hour unless another is asked for) for the whole system and per module, the rules blocking most
+ * in the last minutes, and the instances.
  *
+ * @param span        the {@link LiveSpan} label
  * @param times       the start of each bucket, epoch milliseconds, oldest first; the rates have one value each
  * @param stepSeconds the bucket size
- * @param topRules    by blocked requests in the last {@link LiveTraffic#RECENT} minutes, most first
+ * @param topRules    by blocked requests in the last {@link LiveTraffic#RECENT}, most first
  * @param error       why the statistics could not be read (Redis away), or {@code null}
  */
-public record LiveView(Instant at, int stepSeconds, List<Long> times, Rates total, List<ModuleRates> modules,
+public record LiveView(Instant at, String span, int stepSeconds, List<Long> times, Rates total, List<ModuleRates> modules,
                        List<RuleNow> topRules, List<RunningInstance> instances, String error) {
 
     /** Requests per second by outcome, one value per bucket. */
