@@ -7,6 +7,8 @@ import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.stats.TrafficCount;
 import dev.ratelimit.interceptor.stats.TrafficGranularity;
 import dev.ratelimit.interceptor.stats.TrafficStatistics;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,6 +35,7 @@ public class LiveTraffic {
     static final Duration RECENT = Duration.ofMinutes(5);
     static final int TOP_RULES = 10;
     private static final TrafficGranularity RECENT_STEP = TrafficGranularity.TEN_SECONDS;
+    private static final MathContext RATE_PRECISION = new MathContext(6);
     private static final Set<Outcome> CHARTED = EnumSet.of(Outcome.ALLOWED, Outcome.BLOCKED, Outcome.SHADOW_BLOCKED);
 
     private final TrafficStatistics statistics;
@@ -151,7 +154,8 @@ public class LiveTraffic {
             List<Double> rates = new ArrayList<>(counts.length);
             for (int i = 0; i < counts.length; i++) {
                 long seconds = i == counts.length - 1 ? lastSeconds : stepSeconds;
-                rates.add(Math.round(counts[i] * 100.0 / seconds) / 100.0);
+                // Significant digits, not decimals: one request an hour is 0.000278/s, not 0.
+                rates.add(new BigDecimal(counts[i]).divide(BigDecimal.valueOf(seconds), RATE_PRECISION).doubleValue());
             }
             return rates;
         }
