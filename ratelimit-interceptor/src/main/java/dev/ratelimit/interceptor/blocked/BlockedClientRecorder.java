@@ -24,7 +24,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * {@code interval} one background thread adds what was noted to Redis, one script per module, which
  * also drops ended blocks and keeps at most {@code maxPerModule} per module. In memory at most
  * {@code maxPending} clients wait for the next write; under a flood of identities the others are
- * left out of the list (and counted), never out of the limiting.
+ * left out of the list (and counted), never out of the limiting. What a write could not deliver (Redis
+ * away) waits for the next one.
  */
 public class BlockedClientRecorder extends IntervalRedisWriter implements RateLimitMetrics {
 
@@ -62,9 +63,12 @@ public class BlockedClientRecorder extends IntervalRedisWriter implements RateLi
 
     @Override
     public void denied(LimitDefinition limit, String counterKey, long retryAfterMillis) {
-        Blocked client = new Blocked(limit.module(), keys.counterWithinModule(limit.module(), counterKey));
         long now = clock().millis();
-        Refusals refusal = new Refusals(now + retryAfterMillis, now);
+        note(new Blocked(limit.module(), keys.counterWithinModule(limit.module(), counterKey)),
+                new Refusals(now + retryAfterMillis, now));
+    }
+
+    private void note(Blocked client, Refusals refusal) {
         Refusals known = pending.get(client);
         if (known != null) {
             if (!known.covers(refusal)) {
@@ -88,29 +92,41 @@ public class BlockedClientRecorder extends IntervalRedisWriter implements RateLi
         return leftOut.sum();
     }
 
+    /** What Redis did not take is noted again for the next write, unless its block has ended by then. */
     @Override
     protected void write() {
-        Map<String, List<String>> perModule = new HashMap<>();
+        Map<String, List<Map.Entry<Blocked, Refusals>>> perModule = new HashMap<>();
         for (Map.Entry<Blocked, Refusals> entry : pending.entrySet()) {
             if (pending.remove(entry.getKey(), entry.getValue())) {
                 pendingCount.decrementAndGet();
-                List<String> triples = perModule.computeIfAbsent(entry.getKey().module(), module -> new ArrayList<>());
-                triples.add(entry.getKey().member());
-                triples.add(Long.toString(entry.getValue().ends()));
-                triples.add(Long.toString(entry.getValue().last()));
+                perModule.computeIfAbsent(entry.getKey().module(), module -> new ArrayList<>()).add(entry);
             }
         }
-        long now = clock().millis();
-        perModule.forEach((module, triples) -> {
-            for (int from = 0; from < triples.size(); from += 3 * MEMBERS_PER_CALL) {
-                List<String> args = new ArrayList<>();
-                args.add(Long.toString(now));
-                args.add(Integer.toString(maxPerModule));
-                args.add(Long.toString(BlockedClients.UNBLOCK_REMEMBERED.toMillis()));
-                args.addAll(triples.subList(from, Math.min(triples.size(), from + 3 * MEMBERS_PER_CALL)));
-                redis.execute(ADD, List.of(keys.blocked(module), keys.unblocked(module)), args.toArray());
+        List<List<Map.Entry<Blocked, Refusals>>> calls = new ArrayList<>();
+        perModule.values().forEach(entries -> {
+            for (int from = 0; from < entries.size(); from += MEMBERS_PER_CALL) {
+                calls.add(entries.subList(from, Math.min(entries.size(), from + MEMBERS_PER_CALL)));
             }
         });
+        long now = clock().millis();
+        int written = 0;
+        try {
+            for (List<Map.Entry<Blocked, Refusals>> call : calls) {
+                String module = call.get(0).getKey().module();
+                List<String> args = new ArrayList<>(List.of(Long.toString(now), Integer.toString(maxPerModule),
+                        Long.toString(BlockedClients.UNBLOCK_REMEMBERED.toMillis())));
+                call.forEach(entry -> args.addAll(List.of(entry.getKey().member(),
+                        Long.toString(entry.getValue().ends()), Long.toString(entry.getValue().last()))));
+                redis.execute(ADD, List.of(keys.blocked(module), keys.unblocked(module)), args.toArray());
+                written++;
+            }
+        } catch (RuntimeException e) {
+            long later = clock().millis();
+            calls.subList(written, calls.size()).forEach(call -> call.stream()
+                    .filter(entry -> entry.getValue().ends() > later)
+                    .forEach(entry -> note(entry.getKey(), entry.getValue())));
+            throw e;
+        }
     }
 
     private record Blocked(String module, String member) {

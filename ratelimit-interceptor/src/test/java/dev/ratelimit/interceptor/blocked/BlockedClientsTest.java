@@ -86,6 +86,25 @@ class BlockedClientsTest {
     }
 
     @Test
+    void aBlockNotedWhileRedisIsAwayIsListedOnceRedisIsBack() {
+        ConfigurableApplicationContext app = env.start();
+        HttpProbe instance = new HttpProbe(FixtureApplication.port(app));
+        String path = AlgorithmController.path(Algorithm.FIXED_WINDOW) + "?usercode=outage";
+        for (int i = 0; i <= AlgorithmController.LIMIT; i++) {
+            instance.status(path);
+        }
+        BlockedClientRecorder recorder = app.getBean(BlockedClientRecorder.class);
+        env.redis().stop();
+
+        recorder.flush();
+        env.redis().restart();
+        recorder.flush();
+
+        assertThat(blockedClients().now(List.of("fixture"), 100)).extracting(BlockedClient::identity)
+                .containsExactly("outage");
+    }
+
+    @Test
     void anInvalidMemberIsRefused() {
         assertThatThrownBy(() -> blockedClients().unblock("fixture", "no-colons")).isInstanceOf(IllegalArgumentException.class);
     }
