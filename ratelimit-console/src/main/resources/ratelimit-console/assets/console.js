@@ -110,6 +110,7 @@
         : new Date(view.at).toLocaleTimeString();
       status.className = view.error ? 'error' : 'muted';
       section.dataset.refreshedAt = view.at;
+      section.dataset.span = view.span;
     }
     var span = document.getElementById('live-span');
     function url() {

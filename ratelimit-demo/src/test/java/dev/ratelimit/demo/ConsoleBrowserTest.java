@@ -180,6 +180,9 @@ class ConsoleBrowserTest {
             assertThat(browser.findElements(By.cssSelector("#live-chart canvas"))).isNotEmpty();
             browser.manage().window().setSize(new Dimension(1440, 1800));
             screenshot("09-overview-live");
+            new Select(browser.findElement(By.id("live-span"))).selectByValue("7d");
+            wait.until(driver -> "7d".equals(driver.findElement(By.id("live")).getAttribute("data-span")));
+            assertThat(liveBlocked(browser)).as("the week's blocked requests, the current hour included").isPositive();
 
             browser.findElement(By.cssSelector("#live-rules a")).click();
             wait.until(driver -> driver.getCurrentUrl().contains("/ratelimit-console/rule?module=demo"));
