@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # HTTP overhead of the starter, measured with wrk (Debian package wrk) on loopback only.
 #
-# Four instances of one small app (dev.ratelimit.bench.http.OverheadApplication), each with its own
-# redis-server, all started before the first measurement:
+# One instance of one small app (dev.ratelimit.bench.http.OverheadApplication) per variant, each with its
+# own redis-server, all started before the first measurement:
 #   bare      the app without the starter on its classpath, GET /plain
 #   no-rule   with the starter, GET /plain (an endpoint without a rule)
 #   allowed   with the starter, GET /allowed (a rule that always admits: one Redis decision per request)
@@ -11,6 +11,9 @@
 #   rejected-uncached  as rejected, with ratelimit.near-cache.enabled=false: a Redis decision per rejection
 #   allowed-in-process  as allowed, but with ratelimit.store=memory: the starter's own work on a limited
 #             request without the Redis round trip
+#   allowed-no-stats, rejected-no-stats  as allowed and rejected, with ratelimit.stats.enabled=false:
+#             what the live statistics and the blocked-clients list cost a request (an in-memory count
+#             per limit, a note per refusal; their Redis writes run on a thread of their own)
 #   redis-call without the starter, GET /redis-call (one INCR of the app's own per request: what a single
 #             Redis round trip costs a request here, whoever makes it)
 # After one warm-up pass (WARMUP seconds each, long enough for the JIT on a busy 2-core machine), ROUNDS passes run wrk against each in turn (side by side in time, so a change
@@ -30,7 +33,7 @@ CONNECTIONS=${CONNECTIONS:-32}
 WRK_THREADS=${WRK_THREADS:-1}
 ROUNDS=${ROUNDS:-5}
 OUT=${OUT:-ratelimit-bench/target/bench-results}
-VARIANTS=(bare no-rule allowed rejected rejected-uncached allowed-in-process redis-call)
+VARIANTS=(bare no-rule allowed allowed-no-stats rejected rejected-no-stats rejected-uncached allowed-in-process redis-call)
 
 if [[ "${1:-}" != "--no-build" ]]; then
   mvn -B -q -pl ratelimit-bench -am package dependency:build-classpath -DskipTests \
@@ -53,11 +56,14 @@ for variant in "${VARIANTS[@]}"; do
   app_port=$(free_port)
   store=redis
   near_cache=true
+  stats=true
   case $variant in
     bare) cp=$BARE_CP path=/plain ;;
     no-rule) cp=$FULL_CP path=/plain ;;
     allowed) cp=$FULL_CP path=/allowed ;;
+    allowed-no-stats) cp=$FULL_CP path=/allowed stats=false ;;
     rejected) cp=$FULL_CP path=/rejected ;;
+    rejected-no-stats) cp=$FULL_CP path=/rejected stats=false ;;
     rejected-uncached) cp=$FULL_CP path=/rejected near_cache=false ;;
     allowed-in-process) cp=$FULL_CP path=/allowed store=memory ;;
     redis-call) cp=$BARE_CP path=/redis-call ;;
@@ -65,7 +71,7 @@ for variant in "${VARIANTS[@]}"; do
   java -Xms512m -Xmx512m -cp "$cp" dev.ratelimit.bench.http.OverheadApplication \
       --server.port="$app_port" --spring.application.name=app-bench \
       --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$redis_port" \
-      --ratelimit.store="$store" --ratelimit.near-cache.enabled="$near_cache" --logging.level.root=WARN >"$OUT/http/app-$variant.log" 2>&1 &
+      --ratelimit.store="$store" --ratelimit.near-cache.enabled="$near_cache" --ratelimit.stats.enabled="$stats" --logging.level.root=WARN >"$OUT/http/app-$variant.log" 2>&1 &
   PIDS+=($!)
   APP_PID[$variant]=$!
   URL[$variant]="http://127.0.0.1:$app_port$path"
