@@ -113,13 +113,22 @@ public class BatchingInterceptionLog implements InterceptionLog, DroppedIntercep
         }
     }
 
+    /**
+     * Writes the rows whose window has ended, until shutdown; then all of them. The last write comes
+     * after the loop, so that a shutdown at any point of it (even before the first turn) writes out
+     * every waiting row.
+     */
     private void run() {
         try {
             while (!stopped()) {
                 stopping.await(pollMillis, TimeUnit.MILLISECONDS);
-                writeAll(stopped() ? waiting.all() : waiting.due(System.nanoTime()));
-                warnAboutDrops();
+                if (!stopped()) {
+                    writeAll(waiting.due(System.nanoTime()));
+                    warnAboutDrops();
+                }
             }
+            writeAll(waiting.all());
+            warnAboutDrops();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
