@@ -19,7 +19,10 @@
   }
   // <section id="live" data-live-url>: polls the live view every few seconds and redraws its charts
   // and tables in place (those of them the page has). Every value goes in as text (textContent), never as markup.
-  var LIVE_REFRESH_MILLIS = 5000;
+  // Every 5 s for the last hour (what the instances write every 5 s); longer spans, whose steps are
+  // minutes or hours and which read many more buckets, less often.
+  var LIVE_REFRESH_MILLIS = { '1h': 5000, '6h': 15000, '24h': 30000 };
+  var LIVE_REFRESH_LONG_MILLIS = 60000;
   var COLORS = { allowed: '#2e8540', blocked: '#c0392b', shadow: '#d68910' };
   function live(section) {
     var status = document.getElementById('live-status');
@@ -129,9 +132,15 @@
           status.className = 'error';
         });
     }
-    refresh();
-    setInterval(refresh, LIVE_REFRESH_MILLIS);
-    if (span) { span.addEventListener('change', refresh); }
+    var timer;
+    function schedule() {
+      refresh();
+      var every = LIVE_REFRESH_MILLIS[span ? span.value : '1h'] || LIVE_REFRESH_LONG_MILLIS;
+      clearTimeout(timer);
+      timer = setTimeout(schedule, every);
+    }
+    schedule();
+    if (span) { span.addEventListener('change', schedule); }
     window.addEventListener('resize', function () {
       totalChart.resize();
       if (moduleChart) { moduleChart.resize(); }
