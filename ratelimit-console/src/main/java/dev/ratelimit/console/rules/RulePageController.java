@@ -97,10 +97,7 @@ public class RulePageController {
         try {
             Map<String, String> hash = config.readAll();
             RuleSnapshot snapshot = RuleTable.snapshot(hash);
-            RuleRow annotated = RuleTable.build(index, hash, audit, clock, Map.of()).stream()
-                    .filter(rules -> rules.module().equals(module)).flatMap(rules -> rules.rules().stream())
-                    .filter(row -> row.id().equals(id)).findFirst().orElse(null);
-            model.addAttribute("annotated", annotated);
+            model.addAttribute("annotated", RuleTable.find(index, module, id, hash, snapshot, audit, clock));
             model.addAttribute("dynamic", hash.get(DYN_PREFIX + id));
             model.addAttribute("dynamicUri", hash.get(DYNURI_PREFIX + rule));
             model.addAttribute("enabled", snapshot.override(id).enabled());

@@ -51,6 +51,22 @@ final class RuleTable {
         return modules;
     }
 
+    /**
+     * The annotated rule {@code id} of {@code module} as the rules page shows it, read from that module's
+     * index alone; {@code null} when the module declares no such rule.
+     */
+    static RuleRow find(ApiIndexRepository index, String module, String id, Map<String, String> hash,
+                        RuleSnapshot snapshot, AuditTrail audit, LogClock clock) {
+        for (ApiIndexEntry entry : index.entries(module).values()) {
+            for (ApiIndexEntry.Limit limit : entry.limits()) {
+                if (limit.rule().equals(id)) {
+                    return row(entry, limit, hash, snapshot, audit, clock, Map.of());
+                }
+            }
+        }
+        return null;
+    }
+
     /** The config hash as the limiter reads it. */
     static RuleSnapshot snapshot(Map<String, String> hash) {
         return SysConfigParser.parse(hash, 0, Instant.EPOCH, warning -> { });
