@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.autoconfigure;
 
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.config.ConfigChangeListener;
+import dev.ratelimit.interceptor.config.ConfigChangeSubscription;
 import dev.ratelimit.interceptor.decision.RequestLimiter;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.config.SysConfigDefaults;
@@ -40,7 +41,6 @@ import java.util.Map;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -54,8 +54,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.listener.ChannelTopic;
-import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
@@ -208,42 +206,25 @@ public class RateLimitAutoConfiguration {
     }
 
     /**
-     * Refreshes the snapshot the moment a change is announced. Not a default injection candidate, so an
-     * app that injects its own {@code RedisMessageListenerContainer} by type still gets its own. Started
-     * by {@link #rateLimitConfigChangeSubscription}, not with the context: its first subscription fails
-     * when Redis is away, and that must not fail the start. Once subscribed, Lettuce subscribes again
-     * by itself after a lost connection.
+     * Refreshes the snapshot the moment a change is announced, and clears the near cache's denials, since
+     * a change may free a client. Subscribed when the app is ready, not with the context, so that a Redis
+     * that is away neither delays nor fails the start.
      */
-    @Bean(defaultCandidate = false)
-    @ConditionalOnMissingBean(name = "rateLimitConfigChangeListenerContainer")
+    @Bean
+    @ConditionalOnMissingBean
     @ConditionalOnBean(SysConfigRepository.class)
-    RedisMessageListenerContainer rateLimitConfigChangeListenerContainer(StringRedisTemplate redis,
-            RuleSnapshotHolder snapshots, RedisKeys keys, ObjectProvider<NearCache> nearCache) {
-        RedisMessageListenerContainer container = new RedisMessageListenerContainer();
-        container.setConnectionFactory(redis.getRequiredConnectionFactory());
-        container.setAutoStartup(false);
-        container.setTaskExecutor(new SubscriptionScheduler());
-        container.setRecoveryBackoff(StartupTask.retryPauses());
+    ConfigChangeSubscription rateLimitConfigChangeSubscription(StringRedisTemplate redis, RuleSnapshotHolder snapshots,
+            RedisKeys keys, ObjectProvider<NearCache> nearCache) {
         NearCache denials = nearCache.getIfAvailable();
-        container.addMessageListener(new ConfigChangeListener(snapshots, denials == null ? () -> { } : denials::clear),
-                new ChannelTopic(keys.configChangedChannel()));
-        return container;
+        return new ConfigChangeSubscription(redis.getRequiredConnectionFactory(), keys.configChangedChannel(),
+                new ConfigChangeListener(snapshots, denials == null ? () -> { } : denials::clear));
     }
 
     @Bean
-    @ConditionalOnMissingBean(name = "rateLimitConfigChangeSubscription")
-    @ConditionalOnBean(name = "rateLimitConfigChangeListenerContainer")
-    StartupTask rateLimitConfigChangeSubscription(
-            @Qualifier("rateLimitConfigChangeListenerContainer") RedisMessageListenerContainer container,
-            RedisKeys keys) {
-        return new StartupTask("subscribe to " + keys.configChangedChannel(), () -> {
-            try {
-                container.start();
-            } catch (RuntimeException e) {
-                container.stop(); // so that the next attempt starts afresh
-                throw e;
-            }
-        });
+    @ConditionalOnMissingBean(name = "rateLimitConfigChangeSubscriptionTask")
+    @ConditionalOnBean(ConfigChangeSubscription.class)
+    StartupTask rateLimitConfigChangeSubscriptionTask(ConfigChangeSubscription subscription, RedisKeys keys) {
+        return new StartupTask("subscribe to " + keys.configChangedChannel(), subscription::subscribe);
     }
 
     @Bean

@@ -77,7 +77,7 @@ public final class StartupTask implements ApplicationListener<ApplicationReadyEv
      * up to ten seconds, without end. Short enough to catch up soon after Redis is back, long enough
      * to cost nothing while it is away.
      */
-    public static BackOff retryPauses() {
+    private static BackOff retryPauses() {
         ExponentialBackOff pauses = new ExponentialBackOff(FIRST_PAUSE_MILLIS, 2);
         pauses.setMaxInterval(MAX_PAUSE_MILLIS);
         return pauses;

@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.config;
 import static dev.ratelimit.interceptor.config.ConfigPropagationTest.CHANNEL;
 import static dev.ratelimit.interceptor.config.ConfigPropagationTest.awaitWithin;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
@@ -23,6 +24,8 @@ class ConfigSubscriptionRecoveryTest {
 
     private static final String USER = "fixture.LimitedController.user";
     private static final Duration RECOVERY = Duration.ofSeconds(30);
+    /** Spring's own bound on a stop phase: an app that takes longer is waiting on something without end. */
+    private static final Duration STOP_BOUND = Duration.ofSeconds(30);
 
     @RegisterExtension
     final RedisWithApps env = new RedisWithApps();
@@ -64,6 +67,20 @@ class ConfigSubscriptionRecoveryTest {
         Awaitility.await("subscribed").atMost(RECOVERY)
                 .until(() -> redis.commands().pubsubNumsub(CHANNEL).get(CHANNEL) == 1);
         assertChangesArrive(app);
+    }
+
+    @Test
+    void anAppStopsWhileItsSubscriptionWaitsOnARedisThatDoesNotAnswer() {
+        RedisServerProcess redis = env.redis();
+        redis.pause();
+        try {
+            ConfigurableApplicationContext app = env.start("ratelimit.config.refresh-interval=1h");
+            long closing = System.nanoTime();
+            assertTimeoutPreemptively(STOP_BOUND, () -> env.stop(app), "the app's stop waits on the subscription");
+            System.out.printf("Stopped with Redis paused in %d ms%n", (System.nanoTime() - closing) / 1_000_000);
+        } finally {
+            redis.resume();
+        }
     }
 
     private static void assertChangesArrive(ConfigurableApplicationContext app) {

@@ -7,6 +7,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** Sends real HTTP requests to an app started on a port. */
 public final class HttpProbe {
@@ -14,6 +18,8 @@ public final class HttpProbe {
     /** HTTP/1.1: the default (HTTP/2) adds an h2c upgrade attempt to every request, and so to every measured latency. */
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
+
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
     private final int port;
 
@@ -34,14 +40,22 @@ public final class HttpProbe {
     private HttpResponse<String> send(String method, String path, String... headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .method(method, HttpRequest.BodyPublishers.noBody())
-                .timeout(Duration.ofSeconds(10));
+                .timeout(REQUEST_TIMEOUT);
         for (int i = 0; i < headers.length; i += 2) {
             request.header(headers[i], headers[i + 1]);
         }
+        // The client's own timeout is enforced by its selector thread; waiting on the future with a bound
+        // of our own keeps a test from hanging should that thread ever stall.
+        CompletableFuture<HttpResponse<String>> response = CLIENT.sendAsync(request.build(),
+                HttpResponse.BodyHandlers.ofString());
         try {
-            return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            return response.get(REQUEST_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? new UncheckedIOException(io)
+                    : new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+            response.cancel(true);
+            throw new IllegalStateException(method + " " + path + " got no response, not even the client's timeout", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
