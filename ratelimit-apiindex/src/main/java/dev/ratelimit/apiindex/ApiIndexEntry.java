@@ -33,12 +33,15 @@ public record ApiIndexEntry(String pattern, List<String> patterns, List<String> 
      * @param intervalSeconds the window in seconds
      * @param dimension       who is counted together: {@code USER}, {@code IP}, {@code METHOD}, {@code GLOBAL}, {@code CUSTOM}
      * @param algorithm       how the counter decides ({@code FIXED_WINDOW}...)
+     * @param countWhen       the condition on the response for a request to stay counted; {@code null} when
+     *                        every request counts (and in the index of an app built before the field existed)
      */
-    public record Limit(String rule, long count, long intervalSeconds, String dimension, String algorithm) {
+    public record Limit(String rule, long count, long intervalSeconds, String dimension, String algorithm,
+                        String countWhen) {
 
         static Limit of(LimitDefinition limit) {
             return new Limit(limit.id(), limit.count(), limit.windowSeconds(), limit.dimension().name(),
-                    limit.algorithm().name());
+                    limit.algorithm().name(), limit.countsSome() ? limit.countWhen() : null);
         }
     }
 

@@ -4,6 +4,7 @@ import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.RateLimitStore;
+import dev.ratelimit.interceptor.store.Refund;
 import dev.ratelimit.interceptor.store.StoreResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,19 +17,33 @@ public final class StoreLimiter implements Limiter {
 
     private final RateLimitStore store;
     private final List<List<CounterRequest>> requests;
+    private final boolean refundAdmitted;
 
-    private StoreLimiter(RateLimitStore store, List<List<CounterRequest>> requests) {
+    private StoreLimiter(RateLimitStore store, List<List<CounterRequest>> requests, boolean refundAdmitted) {
         this.store = store;
         this.requests = requests;
+        this.refundAdmitted = refundAdmitted;
     }
 
     /** One limit per request, on counter {@code key(i)}. */
     public static StoreLimiter oneLimit(RateLimitStore store, Algorithm algorithm, BenchLimit limit, int keys) {
+        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys), false);
+    }
+
+    /**
+     * One {@code countWhen} limit per request whose response never matches: every admitted request gives
+     * its unit back, as the interceptor does once the response is written. The dearest case of the kind.
+     */
+    public static StoreLimiter oneLimitRefunded(RateLimitStore store, Algorithm algorithm, BenchLimit limit, int keys) {
+        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys), true);
+    }
+
+    private static List<List<CounterRequest>> oneLimitRequests(Algorithm algorithm, BenchLimit limit, int keys) {
         List<List<CounterRequest>> requests = new ArrayList<>(keys);
         for (int i = 0; i < keys; i++) {
             requests.add(List.of(request(KeySpread.key(i), algorithm, limit)));
         }
-        return new StoreLimiter(store, requests);
+        return requests;
     }
 
     /**
@@ -42,7 +57,7 @@ public final class StoreLimiter implements Limiter {
             requests.add(List.of(request(user, Algorithm.FIXED_WINDOW, limit),
                     request(user.replace(":USER:", ":IP:"), Algorithm.FIXED_WINDOW, limit)));
         }
-        return new StoreLimiter(store, requests);
+        return new StoreLimiter(store, requests, false);
     }
 
     private static CounterRequest request(String key, Algorithm algorithm, BenchLimit limit) {
@@ -59,10 +74,18 @@ public final class StoreLimiter implements Limiter {
         if (!(store.acquire(requests.get(key)) instanceof StoreResult.Decided decided)) {
             throw new IllegalStateException("the store did not decide");
         }
+        List<CounterRequest> asked = requests.get(key);
         for (Decision decision : decided.decisions()) {
             if (!decision.allowed()) {
                 return false;
             }
+        }
+        if (refundAdmitted) {
+            List<Refund> refunds = new ArrayList<>(asked.size());
+            for (int i = 0; i < asked.size(); i++) {
+                refunds.add(new Refund(asked.get(i), decided.decisions().get(i).decidedAt()));
+            }
+            store.refund(refunds);
         }
         return true;
     }

@@ -6,6 +6,8 @@ import dev.ratelimit.interceptor.RateLimit;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -75,12 +77,16 @@ public class DemoController {
         return reply("a price quote");
     }
 
-    /** Sliding log: exactly 3 attempts in any minute per client IP. */
-    @RateLimit(count = 3, interval = 1, unit = TimeUnit.MINUTES, dimension = Dimension.IP,
-            algorithm = Algorithm.SLIDING_LOG)
+    /**
+     * Failed logins only: 5 wrong passwords in any 15 minutes per client IP (sliding log), while successful
+     * logins ({@code password=demo}) never use the quota.
+     */
+    @RateLimit(count = 5, interval = 15, unit = TimeUnit.MINUTES, dimension = Dimension.IP,
+            algorithm = Algorithm.SLIDING_LOG, countWhen = "#status == 401")
     @PostMapping("/login")
-    public Map<String, Object> login() {
-        return reply("login attempt");
+    public ResponseEntity<Map<String, Object>> login(@RequestParam(defaultValue = "") String password) {
+        return "demo".equals(password) ? ResponseEntity.ok(reply("signed in"))
+                : ResponseEntity.status(HttpStatus.UNAUTHORIZED).body(reply("wrong password"));
     }
 
     /** CUSTOM: 10 per minute per tenant, whoever calls. */

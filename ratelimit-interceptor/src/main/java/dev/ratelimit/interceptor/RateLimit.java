@@ -59,4 +59,18 @@ public @interface RateLimit {
 
     /** Message key of the rejection text, resolved in the request's locale. */
     String messageKey() default "ratelimit.rejected";
+
+    /**
+     * Counts only the requests whose response matches: a SpEL expression on the response, with the
+     * variables {@code #status} (the status code; 500 when the handler threw an exception nothing
+     * handled), {@code #response} and {@code #request}; empty counts every request. For example
+     * {@code "#status == 401 or #status == 403"} counts failed logins only.
+     *
+     * <p>Exact under concurrency: a request takes its unit before the handler runs, like any other, and
+     * gives it back when its response does not match, in its window only. So no more than {@code count}
+     * matching requests are ever run per window, however many arrive at once; the price is that requests
+     * still running hold their units, so a burst can see denials that refunds then make room for. A
+     * rejected request gives back what its other limits took. An expression that fails counts the request.
+     */
+    String countWhen() default "";
 }

@@ -19,6 +19,9 @@ public enum RedisContender {
     OURS_SLIDING_WINDOW((redis, limit, keys) -> ours(redis, Algorithm.SLIDING_WINDOW, limit, keys)),
     OURS_SLIDING_LOG((redis, limit, keys) -> ours(redis, Algorithm.SLIDING_LOG, limit, keys)),
     OURS_TOKEN_BUCKET((redis, limit, keys) -> ours(redis, Algorithm.TOKEN_BUCKET, limit, keys)),
+    /** A fixed window with {@code countWhen} whose every admitted request gives its unit back. */
+    OURS_FIXED_WINDOW_REFUNDED((redis, limit, keys) -> StoreLimiter.oneLimitRefunded(
+            new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys)),
     /** Two stacked fixed-window limits per request (user and IP), sent together. */
     OURS_TWO_LIMITS((redis, limit, keys) ->
             StoreLimiter.twoLimits(new RedisRateLimitStore(Stores.connection(redis.template())), limit, keys)),
@@ -57,7 +60,7 @@ public enum RedisContender {
      * the diagnostic transports of our fixed-window script.
      */
     public boolean decidesOneLimit() {
-        return this != OURS_TWO_LIMITS && !name().startsWith("FIXED_WINDOW_SCRIPT_");
+        return this != OURS_TWO_LIMITS && this != OURS_FIXED_WINDOW_REFUNDED && !name().startsWith("FIXED_WINDOW_SCRIPT_");
     }
 
     private static Limiter ours(RedisServerProcess redis, Algorithm algorithm, BenchLimit limit, int keys) {

@@ -12,7 +12,8 @@ import java.util.List;
  * @param overriddenAt when, in the log's zone
  * @param ignored      knobs the limiter does not apply, each as {@code <field>: <reason>}
  */
-public record RuleRow(String id, String pattern, String methods, String dimension, String algorithm, boolean enabled,
+public record RuleRow(String id, String pattern, String methods, String dimension, String algorithm, String countWhen,
+                      boolean enabled,
                       boolean shadow, String count, String interval, long declaredCount, long declaredInterval,
                       boolean overridden, String overriddenBy, String overriddenAt, List<String> ignored) {
 }

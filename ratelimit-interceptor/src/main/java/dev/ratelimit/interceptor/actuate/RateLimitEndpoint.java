@@ -101,7 +101,7 @@ public class RateLimitEndpoint {
                 LimitDefinition limit = override.applyTo(declared);
                 rules.add(new RuleReport(limit.id(), "annotation", limit.count(), limit.windowSeconds(),
                         declared.count(), declared.windowSeconds(), limit.dimension().name(), limit.algorithm().name(),
-                        override.enabled(), mode(snapshot, limit.id())));
+                        limit.countsSome() ? limit.countWhen() : null, override.enabled(), mode(snapshot, limit.id())));
             }
         }
         for (Map.Entry<String, LimitSpec> dynamic : snapshot.dynamicRules().entrySet()) {
@@ -116,7 +116,7 @@ public class RateLimitEndpoint {
 
     private static RuleReport dynamicRule(RuleSnapshot snapshot, String id, String source, LimitSpec limit) {
         return new RuleReport(id, source, limit.count(), limit.intervalSeconds(), null, null, limit.dimension().name(),
-                limit.algorithm().name(), snapshot.override(id).enabled(), mode(snapshot, id));
+                limit.algorithm().name(), null, snapshot.override(id).enabled(), mode(snapshot, id));
     }
 
     private static String mode(RuleSnapshot snapshot, String ruleId) {
@@ -175,9 +175,10 @@ public class RateLimitEndpoint {
      * @param source          {@code annotation}, {@code dyn} or {@code dynuri}
      * @param count           in force
      * @param declaredCount   as the annotation declares it; {@code null} for dynamic rules
+     * @param countWhen       the condition on the response for a request to stay counted; {@code null}: every request
      */
     public record RuleReport(String id, String source, long count, long intervalSeconds, Long declaredCount,
-                             Long declaredIntervalSeconds, String dimension, String algorithm, boolean enabled,
-                             String mode) {
+                             Long declaredIntervalSeconds, String dimension, String algorithm, String countWhen,
+                             boolean enabled, String mode) {
     }
 }

@@ -31,6 +31,7 @@ import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.store.resilience.CircuitProbe;
 import dev.ratelimit.interceptor.store.resilience.FailoverRateLimitStore;
 import dev.ratelimit.interceptor.store.resilience.FailurePolicy;
+import dev.ratelimit.interceptor.web.CountWhenConditions;
 import dev.ratelimit.interceptor.web.JsonRejectionHandler;
 import dev.ratelimit.interceptor.web.LimitResponseWriter;
 import dev.ratelimit.interceptor.web.RateLimitInterceptor;
@@ -176,8 +177,15 @@ public class RateLimitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    EndpointCatalog rateLimitEndpointCatalog(RuleNaming naming, RateLimitStore store, CustomKeyExpressions customKeys) {
-        return new EndpointCatalog(naming, store.supportedAlgorithms(), customKeys::parse);
+    CountWhenConditions rateLimitCountWhenConditions() {
+        return new CountWhenConditions();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    EndpointCatalog rateLimitEndpointCatalog(RuleNaming naming, RateLimitStore store, CustomKeyExpressions customKeys,
+                                             CountWhenConditions countWhen) {
+        return new EndpointCatalog(naming, store.supportedAlgorithms(), customKeys::parse, countWhen::parse);
     }
 
     /** Reads every handler mapping once all are built, so an invalid {@code @RateLimit} fails the start. */
@@ -318,8 +326,9 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnBean(RequestLimiter.class)
     RateLimitInterceptor rateLimitInterceptor(EndpointCatalog catalog, RequestLimiter limiter,
-                                              DimensionKeys identities, LimitResponseWriter responses) {
-        return new RateLimitInterceptor(catalog, limiter, identities, responses);
+                                              DimensionKeys identities, LimitResponseWriter responses,
+                                              CountWhenConditions countWhen) {
+        return new RateLimitInterceptor(catalog, limiter, identities, responses, countWhen);
     }
 
     @Bean

@@ -13,6 +13,7 @@ import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.RateLimitStore;
+import dev.ratelimit.interceptor.store.Refund;
 import dev.ratelimit.interceptor.store.StoreResult;
 import java.time.Clock;
 import java.time.Duration;
@@ -78,7 +79,7 @@ public class RequestLimiter {
                 counted.add(limit);
                 counters.add(new CounterRequest(
                         keys.counter(limit.module(), limit.rule(), limit.dimension(), limit.algorithm(), identity),
-                        limit.algorithm(), limit.count(), limit.windowSeconds() * 1000));
+                        limit.algorithm(), limit.count(), limit.windowSeconds() * 1000, limit.countsSome()));
             }
         }
         if (counters.isEmpty()) {
@@ -110,11 +111,19 @@ public class RequestLimiter {
         boolean anyShadow = snapshot.anyShadow();
         List<LimitDefinition> enforcedLimits = anyShadow ? new ArrayList<>(counted.size()) : counted;
         List<Decision> enforcedDecisions = anyShadow ? new ArrayList<>(counted.size()) : decisions;
+        List<Reservation> reservations = List.of();
         for (int i = 0; i < counted.size(); i++) {
             LimitDefinition limit = counted.get(i);
             boolean shadow = anyShadow && snapshot.shadow(limit.id());
             if (decisions.get(i).allowed()) {
                 metrics.outcome(limit, Outcome.ALLOWED);
+                if (limit.countsSome()) {
+                    if (reservations.isEmpty()) {
+                        reservations = new ArrayList<>(counted.size());
+                    }
+                    reservations.add(new Reservation(limit.countWhen(),
+                            new Refund(counters.get(i), decisions.get(i).decidedAt())));
+                }
             } else if (shadow) {
                 metrics.outcome(limit, Outcome.SHADOW_BLOCKED);
                 log(request, snapshot, limit, true);
@@ -129,15 +138,33 @@ public class RequestLimiter {
             }
         }
         if (enforcedLimits.isEmpty()) {
-            return Verdict.PASS;
+            return reservations.isEmpty() ? Verdict.PASS
+                    : new Verdict(Verdict.Kind.PASS, List.of(), List.of(), -1, Duration.ZERO, reservations);
         }
         int denying = mostRestrictiveDenial(enforcedDecisions);
         if (denying < 0) {
             return new Verdict(Verdict.Kind.ADMIT, enforcedLimits, enforcedDecisions, closestToLimit(enforcedDecisions),
-                    Duration.ZERO);
+                    Duration.ZERO, reservations);
         }
         log(request, snapshot, enforcedLimits.get(denying), false);
-        return new Verdict(Verdict.Kind.REJECT, enforcedLimits, enforcedDecisions, denying, Duration.ZERO);
+        // A rejected request never runs, so no response of its can count: what it took goes back now.
+        giveBack(reservations);
+        return new Verdict(Verdict.Kind.REJECT, enforcedLimits, enforcedDecisions, denying, Duration.ZERO, List.of());
+    }
+
+    /**
+     * Gives back the units of reservations whose response did not match their {@code countWhen}. Never
+     * throws: a refund that cannot be made leaves its request counted.
+     */
+    public void giveBack(List<Reservation> reservations) {
+        if (reservations.isEmpty()) {
+            return;
+        }
+        try {
+            store.refund(reservations.stream().map(Reservation::refund).toList());
+        } catch (RuntimeException e) {
+            failures.warn(e);
+        }
     }
 
     private boolean whitelisted(LimitedRequest request, Whitelist configured) {

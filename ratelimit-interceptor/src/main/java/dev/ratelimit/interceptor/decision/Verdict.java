@@ -13,9 +13,10 @@ import java.util.List;
  * @param reported   the limit the {@code RateLimit} field reports: the denial that lasts longest when
  *                   rejected, else the limit closest to its end; -1 when there is none
  * @param retryAfter for {@link Kind#REFUSE}: when to try again
+ * @param reservations the units taken from limits that count only some responses, shadow limits included
  */
 public record Verdict(Kind kind, List<LimitDefinition> limits, List<Decision> decisions, int reported,
-                      Duration retryAfter) {
+                      Duration retryAfter, List<Reservation> reservations) {
 
     /** What the web layer does. */
     public enum Kind {
@@ -29,15 +30,16 @@ public record Verdict(Kind kind, List<LimitDefinition> limits, List<Decision> de
         REFUSE
     }
 
-    static final Verdict PASS = new Verdict(Kind.PASS, List.of(), List.of(), -1, Duration.ZERO);
+    static final Verdict PASS = new Verdict(Kind.PASS, List.of(), List.of(), -1, Duration.ZERO, List.of());
 
     public Verdict {
         limits = List.copyOf(limits);
         decisions = List.copyOf(decisions);
+        reservations = List.copyOf(reservations);
     }
 
     static Verdict refuse(Duration retryAfter) {
-        return new Verdict(Kind.REFUSE, List.of(), List.of(), -1, retryAfter);
+        return new Verdict(Kind.REFUSE, List.of(), List.of(), -1, retryAfter, List.of());
     }
 
     public LimitDefinition reportedLimit() {

@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.identity;
 
 import dev.ratelimit.interceptor.CustomKeyResolver;
+import dev.ratelimit.interceptor.expression.ParsedExpressions;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.AbstractMap;
 import java.util.Collections;
@@ -12,9 +13,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;
-import org.springframework.expression.Expression;
-import org.springframework.expression.ParseException;
-import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.expression.spel.support.StandardEvaluationContext;
 import org.springframework.web.servlet.HandlerMapping;
 
@@ -30,9 +28,8 @@ public class CustomKeyExpressions {
 
     private static final Logger log = LoggerFactory.getLogger(CustomKeyExpressions.class);
 
-    private final SpelExpressionParser parser = new SpelExpressionParser();
+    private final ParsedExpressions parsed = new ParsedExpressions("key expression");
     private final BeanFactoryResolver beans;
-    private final Map<String, Expression> parsed = new ConcurrentHashMap<>();
     private final Set<String> reportedFailures = ConcurrentHashMap.newKeySet();
 
     /** @param beanFactory resolves {@code @bean} references; {@code null} for none */
@@ -46,7 +43,7 @@ public class CustomKeyExpressions {
      * @throws IllegalArgumentException when it does not parse, saying where
      */
     public void parse(String expression) {
-        expression(expression);
+        parsed.get(expression);
     }
 
     /**
@@ -64,7 +61,7 @@ public class CustomKeyExpressions {
         context.setVariable("pathVariables", pathVariables(request));
         context.setVariable("headers", new RequestHeaders(request));
         try {
-            Object value = expression(expression).getValue(context);
+            Object value = parsed.get(expression).getValue(context);
             if (value instanceof CustomKeyResolver resolver) {
                 value = resolver.resolve(request);
             }
@@ -80,20 +77,6 @@ public class CustomKeyExpressions {
             }
             return null;
         }
-    }
-
-    private Expression expression(String text) {
-        Expression expression = parsed.get(text);
-        if (expression != null) {
-            return expression;
-        }
-        try {
-            expression = parser.parseExpression(text);
-        } catch (ParseException e) {
-            throw new IllegalArgumentException("key expression '" + text + "' does not parse: " + e.getMessage(), e);
-        }
-        parsed.putIfAbsent(text, expression);
-        return expression;
     }
 
     @SuppressWarnings("unchecked")

@@ -43,6 +43,7 @@ public final class EndpointCatalog {
     private final RuleNaming naming;
     private final Set<Algorithm> supportedAlgorithms;
     private final Consumer<String> customKeyParser;
+    private final Consumer<String> countWhenParser;
     private final ConcurrentMap<EndpointKey, Endpoint> endpoints = new ConcurrentHashMap<>();
     /** The handler method owning each endpoint rule name; guarded by itself. */
     private final Map<String, EndpointKey> ruleOwners = new HashMap<>();
@@ -51,11 +52,14 @@ public final class EndpointCatalog {
      * @param supportedAlgorithms the algorithms of the counter store; a limit with another fails
      * @param customKeyParser     parses (and keeps) the key expression of a CUSTOM limit, throwing
      *                            {@link IllegalArgumentException} when it does not parse
+     * @param countWhenParser     the same for a {@code countWhen} expression
      */
-    public EndpointCatalog(RuleNaming naming, Set<Algorithm> supportedAlgorithms, Consumer<String> customKeyParser) {
+    public EndpointCatalog(RuleNaming naming, Set<Algorithm> supportedAlgorithms, Consumer<String> customKeyParser,
+                           Consumer<String> countWhenParser) {
         this.naming = naming;
         this.supportedAlgorithms = Set.copyOf(supportedAlgorithms);
         this.customKeyParser = customKeyParser;
+        this.countWhenParser = countWhenParser;
     }
 
     /** Registers the handler methods of one handler mapping; throws if a declaration is invalid. */
@@ -166,11 +170,15 @@ public final class EndpointCatalog {
             throw invalid(controller, method, "key is only read with dimension = CUSTOM, this limit counts per "
                     + annotation.dimension());
         }
+        String countWhen = annotation.countWhen().strip();
         long windowSeconds = annotation.unit().toSeconds(annotation.interval());
         try {
+            if (!countWhen.isEmpty()) {
+                countWhenParser.accept(countWhen);
+            }
             return new LimitDefinition(naming.module(annotation), naming.rule(endpointRule, annotation, total),
                     annotation.count(), windowSeconds, annotation.dimension(), annotation.algorithm(),
-                    annotation.key(), annotation.messageKey());
+                    annotation.key(), annotation.messageKey(), countWhen);
         } catch (IllegalArgumentException e) {
             throw invalid(controller, method, e.getMessage());
         }

@@ -15,9 +15,10 @@ import dev.ratelimit.interceptor.InvalidValueException;
  * @param windowSeconds window length in seconds, at least 1
  * @param key         SpEL expression of a {@link Dimension#CUSTOM} limit, else empty
  * @param messageKey  message key of the rejection text
+ * @param countWhen   SpEL condition on the response for the request to stay counted, else empty (every request)
  */
 public record LimitDefinition(String module, String rule, long count, long windowSeconds, Dimension dimension,
-                              Algorithm algorithm, String key, String messageKey) {
+                              Algorithm algorithm, String key, String messageKey, String countWhen) {
 
     public static final String DEFAULT_MESSAGE_KEY = "ratelimit.rejected";
 
@@ -68,6 +69,12 @@ public record LimitDefinition(String module, String rule, long count, long windo
         if (newCount == count && newWindowSeconds == windowSeconds) {
             return this;
         }
-        return new LimitDefinition(module, rule, newCount, newWindowSeconds, dimension, algorithm, key, messageKey);
+        return new LimitDefinition(module, rule, newCount, newWindowSeconds, dimension, algorithm, key, messageKey,
+                countWhen);
+    }
+
+    /** Whether a request stays counted only when its response matches {@link #countWhen}. */
+    public boolean countsSome() {
+        return !countWhen.isEmpty();
     }
 }

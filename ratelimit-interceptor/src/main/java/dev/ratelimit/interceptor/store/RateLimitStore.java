@@ -17,6 +17,13 @@ public interface RateLimitStore {
      */
     StoreResult acquire(List<CounterRequest> requests);
 
+    /**
+     * Gives back requests this store admitted, each to its counter, if its window is still the current
+     * one. Sent once, never retried, so a refund cannot be counted twice; one that fails is lost, and
+     * its request stays counted, which errs on the side of the limit. Never throws for an outage.
+     */
+    void refund(List<Refund> refunds);
+
     /** The algorithms this store implements; a rule with another fails the start. */
     Set<Algorithm> supportedAlgorithms();
 

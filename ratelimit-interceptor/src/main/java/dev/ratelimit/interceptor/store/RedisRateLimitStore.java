@@ -12,6 +12,10 @@ import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Counters in Redis. Each decision is one {@code EVALSHA} of an algorithm's Lua script, which reads
@@ -31,10 +35,19 @@ public class RedisRateLimitStore implements RateLimitStore {
             Algorithm.SLIDING_WINDOW, LuaScript.load(HEAD, "sliding_window.lua"),
             Algorithm.SLIDING_LOG, LuaScript.load(HEAD, "sliding_log.lua"),
             Algorithm.TOKEN_BUCKET, LuaScript.load(HEAD, "token_bucket.lua")));
+    private static final Map<Algorithm, LuaScript> REFUNDS = new EnumMap<>(Map.of(
+            Algorithm.FIXED_WINDOW, LuaScript.load(HEAD, "fixed_window_refund.lua"),
+            Algorithm.SLIDING_WINDOW, LuaScript.load(HEAD, "sliding_window_refund.lua"),
+            Algorithm.SLIDING_LOG, LuaScript.load(HEAD, "sliding_log_refund.lua"),
+            Algorithm.TOKEN_BUCKET, LuaScript.load(HEAD, "token_bucket_refund.lua")));
+    private static final byte[] NO_TEST_CLOCK = new byte[0];
+
+    private static final Logger log = LoggerFactory.getLogger(RedisRateLimitStore.class);
 
     private final LimiterRedisConnection connection;
     private final Clock testClock;
     private volatile DecisionListener listener = DecisionListener.IGNORE;
+    private final LongAdder refundsAnswered = new LongAdder();
 
     public RedisRateLimitStore(LimiterRedisConnection connection) {
         this(connection, null);
@@ -56,7 +69,8 @@ public class RedisRateLimitStore implements RateLimitStore {
 
     /** Opens the connection and loads every script: see {@link LimiterRedisConnection#open}. */
     public void open(Duration connectTimeout) {
-        connection.open(SCRIPTS.values().stream().map(LuaScript::body).toList(), connectTimeout);
+        connection.open(Stream.concat(SCRIPTS.values().stream(), REFUNDS.values().stream()).map(LuaScript::body).toList(),
+                connectTimeout);
     }
 
     @Override
@@ -67,10 +81,11 @@ public class RedisRateLimitStore implements RateLimitStore {
     @Override
     public StoreDescription describe() {
         if (!connection.watchesReplies()) {
-            return new StoreDescription("redis", Map.of("timeouts", "the Redis client's own"));
+            return new StoreDescription("redis", Map.of("timeouts", "the Redis client's own",
+                    "refundsAnswered", refundsAnswered.sum()));
         }
-        return new StoreDescription("redis", Map.of(
-                "silence", connection.silence().toString(), "maxWait", connection.maxWait().toString()));
+        return new StoreDescription("redis", Map.of("silence", connection.silence().toString(),
+                "maxWait", connection.maxWait().toString(), "refundsAnswered", refundsAnswered.sum()));
     }
 
     @Override
@@ -91,7 +106,7 @@ public class RedisRateLimitStore implements RateLimitStore {
                 // EVAL runs on the server that holds each key and leaves the script in its cache. SCRIPT LOAD
                 // would go to every node of a cluster and fail as long as any one of them is down, so a
                 // promoted replica that never saw the scripts would stay without them.
-                replies = connection.send(calls, requests.stream().map(request -> script(request.algorithm()).body()).toList());
+                replies = connection.send(calls, requests.stream().map(request -> script(SCRIPTS, request.algorithm()).body()).toList());
                 outcome = connection.await(replies);
                 if (outcome != ReplyWatch.Outcome.ANSWERED) {
                     return givenUp(requests, replies, outcome, sentAt);
@@ -113,6 +128,47 @@ public class RedisRateLimitStore implements RateLimitStore {
         return new StoreResult.Decided(decisions);
     }
 
+    /**
+     * Sends the refunds without waiting for them, as the request is done by now. A refund answered
+     * {@code NOSCRIPT} (it did nothing) is sent once more as {@code EVAL}; any other failure is only logged.
+     */
+    @Override
+    public void refund(List<Refund> refunds) {
+        List<ScriptCall> calls = new ArrayList<>(refunds.size());
+        List<byte[]> bodies = new ArrayList<>(refunds.size());
+        for (Refund refund : refunds) {
+            LuaScript script = script(REFUNDS, refund.request().algorithm());
+            calls.add(new ScriptCall(script.sha1(), bytes(refund.request().key()),
+                    args(refund.request(), bytes(Long.toString(refund.reservedAt())))));
+            bodies.add(script.body());
+        }
+        try {
+            List<CompletableFuture<Object>> replies = connection.send(calls, null);
+            CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
+                    .whenComplete((done, error) -> sendAgainIfUnknown(calls, bodies, replies));
+        } catch (RuntimeException e) {
+            log.debug("Rate limit store: refunds not sent, their requests stay counted: {}", e.toString());
+        }
+    }
+
+    private void sendAgainIfUnknown(List<ScriptCall> calls, List<byte[]> bodies, List<CompletableFuture<Object>> replies) {
+        List<ScriptCall> again = new ArrayList<>();
+        List<byte[]> againBodies = new ArrayList<>();
+        for (int i = 0; i < replies.size(); i++) {
+            if (!replies.get(i).isCompletedExceptionally()) {
+                refundsAnswered.increment();
+            } else if (failure(replies.get(i)).contains("NOSCRIPT")) {
+                again.add(calls.get(i));
+                againBodies.add(bodies.get(i));
+            } else {
+                log.debug("Rate limit store: a refund failed, its request stays counted: {}", failure(replies.get(i)));
+            }
+        }
+        if (!again.isEmpty()) {
+            connection.send(again, againBodies).forEach(reply -> reply.thenRun(refundsAnswered::increment));
+        }
+    }
+
     /** Hands each reply that still comes to the listener: Redis counted those requests. */
     private StoreResult givenUp(List<CounterRequest> requests, List<CompletableFuture<Object>> replies,
                                 ReplyWatch.Outcome outcome, long sentAt) {
@@ -128,21 +184,28 @@ public class RedisRateLimitStore implements RateLimitStore {
     }
 
     private ScriptCall call(CounterRequest request) {
+        return new ScriptCall(script(SCRIPTS, request.algorithm()).sha1(), bytes(request.key()), args(request, null));
+    }
+
+    /** The arguments of {@code counter_head.lua}: limit, window, the test's clock, and a refund's reservation. */
+    private byte[][] args(CounterRequest request, byte[] reservedAt) {
         byte[] limit = bytes(Long.toString(request.limit()));
         byte[] window = bytes(Long.toString(request.windowMillis()));
-        byte[][] args = testClock == null ? new byte[][] {limit, window}
-                : new byte[][] {limit, window, bytes(Long.toString(testClock.millis()))};
-        return new ScriptCall(script(request.algorithm()).sha1(), bytes(request.key()), args);
+        byte[] now = testClock == null ? NO_TEST_CLOCK : bytes(Long.toString(testClock.millis()));
+        if (reservedAt != null) {
+            return new byte[][] {limit, window, now, reservedAt};
+        }
+        return testClock == null ? new byte[][] {limit, window} : new byte[][] {limit, window, now};
     }
 
     private static Decision decision(CounterRequest request, Object reply) {
         List<?> values = (List<?>) reply;
         return new Decision(number(values, 0) == 1, request.limit(), number(values, 1), number(values, 2),
-                number(values, 3));
+                number(values, 3), number(values, 4));
     }
 
-    private static LuaScript script(Algorithm algorithm) {
-        LuaScript script = SCRIPTS.get(algorithm);
+    private static LuaScript script(Map<Algorithm, LuaScript> scripts, Algorithm algorithm) {
+        LuaScript script = scripts.get(algorithm);
         if (script == null) {
             throw new IllegalArgumentException("No Redis script for " + algorithm);
         }

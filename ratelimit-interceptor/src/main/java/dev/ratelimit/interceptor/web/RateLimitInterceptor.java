@@ -1,14 +1,18 @@
 package dev.ratelimit.interceptor.web;
 
 import dev.ratelimit.interceptor.decision.RequestLimiter;
+import dev.ratelimit.interceptor.decision.Reservation;
 import dev.ratelimit.interceptor.decision.Verdict;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.identity.UnreadableRequestException;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -20,9 +24,14 @@ import org.springframework.web.servlet.HandlerInterceptor;
  * The request path. Registered on {@code /**} ahead of every other interceptor: finds the endpoint of
  * the handler, has the {@link RequestLimiter} decide, and writes the verdict to the response. A request
  * the limiter cannot read (a query string the container cannot decode) is answered 400 as the container
- * would, never let through uncounted, and logged once per cause rather than once per request.
+ * would, never let through uncounted, and logged once per cause rather than once per request. When the
+ * request is complete, the units it took from limits with a {@code countWhen} go back unless its
+ * response matches.
  */
 public class RateLimitInterceptor implements HandlerInterceptor {
+
+    /** The request attribute holding the request's {@link Reservation}s from {@code preHandle} to {@code afterCompletion}. */
+    private static final String RESERVATIONS = RateLimitInterceptor.class.getName() + ".reservations";
 
     private static final Logger log = LoggerFactory.getLogger(RateLimitInterceptor.class);
 
@@ -30,20 +39,24 @@ public class RateLimitInterceptor implements HandlerInterceptor {
     private final RequestLimiter limiter;
     private final DimensionKeys identities;
     private final LimitResponseWriter responses;
+    private final CountWhenConditions countWhen;
     private final Set<String> reportedUnreadable = ConcurrentHashMap.newKeySet();
 
     public RateLimitInterceptor(EndpointCatalog catalog, RequestLimiter limiter, DimensionKeys identities,
-                                LimitResponseWriter responses) {
+                                LimitResponseWriter responses, CountWhenConditions countWhen) {
         this.catalog = catalog;
         this.limiter = limiter;
         this.identities = identities;
         this.responses = responses;
+        this.countWhen = countWhen;
     }
 
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler)
             throws IOException {
-        if (!(handler instanceof HandlerMethod handlerMethod)) {
+        // An asynchronous handler's answer, a forward or an error page is the same request dispatched again:
+        // it was decided, and counted, on its first dispatch.
+        if (!(handler instanceof HandlerMethod handlerMethod) || request.getDispatcherType() != DispatcherType.REQUEST) {
             return true;
         }
         Endpoint endpoint = catalog.endpoint(handlerMethod);
@@ -58,7 +71,29 @@ public class RateLimitInterceptor implements HandlerInterceptor {
             response.sendError(HttpServletResponse.SC_BAD_REQUEST);
             return false;
         }
+        if (!verdict.reservations().isEmpty()) {
+            request.setAttribute(RESERVATIONS, verdict.reservations());
+        }
         return responses.write(request, response, verdict);
+    }
+
+    @Override
+    public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler, Exception ex) {
+        if (!(request.getAttribute(RESERVATIONS) instanceof List<?> reservations)) {
+            return;
+        }
+        request.removeAttribute(RESERVATIONS);
+        // An exception nothing handled becomes a 500 after this point, whatever the status says now.
+        int status = ex != null && response.getStatus() < HttpServletResponse.SC_BAD_REQUEST
+                ? HttpServletResponse.SC_INTERNAL_SERVER_ERROR : response.getStatus();
+        List<Reservation> unmatched = new ArrayList<>(reservations.size());
+        for (Object item : reservations) {
+            Reservation reservation = (Reservation) item;
+            if (!countWhen.counts(reservation.countWhen(), status, request, response)) {
+                unmatched.add(reservation);
+            }
+        }
+        limiter.giveBack(unmatched);
     }
 
     private void reportUnreadable(UnreadableRequestException e) {

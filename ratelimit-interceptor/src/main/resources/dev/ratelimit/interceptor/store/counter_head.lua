@@ -5,13 +5,15 @@
 -- ARGV[3]  optional: the time in milliseconds. Only tests give it, so that one suite can feed the Redis
 --          and the in-process store the same clock; otherwise the time is Redis' own TIME, so the clocks
 --          of the app instances never matter.
--- Every script returns {allowed 1|0, remaining, wait ms, reset ms}: remaining = requests still admitted
--- right now after this one; wait = time until the next request is admitted (0 while remaining > 0);
--- reset = time until the whole quota is back.
+-- ARGV[4]  refund scripts only: the time (ms) its counting script gave for the request given back.
+-- Every counting script returns {allowed 1|0, remaining, wait ms, reset ms, now ms}: remaining = requests
+-- still admitted right now after this one; wait = time until the next request is admitted (0 while
+-- remaining > 0); reset = time until the whole quota is back; now = the time of the decision, which
+-- names the request to a refund. Refund scripts return {1} when they gave a request back, else {0}.
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
-local now = tonumber(ARGV[3])
+local now = tonumber(ARGV[3]) -- nil when empty: a refund without a test clock
 -- Added to every TTL. Under a test's clock Redis still expires keys by its own clock, which may run
 -- ahead of the test's; a minute more keeps them. No decision relies on a key expiring (every script
 -- ages its state by now), so the slack changes memory use only.

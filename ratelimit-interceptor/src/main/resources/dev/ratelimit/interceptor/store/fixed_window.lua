@@ -21,6 +21,6 @@ if count == 1 or redis.call('PTTL', key) < 0 then
 end
 if count <= limit then
   local remaining = limit - count
-  return {1, remaining, remaining > 0 and 0 or reset, reset}
+  return {1, remaining, remaining > 0 and 0 or reset, reset, now}
 end
-return {0, 0, reset, reset}
+return {0, 0, reset, reset, now}

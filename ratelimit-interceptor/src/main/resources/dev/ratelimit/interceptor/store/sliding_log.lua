@@ -27,4 +27,4 @@ if count > 0 then
     redis.call('PEXPIRE', key, reset + expiry_slack)
   end
 end
-return {allowed and 1 or 0, math.max(0, remaining), wait, reset}
+return {allowed and 1 or 0, math.max(0, remaining), wait, reset, now}

@@ -42,4 +42,4 @@ if remaining == 0 then
     wait = window - elapsed - math.floor(room / previous)
   end
 end
-return {allowed and 1 or 0, remaining, wait, reset}
+return {allowed and 1 or 0, remaining, wait, reset, now}

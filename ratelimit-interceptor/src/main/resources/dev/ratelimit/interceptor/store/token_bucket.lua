@@ -46,4 +46,4 @@ if remaining <= 0 then
   remaining = 0
   wait = millis_until(next_tat, next_rest) - window
 end
-return {allowed and 1 or 0, remaining, wait, math.max(0, millis_until(tat, tat_rest))}
+return {allowed and 1 or 0, remaining, wait, math.max(0, millis_until(tat, tat_rest)), now}

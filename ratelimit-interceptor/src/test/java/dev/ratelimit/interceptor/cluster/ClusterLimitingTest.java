@@ -8,6 +8,7 @@ import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.fixture.AlgorithmController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.testsupport.Concurrently;
+import dev.ratelimit.interceptor.testsupport.CountWhenContract;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisClusterProcess;
 import java.time.Duration;
@@ -30,7 +31,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * its limit for each of many identities whose counters are spread over all masters, and a config
  * change made on one instance reaches the other through pub/sub.
  */
-class ClusterLimitingTest {
+class ClusterLimitingTest implements CountWhenContract {
 
     static final int THREADS = 64;
     static final int IDENTITIES = 200;
@@ -85,6 +86,11 @@ class ClusterLimitingTest {
         assertThat(keys.stream().map(key -> cluster.masterOf(cluster.slotOf(key))).collect(Collectors.toSet()))
                 .as("masters holding the counters").isEqualTo(Set.of(0, 1, 2));
         assertThat(keys).allSatisfy(key -> assertThat(cluster.commands().pttl(key)).as("TTL of %s", key).isPositive());
+    }
+
+    @Override
+    public List<ConfigurableApplicationContext> apps() {
+        return List.of(first, second);
     }
 
     @Test

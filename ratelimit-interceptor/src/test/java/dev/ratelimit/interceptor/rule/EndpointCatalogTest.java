@@ -7,6 +7,7 @@ import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RateLimit;
 import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
+import dev.ratelimit.interceptor.web.CountWhenConditions;
 import java.util.EnumSet;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 class EndpointCatalogTest {
 
     private final EndpointCatalog catalog = new EndpointCatalog(new RuleNaming("shop"),
-            EnumSet.allOf(Algorithm.class), new CustomKeyExpressions(null)::parse);
+            EnumSet.allOf(Algorithm.class), new CustomKeyExpressions(null)::parse, new CountWhenConditions()::parse);
 
     @Test
     void acceptsEveryAlgorithmAndAParsableCustomKey() {
@@ -36,6 +37,21 @@ class EndpointCatalogTest {
     }
 
     @Test
+    void aCountWhenThatDoesNotParseNamesTheMethod() {
+        assertThatThrownBy(() -> register("badCountWhen"))
+                .hasMessageStartingWith("Invalid @RateLimit on " + Controller.class.getName() + ".badCountWhen: ")
+                .hasMessageContaining("countWhen expression '#status ==' does not parse");
+    }
+
+    @Test
+    void aCountWhenIsKeptWithItsLimit() {
+        register("failuresOnly");
+
+        assertThat(catalog.endpoints()).singleElement().satisfies(endpoint -> assertThat(endpoint.limits())
+                .extracting(LimitDefinition::countWhen).containsExactly("#status == 401"));
+    }
+
+    @Test
     void aCustomLimitNeedsAKey() {
         assertThatThrownBy(() -> register("keyless")).hasMessageContaining("dimension CUSTOM needs key");
     }
@@ -48,7 +64,7 @@ class EndpointCatalogTest {
     @Test
     void anAlgorithmTheStoreLacksFailsTheStart() {
         EndpointCatalog fixedOnly = new EndpointCatalog(new RuleNaming("shop"), EnumSet.of(Algorithm.FIXED_WINDOW),
-                expression -> { });
+                expression -> { }, expression -> { });
         assertThatThrownBy(() -> fixedOnly.register(handler("good")))
                 .hasMessageContaining("algorithm SLIDING_LOG is not supported by this store");
     }
@@ -72,6 +88,14 @@ class EndpointCatalogTest {
     }
 
     static class Controller {
+
+        @RateLimit(count = 5, countWhen = "#status ==")
+        public void badCountWhen() {
+        }
+
+        @RateLimit(count = 5, countWhen = " #status == 401 ")
+        public void failuresOnly() {
+        }
 
         @RateLimit(count = 5, algorithm = Algorithm.SLIDING_LOG, dimension = Dimension.CUSTOM,
                 key = "#pathVariables['tenant'] + ':' + #headers['X-Plan']")

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class LimitDefinitionTest {
 
     private final LimitDefinition declared = new LimitDefinition("shop", "OrderController.create", 5, 60,
-            Dimension.USER, Algorithm.TOKEN_BUCKET, "", LimitDefinition.DEFAULT_MESSAGE_KEY);
+            Dimension.USER, Algorithm.TOKEN_BUCKET, "", LimitDefinition.DEFAULT_MESSAGE_KEY, "");
 
     @Test
     void aWindowLongerThanAYearOrACountBeyondExactArithmeticIsRefusedWithTheReason() {

@@ -37,7 +37,7 @@ class TrafficCostMeasurement {
                     clock);
             List<LimitDefinition> rules = IntStream.range(0, RULES).mapToObj(i -> new LimitDefinition("orders",
                     "OrderController.rule" + i, 10, 60, Dimension.USER, Algorithm.FIXED_WINDOW, null,
-                    LimitDefinition.DEFAULT_MESSAGE_KEY)).toList();
+                    LimitDefinition.DEFAULT_MESSAGE_KEY, "")).toList();
             long memoryBefore = usedMemory(redis);
             long flushes = Duration.ofDays(1).dividedBy(FLUSH_INTERVAL);
             for (long i = 0; i < flushes; i++) {

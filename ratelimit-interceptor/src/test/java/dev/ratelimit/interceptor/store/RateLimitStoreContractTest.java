@@ -104,6 +104,59 @@ class RateLimitStoreContractTest {
         }
     }
 
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyStoreAndAlgorithm")
+    void aRefundGivesTheUnitBackWithinItsWindow(StoreKind kind, Algorithm algorithm) {
+        RateLimitStore store = store(kind);
+        List<Decision> taken = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            taken.add(acquire(store, "login", algorithm, 3, 10_000));
+            clock.advance(100);
+        }
+        assertThat(taken).allMatch(Decision::allowed);
+        assertThat(acquire(store, "login", algorithm, 3, 10_000).allowed()).as("the limit is reached").isFalse();
+
+        refund(store, "login", algorithm, 3, 10_000, taken.get(1));
+
+        assertThat(acquire(store, "login", algorithm, 3, 10_000).allowed()).as("the unit given back").isTrue();
+        assertThat(acquire(store, "login", algorithm, 3, 10_000).allowed()).as("and only that one").isFalse();
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyStoreAndAlgorithm")
+    void aRefundAfterItsWindowEndedChangesNothing(StoreKind kind, Algorithm algorithm) {
+        RateLimitStore store = store(kind);
+        Decision old = acquire(store, "late", algorithm, 3, 10_000);
+        // A sliding window's request weighs until the end of the next fixed window.
+        clock.advance(algorithm == Algorithm.SLIDING_WINDOW ? 20_000 : 10_000);
+        for (int i = 0; i < 3; i++) {
+            assertThat(acquire(store, "late", algorithm, 3, 10_000).allowed()).as("request %d of the next window", i).isTrue();
+        }
+
+        refund(store, "late", algorithm, 3, 10_000, old);
+
+        assertThat(acquire(store, "late", algorithm, 3, 10_000).allowed()).isFalse();
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyStoreAndAlgorithm")
+    void clientsThatGiveBackAtOnceAreNeverDenied(StoreKind kind, Algorithm algorithm) throws Exception {
+        RateLimitStore store = store(kind);
+
+        // 32 clients hold at most 32 of the 50 units at any moment: without refunds 50 would be admitted.
+        int admitted = ConcurrentClients.admitted(32, 10, thread -> {
+            Decision decision = acquire(store, "refunded", algorithm, 50, 60_000);
+            if (decision.allowed()) {
+                refund(store, "refunded", algorithm, 50, 60_000, decision);
+            }
+            return decision.allowed();
+        });
+
+        assertThat(admitted).as("every unit came back").isEqualTo(32 * 10);
+        assertThat(admittedOf(51, () -> acquire(store, "refunded", algorithm, 50, 60_000)))
+                .as("the whole limit is there again").isEqualTo(50);
+    }
+
     /**
      * One request opens the windows, then a burst just before and just after the boundary: the fixed
      * window admits nearly twice its limit within two milliseconds, the others at most the limit.
@@ -243,15 +296,27 @@ class RateLimitStoreContractTest {
     }
 
     private RateLimitStore store(StoreKind kind) {
-        return switch (kind) {
-            case MEMORY -> new MemoryRateLimitStore(clock, 100_000);
+        RedisRateLimitStore redisStore = switch (kind) {
+            case MEMORY -> null;
             case REDIS -> new RedisRateLimitStore(Stores.connection(template), clock);
             case REDIS_JEDIS -> new RedisRateLimitStore(Stores.connection(new StringRedisTemplate(jedis)), clock);
         };
+        if (redisStore == null) {
+            return new MemoryRateLimitStore(clock, 100_000);
+        }
+        // As at an app's start: with the scripts loaded, refunds and requests reach Redis in the order they
+        // were sent, so a refund is counted before any request sent after it (none is sent again as EVAL).
+        redisStore.open(Duration.ofSeconds(10));
+        return redisStore;
     }
 
     private static Decision acquire(RateLimitStore store, String key, Algorithm algorithm, long limit, long window) {
         return Stores.decide(store, new CounterRequest(key, algorithm, limit, window));
+    }
+
+    private static void refund(RateLimitStore store, String key, Algorithm algorithm, long limit, long window,
+                               Decision decision) {
+        store.refund(List.of(new Refund(new CounterRequest(key, algorithm, limit, window), decision.decidedAt())));
     }
 
     private static int admittedOf(int attempts, java.util.function.Supplier<Decision> attempt) {

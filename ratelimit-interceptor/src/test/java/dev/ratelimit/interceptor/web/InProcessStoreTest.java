@@ -8,8 +8,10 @@ import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.ConcurrentClients;
+import dev.ratelimit.interceptor.testsupport.CountWhenContract;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,7 +20,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /** {@code ratelimit.store=memory}: exact limits with no Redis server at all. */
-class InProcessStoreTest {
+class InProcessStoreTest implements CountWhenContract {
 
     private static ConfigurableApplicationContext app;
     private static HttpProbe http;
@@ -49,4 +51,10 @@ class InProcessStoreTest {
 
         assertThat(admitted).isEqualTo(AlgorithmController.LIMIT);
     }
+
+    @Override
+    public List<ConfigurableApplicationContext> apps() {
+        return List.of(app);
+    }
+
 }

@@ -14,6 +14,12 @@ sealed interface CounterState permits FixedWindowState, SlidingWindowState, Slid
     Decision acquire(long now, long limit, long window);
 
     /**
+     * Gives back a request this state admitted at {@code reservedAt}, as the algorithm's refund script
+     * does; {@code false} when there is nothing to give back (its window is over).
+     */
+    boolean refund(long now, long reservedAt, long limit, long window);
+
+    /**
      * Whether the state is as good as absent at {@code now}: the moment its Redis key's TTL would end.
      * A state is never expired while it could still change a decision.
      */

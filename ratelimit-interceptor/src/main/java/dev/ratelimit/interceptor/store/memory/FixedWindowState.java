@@ -11,19 +11,33 @@ final class FixedWindowState implements CounterState {
 
     @Override
     public Decision acquire(long now, long limit, long window) {
-        if (count > 0 && now - start >= window) {
-            count = 0;
-        }
-        if (count++ == 0) {
+        // A window stays open though refunds brought its count back to 0, as its Redis hash does.
+        if (!open(now, window)) {
             start = now;
+            count = 0;
             expiresAt = now + window;
         }
+        count++;
         long reset = start + window - now;
         if (count <= limit) {
             long remaining = limit - count;
-            return new Decision(true, limit, remaining, remaining > 0 ? 0 : reset, reset);
+            return new Decision(true, limit, remaining, remaining > 0 ? 0 : reset, reset, now);
         }
-        return new Decision(false, limit, 0, reset, reset);
+        return new Decision(false, limit, 0, reset, reset, now);
+    }
+
+    @Override
+    public boolean refund(long now, long reservedAt, long limit, long window) {
+        long admitted = Math.min(count, limit);
+        if (!open(now, window) || reservedAt < start || admitted < 1) {
+            return false;
+        }
+        count = admitted - 1;
+        return true;
+    }
+
+    private boolean open(long now, long window) {
+        return expiresAt != Long.MIN_VALUE && now - start < window;
     }
 
     @Override

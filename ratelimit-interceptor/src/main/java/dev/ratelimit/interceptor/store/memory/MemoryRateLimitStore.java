@@ -4,6 +4,7 @@ import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.RateLimitStore;
+import dev.ratelimit.interceptor.store.Refund;
 import dev.ratelimit.interceptor.store.StoreDescription;
 import dev.ratelimit.interceptor.store.StoreResult;
 import java.time.Clock;
@@ -63,6 +64,20 @@ public class MemoryRateLimitStore implements RateLimitStore {
             decisions.add(acquire(request, now));
         }
         return new StoreResult.Decided(decisions);
+    }
+
+    @Override
+    public void refund(List<Refund> refunds) {
+        long now = clock.millis();
+        for (Refund refund : refunds) {
+            CounterRequest request = refund.request();
+            counters.computeIfPresent(request.key(), (key, entry) -> {
+                if (entry.algorithm() == request.algorithm()) {
+                    entry.state().refund(now, refund.reservedAt(), request.limit(), request.windowMillis());
+                }
+                return entry;
+            });
+        }
     }
 
     @Override

@@ -35,7 +35,24 @@ final class SlidingLogState implements CounterState {
                 wait = time((int) (size - limit)) + window - now;
             }
         }
-        return new Decision(allowed, limit, Math.max(0, remaining), wait, reset);
+        return new Decision(allowed, limit, Math.max(0, remaining), wait, reset, now);
+    }
+
+    @Override
+    public boolean refund(long now, long reservedAt, long limit, long window) {
+        if (reservedAt <= now - window) {
+            return false;
+        }
+        for (int i = 0; i < size; i++) {
+            if (time(i) == reservedAt) {
+                for (int j = i; j < size - 1; j++) {
+                    times[(head + j) % times.length] = time(j + 1);
+                }
+                size--;
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

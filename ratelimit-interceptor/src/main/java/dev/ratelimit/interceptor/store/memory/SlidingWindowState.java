@@ -41,7 +41,17 @@ final class SlidingWindowState implements CounterState {
             wait = room < 0 ? window - elapsed + ceilDiv(window, limit)
                     : window - elapsed - Math.floorDiv(room, nowPrevious);
         }
-        return new Decision(allowed, limit, remaining, wait, reset);
+        return new Decision(allowed, limit, remaining, wait, reset, now);
+    }
+
+    @Override
+    public boolean refund(long now, long reservedAt, long limit, long window) {
+        long reservedIndex = Math.floorDiv(reservedAt, window);
+        if (reservedIndex != Math.floorDiv(now, window) || index != reservedIndex || current < 1) {
+            return false;
+        }
+        current--;
+        return true;
     }
 
     @Override

@@ -31,7 +31,19 @@ final class TokenBucketState implements CounterState {
             remaining = 0;
             wait = next.millisFrom(now) - window;
         }
-        return new Decision(allowed, limit, remaining, wait, Math.max(0, base.millisFrom(now)));
+        return new Decision(allowed, limit, remaining, wait, Math.max(0, base.millisFrom(now)), now);
+    }
+
+    @Override
+    public boolean refund(long now, long reservedAt, long limit, long window) {
+        if (!tat.isAfter(now) || reservedAt <= now - window) {
+            return false;
+        }
+        long rest = tat.rest() - window % limit;
+        ArrivalTime earlier = rest < 0 ? new ArrivalTime(tat.ms() - window / limit - 1, rest + limit)
+                : new ArrivalTime(tat.ms() - window / limit, rest);
+        tat = earlier.isAfter(now) ? earlier : new ArrivalTime(Long.MIN_VALUE, 0);
+        return true;
     }
 
     @Override

@@ -57,17 +57,19 @@ public final class NearCache {
         hits.increment();
         long retryAfter = millisRoundedUp(left);
         return new Decision(false, request.limit(), 0, retryAfter,
-                Math.max(retryAfter, millisRoundedUp(denial.resetAtNanos - nowNanos)));
+                Math.max(retryAfter, millisRoundedUp(denial.resetAtNanos - nowNanos)), 0); // a denial is never refunded
     }
 
     /**
-     * Remembers a denial; an admission changes nothing. A decision of a request sent before the last
+     * Remembers a denial; an admission changes nothing, nor does the denial of a refundable request: a
+     * refund on any instance may make room the moment after. A decision of a request sent before the last
      * {@link #clear()} is ignored: what freed the key may have come after Redis decided.
      *
      * @param sentAtNanos {@link System#nanoTime()} when the request was sent to the store
      */
     public void learn(CounterRequest request, Decision decision, long sentAtNanos) {
-        if (decision.allowed() || decision.retryAfterMillis() <= 0 || sentAtNanos - clearedAtNanos <= 0) {
+        if (decision.allowed() || request.refundable() || decision.retryAfterMillis() <= 0
+                || sentAtNanos - clearedAtNanos <= 0) {
             return;
         }
         Denial denial = new Denial(request.algorithm(), request.limit(), request.windowMillis(),

@@ -4,6 +4,7 @@ import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.RateLimitStore;
+import dev.ratelimit.interceptor.store.Refund;
 import dev.ratelimit.interceptor.store.StoreDescription;
 import dev.ratelimit.interceptor.store.StoreResult;
 import java.util.ArrayList;
@@ -65,6 +66,12 @@ public class NearCacheRateLimitStore implements RateLimitStore {
             all.add(decision != null ? decision : decided.decisions().get(next++));
         }
         return new StoreResult.Decided(all);
+    }
+
+    /** Nothing to forget: the denials of refundable requests are never remembered. */
+    @Override
+    public void refund(List<Refund> refunds) {
+        delegate.refund(refunds);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.store.resilience;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.RateLimitStore;
+import dev.ratelimit.interceptor.store.Refund;
 import dev.ratelimit.interceptor.store.StoreDescription;
 import dev.ratelimit.interceptor.store.StoreResult;
 import java.time.Duration;
@@ -72,6 +73,22 @@ public class FailoverRateLimitStore implements RateLimitStore {
         };
     }
 
+    /**
+     * To the store that decides now: the one that decided the refunded requests, but for those decided
+     * just before the circuit changed state, whose refunds are lost (the in-process counters start from
+     * nothing anyway) or go to Redis (the request went uncounted there, so the refund frees a unit another
+     * request took: one request more, once, at a change of state).
+     */
+    @Override
+    public void refund(List<Refund> refunds) {
+        if (circuit.isClosed()) {
+            redis.refund(refunds);
+        } else if (local != null) {
+            local.refund(instances == 1 ? refunds : refunds.stream()
+                    .map(refund -> new Refund(share(refund.request()), refund.reservedAt())).toList());
+        }
+    }
+
     /** Only what both stores can decide: a rule must keep working when it falls back. */
     @Override
     public Set<Algorithm> supportedAlgorithms() {
@@ -109,10 +126,14 @@ public class FailoverRateLimitStore implements RateLimitStore {
     private List<CounterRequest> shares(List<CounterRequest> requests) {
         List<CounterRequest> shares = new ArrayList<>(requests.size());
         for (CounterRequest request : requests) {
-            shares.add(new CounterRequest(request.key(), request.algorithm(), Math.max(1, request.limit() / instances),
-                    request.windowMillis()));
+            shares.add(share(request));
         }
         return shares;
+    }
+
+    private CounterRequest share(CounterRequest request) {
+        return new CounterRequest(request.key(), request.algorithm(), Math.max(1, request.limit() / instances),
+                request.windowMillis(), request.refundable());
     }
 
     private static String lower(String name) {
