@@ -2,6 +2,7 @@ package dev.ratelimit.apiindex;
 
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.store.Penalty;
 import java.util.List;
 
 /**
@@ -35,13 +36,18 @@ public record ApiIndexEntry(String pattern, List<String> patterns, List<String> 
      * @param algorithm       how the counter decides ({@code FIXED_WINDOW}...)
      * @param countWhen       the condition on the response for a request to stay counted; {@code null} when
      *                        every request counts (and in the index of an app built before the field existed)
+     * @param blockForMillis  the first block of a client the limit denied ({@code blockFor}); {@code null} for none
+     * @param blockForMaxMillis the longest block of a repeat offender; {@code null} for none
      */
     public record Limit(String rule, long count, long intervalSeconds, String dimension, String algorithm,
-                        String countWhen) {
+                        String countWhen, Long blockForMillis, Long blockForMaxMillis) {
 
         static Limit of(LimitDefinition limit) {
+            Penalty penalty = limit.penalty();
             return new Limit(limit.id(), limit.count(), limit.windowSeconds(), limit.dimension().name(),
-                    limit.algorithm().name(), limit.countsSome() ? limit.countWhen() : null);
+                    limit.algorithm().name(), limit.countsSome() ? limit.countWhen() : null,
+                    penalty.applies() ? penalty.firstBlockMillis() : null,
+                    penalty.applies() ? penalty.longestMillis() : null);
         }
     }
 

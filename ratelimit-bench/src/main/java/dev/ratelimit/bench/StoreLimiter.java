@@ -3,6 +3,7 @@ package dev.ratelimit.bench;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
+import dev.ratelimit.interceptor.store.Penalty;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.Refund;
 import dev.ratelimit.interceptor.store.StoreResult;
@@ -27,7 +28,13 @@ public final class StoreLimiter implements Limiter {
 
     /** One limit per request, on counter {@code key(i)}. */
     public static StoreLimiter oneLimit(RateLimitStore store, Algorithm algorithm, BenchLimit limit, int keys) {
-        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys), false);
+        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, Penalty.NONE), false);
+    }
+
+    /** One limit with a penalty ({@code blockFor}) per request: its script reads the penalty hash too. */
+    public static StoreLimiter oneLimitPenalized(RateLimitStore store, Algorithm algorithm, BenchLimit limit, int keys) {
+        Penalty penalty = new Penalty(limit.window().toMillis() * 10, limit.window().toMillis() * 40);
+        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, penalty), false);
     }
 
     /**
@@ -35,13 +42,15 @@ public final class StoreLimiter implements Limiter {
      * its unit back, as the interceptor does once the response is written. The dearest case of the kind.
      */
     public static StoreLimiter oneLimitRefunded(RateLimitStore store, Algorithm algorithm, BenchLimit limit, int keys) {
-        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys), true);
+        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, Penalty.NONE), true);
     }
 
-    private static List<List<CounterRequest>> oneLimitRequests(Algorithm algorithm, BenchLimit limit, int keys) {
+    private static List<List<CounterRequest>> oneLimitRequests(Algorithm algorithm, BenchLimit limit, int keys,
+                                                               Penalty penalty) {
         List<List<CounterRequest>> requests = new ArrayList<>(keys);
         for (int i = 0; i < keys; i++) {
-            requests.add(List.of(request(KeySpread.key(i), algorithm, limit)));
+            requests.add(List.of(new CounterRequest(KeySpread.key(i), algorithm, limit.count(),
+                    limit.window().toMillis(), false, penalty)));
         }
         return requests;
     }

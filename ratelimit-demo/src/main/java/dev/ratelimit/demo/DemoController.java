@@ -79,10 +79,11 @@ public class DemoController {
 
     /**
      * Failed logins only: 5 wrong passwords in any 15 minutes per client IP (sliding log), while successful
-     * logins ({@code password=demo}) never use the quota.
+     * logins ({@code password=demo}) never use the quota; a client denied is blocked for 15 minutes, twice
+     * as long each time it comes back for more, up to 4 hours.
      */
     @RateLimit(count = 5, interval = 15, unit = TimeUnit.MINUTES, dimension = Dimension.IP,
-            algorithm = Algorithm.SLIDING_LOG, countWhen = "#status == 401")
+            algorithm = Algorithm.SLIDING_LOG, countWhen = "#status == 401", blockFor = 15, blockForMax = 240)
     @PostMapping("/login")
     public ResponseEntity<Map<String, Object>> login(@RequestParam(defaultValue = "") String password) {
         return "demo".equals(password) ? ResponseEntity.ok(reply("signed in"))

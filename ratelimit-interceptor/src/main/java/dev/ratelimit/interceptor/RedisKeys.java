@@ -51,6 +51,17 @@ public record RedisKeys(String prefix) {
         return counterPrefix() + escaped(module) + ":" + escaped(counterRule) + ":" + kind + ":" + identity;
     }
 
+    /**
+     * The penalty hash of a counter ({@code blockFor}): in the counter's Cluster slot, so that one script
+     * reads both. A counter key has no braces of its own (identity parts with braces are hashed), unless
+     * the prefix brings a hash tag, which the penalty key then shares.
+     */
+    public static String penalty(String counterKey) {
+        int open = counterKey.indexOf('{');
+        boolean tagged = open >= 0 && counterKey.indexOf('}', open) > open + 1;
+        return tagged ? counterKey + ":penalty" : "{" + counterKey + "}:penalty";
+    }
+
     /** The start of every counter key. */
     public String counterPrefix() {
         return prefix + ":counter:";

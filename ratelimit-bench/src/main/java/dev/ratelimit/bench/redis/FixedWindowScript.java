@@ -9,7 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Our fixed-window script exactly as the store loads it (its shared head, then its body), with the
+ * Our fixed-window script exactly as the store loads it (its shared head, its body, its shared tail), with the
  * arguments of each counter prepared once, for sending it through other clients than the store's.
  */
 public final class FixedWindowScript {
@@ -23,7 +23,7 @@ public final class FixedWindowScript {
 
     public FixedWindowScript(BenchLimit limit, int keys) {
         ByteArrayOutputStream text = new ByteArrayOutputStream();
-        for (String part : new String[] {"counter_head.lua", "fixed_window.lua"}) {
+        for (String part : new String[] {"counter_head.lua", "decide_open.lua", "fixed_window.lua", "counter_tail.lua"}) {
             try (InputStream in = FixedWindowScript.class.getResourceAsStream(FOLDER + part)) {
                 in.transferTo(text);
             } catch (IOException e) {

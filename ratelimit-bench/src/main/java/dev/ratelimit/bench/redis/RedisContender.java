@@ -22,6 +22,9 @@ public enum RedisContender {
     /** A fixed window with {@code countWhen} whose every admitted request gives its unit back. */
     OURS_FIXED_WINDOW_REFUNDED((redis, limit, keys) -> StoreLimiter.oneLimitRefunded(
             new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys)),
+    /** A fixed window with {@code blockFor}: the script also reads the counter's penalty hash. */
+    OURS_FIXED_WINDOW_PENALIZED((redis, limit, keys) -> StoreLimiter.oneLimitPenalized(
+            new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys)),
     /** Two stacked fixed-window limits per request (user and IP), sent together. */
     OURS_TWO_LIMITS((redis, limit, keys) ->
             StoreLimiter.twoLimits(new RedisRateLimitStore(Stores.connection(redis.template())), limit, keys)),
@@ -60,7 +63,8 @@ public enum RedisContender {
      * the diagnostic transports of our fixed-window script.
      */
     public boolean decidesOneLimit() {
-        return this != OURS_TWO_LIMITS && this != OURS_FIXED_WINDOW_REFUNDED && !name().startsWith("FIXED_WINDOW_SCRIPT_");
+        return this != OURS_TWO_LIMITS && this != OURS_FIXED_WINDOW_REFUNDED && this != OURS_FIXED_WINDOW_PENALIZED
+                && !name().startsWith("FIXED_WINDOW_SCRIPT_");
     }
 
     private static Limiter ours(RedisServerProcess redis, Algorithm algorithm, BenchLimit limit, int keys) {

@@ -95,9 +95,19 @@ final class RuleTable {
         List<String> ignored = knobs(id).stream().filter(snapshot.ignored()::containsKey)
                 .map(knob -> knob + ": " + snapshot.ignored().get(knob)).toList();
         return new RuleRow(id, entry.pattern(), String.join(", ", entry.methods()), limit.dimension(), limit.algorithm(),
-                limit.countWhen(), override.enabled(), snapshot.shadowRules().contains(id), count, interval, declaredCount,
+                limit.countWhen(), blockFor(limit), override.enabled(), snapshot.shadowRules().contains(id), count, interval, declaredCount,
                 declaredInterval, overridden, last.map(AuditEntry::operator).orElse(null),
                 last.map(change -> clock.format(change.at())).orElse(null), ignored);
+    }
+
+    /** The penalty in seconds: {@code "900 s"}, or {@code "900–14400 s"} when it doubles; {@code null} for none. */
+    private static String blockFor(ApiIndexEntry.Limit limit) {
+        if (limit.blockForMillis() == null) {
+            return null;
+        }
+        long first = limit.blockForMillis() / 1000;
+        long longest = limit.blockForMaxMillis() == null ? first : limit.blockForMaxMillis() / 1000;
+        return longest == first ? first + " s" : first + "–" + longest + " s";
     }
 
     private static List<String> knobs(String id) {

@@ -15,6 +15,7 @@ import dev.ratelimit.interceptor.log.InterceptionLog;
 import dev.ratelimit.interceptor.metrics.OutcomeCounts;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.store.Penalty;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.StoreDescription;
 import java.time.Clock;
@@ -101,7 +102,8 @@ public class RateLimitEndpoint {
                 LimitDefinition limit = override.applyTo(declared);
                 rules.add(new RuleReport(limit.id(), "annotation", limit.count(), limit.windowSeconds(),
                         declared.count(), declared.windowSeconds(), limit.dimension().name(), limit.algorithm().name(),
-                        limit.countsSome() ? limit.countWhen() : null, override.enabled(), mode(snapshot, limit.id())));
+                        limit.countsSome() ? limit.countWhen() : null, blockFor(limit.penalty()), override.enabled(),
+                        mode(snapshot, limit.id())));
             }
         }
         for (Map.Entry<String, LimitSpec> dynamic : snapshot.dynamicRules().entrySet()) {
@@ -116,7 +118,17 @@ public class RateLimitEndpoint {
 
     private static RuleReport dynamicRule(RuleSnapshot snapshot, String id, String source, LimitSpec limit) {
         return new RuleReport(id, source, limit.count(), limit.intervalSeconds(), null, null, limit.dimension().name(),
-                limit.algorithm().name(), null, snapshot.override(id).enabled(), mode(snapshot, id));
+                limit.algorithm().name(), null, null, snapshot.override(id).enabled(), mode(snapshot, id));
+    }
+
+    /** {@code "PT15M"}, or {@code "PT15M..PT4H"} for a block that doubles up to a longest, else {@code null}. */
+    private static String blockFor(Penalty penalty) {
+        if (!penalty.applies()) {
+            return null;
+        }
+        String first = Duration.ofMillis(penalty.firstBlockMillis()).toString();
+        return penalty.longestMillis() == penalty.firstBlockMillis() ? first
+                : first + ".." + Duration.ofMillis(penalty.longestMillis());
     }
 
     private static String mode(RuleSnapshot snapshot, String ruleId) {
@@ -176,9 +188,10 @@ public class RateLimitEndpoint {
      * @param count           in force
      * @param declaredCount   as the annotation declares it; {@code null} for dynamic rules
      * @param countWhen       the condition on the response for a request to stay counted; {@code null}: every request
+     * @param blockFor        the penalty of a denied client, as {@code PT15M} or {@code PT15M..PT4H}; {@code null}: none
      */
     public record RuleReport(String id, String source, long count, long intervalSeconds, Long declaredCount,
                              Long declaredIntervalSeconds, String dimension, String algorithm, String countWhen,
-                             boolean enabled, String mode) {
+                             String blockFor, boolean enabled, String mode) {
     }
 }

@@ -81,7 +81,8 @@ public class SysConfigRepository {
             throw new InvalidValueException("ratelimit.config.counterKey", LimitSpec.abbreviate(counterKey),
                     keys.counterPrefix());
         }
-        Long deleted = redis.execute(RESET_COUNTER, List.of(counterKey), keys.configChangedChannel(),
+        Long deleted = redis.execute(RESET_COUNTER, List.of(counterKey, RedisKeys.penalty(counterKey)),
+                keys.configChangedChannel(),
                 "reset " + counterKey);
         return deleted != null && deleted > 0;
     }

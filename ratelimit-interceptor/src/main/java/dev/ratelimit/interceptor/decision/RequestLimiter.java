@@ -79,7 +79,8 @@ public class RequestLimiter {
                 counted.add(limit);
                 counters.add(new CounterRequest(
                         keys.counter(limit.module(), limit.rule(), limit.dimension(), limit.algorithm(), identity),
-                        limit.algorithm(), limit.count(), limit.windowSeconds() * 1000, limit.countsSome()));
+                        limit.algorithm(), limit.count(), limit.windowSeconds() * 1000, limit.countsSome(),
+                        limit.penalty()));
             }
         }
         if (counters.isEmpty()) {

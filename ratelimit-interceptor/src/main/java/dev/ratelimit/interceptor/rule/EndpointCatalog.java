@@ -5,6 +5,7 @@ import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RateLimit;
 import dev.ratelimit.interceptor.RateLimitExempt;
 import dev.ratelimit.interceptor.RateLimits;
+import dev.ratelimit.interceptor.store.Penalty;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -178,10 +179,26 @@ public final class EndpointCatalog {
             }
             return new LimitDefinition(naming.module(annotation), naming.rule(endpointRule, annotation, total),
                     annotation.count(), windowSeconds, annotation.dimension(), annotation.algorithm(),
-                    annotation.key(), annotation.messageKey(), countWhen);
+                    annotation.key(), annotation.messageKey(), countWhen, penalty(annotation));
         } catch (IllegalArgumentException e) {
             throw invalid(controller, method, e.getMessage());
         }
+    }
+
+    /** The annotation's {@code blockFor} and {@code blockForMax}, each at most a year. */
+    private static Penalty penalty(RateLimit annotation) {
+        long first = annotation.blockFor();
+        long longest = annotation.blockForMax() == 0 ? first : annotation.blockForMax();
+        if (first < 0 || longest < first || (first == 0 && longest > 0)) {
+            throw new IllegalArgumentException("blockFor must be 0 or more and blockForMax 0 or at least blockFor, was "
+                    + annotation.blockFor() + " and " + annotation.blockForMax());
+        }
+        long longestSeconds = annotation.unit().toSeconds(longest);
+        if (longestSeconds > LimitDefinition.MAX_WINDOW_SECONDS) {
+            throw new IllegalArgumentException("blockForMax (or blockFor) is longer than a year: " + longestSeconds + " s");
+        }
+        return first == 0 ? Penalty.NONE
+                : new Penalty(annotation.unit().toMillis(first), annotation.unit().toMillis(longest));
     }
 
     private static IllegalStateException invalid(Class<?> controller, Method method, String problem) {

@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.rule;
 
+import dev.ratelimit.interceptor.store.Penalty;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.InvalidValueException;
@@ -16,9 +17,10 @@ import dev.ratelimit.interceptor.InvalidValueException;
  * @param key         SpEL expression of a {@link Dimension#CUSTOM} limit, else empty
  * @param messageKey  message key of the rejection text
  * @param countWhen   SpEL condition on the response for the request to stay counted, else empty (every request)
+ * @param penalty     how long a denied client stays denied ({@code blockFor}); {@link Penalty#NONE} for none
  */
 public record LimitDefinition(String module, String rule, long count, long windowSeconds, Dimension dimension,
-                              Algorithm algorithm, String key, String messageKey, String countWhen) {
+                              Algorithm algorithm, String key, String messageKey, String countWhen, Penalty penalty) {
 
     public static final String DEFAULT_MESSAGE_KEY = "ratelimit.rejected";
 
@@ -70,7 +72,7 @@ public record LimitDefinition(String module, String rule, long count, long windo
             return this;
         }
         return new LimitDefinition(module, rule, newCount, newWindowSeconds, dimension, algorithm, key, messageKey,
-                countWhen);
+                countWhen, penalty);
     }
 
     /** Whether a request stays counted only when its response matches {@link #countWhen}. */

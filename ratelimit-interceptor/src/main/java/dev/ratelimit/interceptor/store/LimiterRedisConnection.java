@@ -121,7 +121,7 @@ public final class LimiterRedisConnection implements DisposableBean {
         List<CompletableFuture<Object>> replies = new ArrayList<>(calls.size());
         for (int i = 0; i < calls.size(); i++) {
             ScriptCall call = calls.get(i);
-            byte[][] keys = {call.key()};
+            byte[][] keys = call.keys();
             RedisFuture<Object> reply = bodies == null
                     ? async.evalsha(call.sha1(), ScriptOutputType.MULTI, keys, call.args())
                     : async.eval(bodies.get(i), ScriptOutputType.MULTI, keys, call.args());
@@ -194,9 +194,11 @@ public final class LimiterRedisConnection implements DisposableBean {
                 for (int i = 0; i < calls.size(); i++) {
                     ScriptCall call = calls.get(i);
                     if (bodies == null) {
-                        connection.scriptingCommands().evalSha(call.sha1(), ReturnType.MULTI, 1, call.keyAndArgs());
+                        connection.scriptingCommands().evalSha(call.sha1(), ReturnType.MULTI, call.keys().length,
+                                call.keysAndArgs());
                     } else {
-                        connection.scriptingCommands().eval(bodies.get(i), ReturnType.MULTI, 1, call.keyAndArgs());
+                        connection.scriptingCommands().eval(bodies.get(i), ReturnType.MULTI, call.keys().length,
+                                call.keysAndArgs());
                     }
                 }
                 return null;

@@ -1,10 +1,12 @@
 package dev.ratelimit.interceptor.store;
 
 import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.RedisKeys;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -31,16 +33,16 @@ public class RedisRateLimitStore implements RateLimitStore {
 
     private static final String HEAD = "counter_head.lua";
     private static final Map<Algorithm, LuaScript> SCRIPTS = new EnumMap<>(Map.of(
-            Algorithm.FIXED_WINDOW, LuaScript.load(HEAD, "fixed_window.lua"),
-            Algorithm.SLIDING_WINDOW, LuaScript.load(HEAD, "sliding_window.lua"),
-            Algorithm.SLIDING_LOG, LuaScript.load(HEAD, "sliding_log.lua"),
-            Algorithm.TOKEN_BUCKET, LuaScript.load(HEAD, "token_bucket.lua")));
+            Algorithm.FIXED_WINDOW, counting("fixed_window.lua"),
+            Algorithm.SLIDING_WINDOW, counting("sliding_window.lua"),
+            Algorithm.SLIDING_LOG, counting("sliding_log.lua"),
+            Algorithm.TOKEN_BUCKET, counting("token_bucket.lua")));
     private static final Map<Algorithm, LuaScript> REFUNDS = new EnumMap<>(Map.of(
             Algorithm.FIXED_WINDOW, LuaScript.load(HEAD, "fixed_window_refund.lua"),
             Algorithm.SLIDING_WINDOW, LuaScript.load(HEAD, "sliding_window_refund.lua"),
             Algorithm.SLIDING_LOG, LuaScript.load(HEAD, "sliding_log_refund.lua"),
             Algorithm.TOKEN_BUCKET, LuaScript.load(HEAD, "token_bucket_refund.lua")));
-    private static final byte[] NO_TEST_CLOCK = new byte[0];
+    private static final byte[] NO_VALUE = new byte[0];
 
     private static final Logger log = LoggerFactory.getLogger(RedisRateLimitStore.class);
 
@@ -138,7 +140,7 @@ public class RedisRateLimitStore implements RateLimitStore {
         List<byte[]> bodies = new ArrayList<>(refunds.size());
         for (Refund refund : refunds) {
             LuaScript script = script(REFUNDS, refund.request().algorithm());
-            calls.add(new ScriptCall(script.sha1(), bytes(refund.request().key()),
+            calls.add(new ScriptCall(script.sha1(), new byte[][] {bytes(refund.request().key())},
                     args(refund.request(), bytes(Long.toString(refund.reservedAt())))));
             bodies.add(script.body());
         }
@@ -184,18 +186,36 @@ public class RedisRateLimitStore implements RateLimitStore {
     }
 
     private ScriptCall call(CounterRequest request) {
-        return new ScriptCall(script(SCRIPTS, request.algorithm()).sha1(), bytes(request.key()), args(request, null));
+        String sha1 = script(SCRIPTS, request.algorithm()).sha1();
+        Penalty penalty = request.penalty();
+        if (!penalty.applies()) {
+            return new ScriptCall(sha1, new byte[][] {bytes(request.key())}, args(request, null));
+        }
+        byte[][] args = args(request, NO_VALUE);
+        byte[][] withPenalty = Arrays.copyOf(args, args.length + 2);
+        withPenalty[args.length] = bytes(Long.toString(penalty.firstBlockMillis()));
+        withPenalty[args.length + 1] = bytes(Long.toString(penalty.longestMillis()));
+        return new ScriptCall(sha1, new byte[][] {bytes(request.key()), bytes(RedisKeys.penalty(request.key()))},
+                withPenalty);
     }
 
-    /** The arguments of {@code counter_head.lua}: limit, window, the test's clock, and a refund's reservation. */
+    /**
+     * The arguments of {@code counter_head.lua}: limit, window, the test's clock, and a refund's
+     * reservation (empty before a penalty's arguments).
+     */
     private byte[][] args(CounterRequest request, byte[] reservedAt) {
         byte[] limit = bytes(Long.toString(request.limit()));
         byte[] window = bytes(Long.toString(request.windowMillis()));
-        byte[] now = testClock == null ? NO_TEST_CLOCK : bytes(Long.toString(testClock.millis()));
+        byte[] now = testClock == null ? NO_VALUE : bytes(Long.toString(testClock.millis()));
         if (reservedAt != null) {
             return new byte[][] {limit, window, now, reservedAt};
         }
         return testClock == null ? new byte[][] {limit, window} : new byte[][] {limit, window, now};
+    }
+
+    /** A counting script: the head, the algorithm as a function, the tail that applies a penalty. */
+    private static LuaScript counting(String algorithm) {
+        return LuaScript.load(HEAD, "decide_open.lua", algorithm, "counter_tail.lua");
     }
 
     private static Decision decision(CounterRequest request, Object reply) {

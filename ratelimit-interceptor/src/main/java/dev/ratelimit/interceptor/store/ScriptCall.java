@@ -1,13 +1,13 @@
 package dev.ratelimit.interceptor.store;
 
-/** One {@code EVALSHA} with one key: the script's SHA-1, the key, the arguments. */
-record ScriptCall(String sha1, byte[] key, byte[][] args) {
+/** One {@code EVALSHA}: the script's SHA-1, its keys (all in one Cluster slot), its arguments. */
+record ScriptCall(String sha1, byte[][] keys, byte[][] args) {
 
-    /** The key, then the arguments, as Spring Data's {@code evalSha} takes them. */
-    byte[][] keyAndArgs() {
-        byte[][] keyAndArgs = new byte[args.length + 1][];
-        keyAndArgs[0] = key;
-        System.arraycopy(args, 0, keyAndArgs, 1, args.length);
-        return keyAndArgs;
+    /** The keys, then the arguments, as Spring Data's {@code evalSha} takes them. */
+    byte[][] keysAndArgs() {
+        byte[][] keysAndArgs = new byte[keys.length + args.length][];
+        System.arraycopy(keys, 0, keysAndArgs, 0, keys.length);
+        System.arraycopy(args, 0, keysAndArgs, keys.length, args.length);
+        return keysAndArgs;
     }
 }

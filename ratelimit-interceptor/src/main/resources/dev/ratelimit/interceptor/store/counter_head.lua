@@ -6,6 +6,8 @@
 --          and the in-process store the same clock; otherwise the time is Redis' own TIME, so the clocks
 --          of the app instances never matter.
 -- ARGV[4]  refund scripts only: the time (ms) its counting script gave for the request given back.
+-- KEYS[2]  counting scripts, optional: the limit's penalty hash (see counter_tail.lua), in the counter's
+--          slot; ARGV[5] the first block in ms, ARGV[6] the longest block in ms.
 -- Every counting script returns {allowed 1|0, remaining, wait ms, reset ms, now ms}: remaining = requests
 -- still admitted right now after this one; wait = time until the next request is admitted (0 while
 -- remaining > 0); reset = time until the whole quota is back; now = the time of the decision, which

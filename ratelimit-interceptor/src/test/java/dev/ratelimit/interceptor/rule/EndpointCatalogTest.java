@@ -7,9 +7,11 @@ import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RateLimit;
 import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
+import dev.ratelimit.interceptor.store.Penalty;
 import dev.ratelimit.interceptor.web.CountWhenConditions;
 import java.util.EnumSet;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
@@ -52,6 +54,20 @@ class EndpointCatalogTest {
     }
 
     @Test
+    void aPenaltyIsKeptInMillisecondsOfTheLimitsUnit() {
+        register("penalized");
+
+        assertThat(catalog.endpoints()).singleElement().satisfies(endpoint -> assertThat(endpoint.limits())
+                .extracting(LimitDefinition::penalty).containsExactly(new Penalty(15 * 60_000, 240 * 60_000)));
+    }
+
+    @Test
+    void aLongestBlockShorterThanTheFirstFailsTheStart() {
+        assertThatThrownBy(() -> register("shrinkingPenalty"))
+                .hasMessageContaining("blockForMax 0 or at least blockFor, was 10 and 5");
+    }
+
+    @Test
     void aCustomLimitNeedsAKey() {
         assertThatThrownBy(() -> register("keyless")).hasMessageContaining("dimension CUSTOM needs key");
     }
@@ -88,6 +104,14 @@ class EndpointCatalogTest {
     }
 
     static class Controller {
+
+        @RateLimit(count = 5, interval = 1, unit = TimeUnit.MINUTES, blockFor = 15, blockForMax = 240)
+        public void penalized() {
+        }
+
+        @RateLimit(count = 5, blockFor = 10, blockForMax = 5)
+        public void shrinkingPenalty() {
+        }
 
         @RateLimit(count = 5, countWhen = "#status ==")
         public void badCountWhen() {

@@ -5,13 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
+import dev.ratelimit.interceptor.store.Penalty;
 import org.junit.jupiter.api.Test;
 
 /** The one check of a count and window: the annotation, the config hash and the console all use it. */
 class LimitDefinitionTest {
 
     private final LimitDefinition declared = new LimitDefinition("shop", "OrderController.create", 5, 60,
-            Dimension.USER, Algorithm.TOKEN_BUCKET, "", LimitDefinition.DEFAULT_MESSAGE_KEY, "");
+            Dimension.USER, Algorithm.TOKEN_BUCKET, "", LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE);
 
     @Test
     void aWindowLongerThanAYearOrACountBeyondExactArithmeticIsRefusedWithTheReason() {

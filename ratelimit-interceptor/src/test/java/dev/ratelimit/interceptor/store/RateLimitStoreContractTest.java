@@ -158,6 +158,53 @@ class RateLimitStoreContractTest {
     }
 
     /**
+     * 2 per 10 s with a 60 s block doubling up to 240 s: the block outlasts the window, the attempts made
+     * during a block change nothing, a repeat offence doubles it, and 240 s free forgives.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyStoreAndAlgorithm")
+    void aDeniedClientServesItsBlockAndRepeatOffencesDoubleIt(StoreKind kind, Algorithm algorithm) {
+        RateLimitStore store = store(kind);
+        Penalty penalty = new Penalty(60_000, 240_000);
+        for (long expectedBlock : new long[] {60_000, 120_000, 240_000, 240_000}) {
+            clock.advance(10_000); // a fresh window
+            assertThat(penalized(store, algorithm, penalty).allowed()).isTrue();
+            assertThat(penalized(store, algorithm, penalty).allowed()).isTrue();
+            Decision denied = penalized(store, algorithm, penalty);
+            assertThat(denied.allowed()).isFalse();
+            assertThat(denied.retryAfterMillis()).as("the block").isEqualTo(expectedBlock);
+
+            clock.advance(expectedBlock - 1);
+            Decision stillBlocked = penalized(store, algorithm, penalty);
+            assertThat(stillBlocked.allowed()).as("1 ms before the block ends, long after the window").isFalse();
+            assertThat(stillBlocked.retryAfterMillis()).isEqualTo(1);
+            clock.advance(1);
+        }
+        clock.advance(240_000 + 10_000);
+        for (int i = 0; i < 2; i++) {
+            assertThat(penalized(store, algorithm, penalty).allowed()).isTrue();
+        }
+        assertThat(penalized(store, algorithm, penalty).retryAfterMillis()).as("forgiven after 240 s free")
+                .isEqualTo(60_000);
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyStoreAndAlgorithm")
+    void sixtyFourClientsAreAdmittedTheLimitAndThenBlocked(StoreKind kind, Algorithm algorithm) throws Exception {
+        RateLimitStore store = store(kind);
+        Penalty penalty = new Penalty(3_600_000, 3_600_000);
+
+        int admitted = ConcurrentClients.admitted(64, 5, thread -> Stores.decide(store,
+                new CounterRequest("crowd", algorithm, 50, 1_000, false, penalty)).allowed());
+
+        assertThat(admitted).isEqualTo(50);
+        clock.advance(2_000);
+        Decision later = Stores.decide(store, new CounterRequest("crowd", algorithm, 50, 1_000, false, penalty));
+        assertThat(later.allowed()).as("two windows later, still blocked").isFalse();
+        assertThat(later.retryAfterMillis()).isEqualTo(3_600_000 - 2_000);
+    }
+
+    /**
      * One request opens the windows, then a burst just before and just after the boundary: the fixed
      * window admits nearly twice its limit within two milliseconds, the others at most the limit.
      */
@@ -312,6 +359,10 @@ class RateLimitStoreContractTest {
 
     private static Decision acquire(RateLimitStore store, String key, Algorithm algorithm, long limit, long window) {
         return Stores.decide(store, new CounterRequest(key, algorithm, limit, window));
+    }
+
+    private static Decision penalized(RateLimitStore store, Algorithm algorithm, Penalty penalty) {
+        return Stores.decide(store, new CounterRequest("offender", algorithm, 2, 10_000, false, penalty));
     }
 
     private static void refund(RateLimitStore store, String key, Algorithm algorithm, long limit, long window,

@@ -8,7 +8,7 @@ import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.ConcurrentClients;
-import dev.ratelimit.interceptor.testsupport.CountWhenContract;
+import dev.ratelimit.interceptor.testsupport.LimitKindsContract;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import java.util.List;
@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /** {@code ratelimit.store=memory}: exact limits with no Redis server at all. */
-class InProcessStoreTest implements CountWhenContract {
+class InProcessStoreTest implements LimitKindsContract {
 
     private static ConfigurableApplicationContext app;
     private static HttpProbe http;

@@ -99,9 +99,12 @@ public class MemoryRateLimitStore implements RateLimitStore {
         }
         Decision[] decision = new Decision[1];
         counters.compute(request.key(), (key, entry) -> {
-            Entry live = entry == null || entry.algorithm() != request.algorithm() || entry.state().expiredAt(now)
-                    ? new Entry(request.algorithm(), CounterState.create(request.algorithm())) : entry;
-            decision[0] = live.state().acquire(now, request.limit(), request.windowMillis());
+            // The time read under the key's lock: a time read before it may be older than the last
+            // decision of the key, which would see a block (or a window) last longer than it does.
+            long lockedNow = Math.max(now, clock.millis());
+            Entry live = entry == null || entry.algorithm() != request.algorithm() || entry.expiredAt(lockedNow)
+                    ? new Entry(request.algorithm(), CounterState.create(request.algorithm()), new PenaltyState()) : entry;
+            decision[0] = live.acquire(request, lockedNow);
             return live;
         });
         return decision[0];
@@ -116,7 +119,7 @@ public class MemoryRateLimitStore implements RateLimitStore {
 
     private void sweep(long now) {
         for (String key : counters.keySet()) {
-            counters.computeIfPresent(key, (k, entry) -> entry.state().expiredAt(now) ? null : entry);
+            counters.computeIfPresent(key, (k, entry) -> entry.expiredAt(now) ? null : entry);
         }
     }
 
@@ -128,7 +131,23 @@ public class MemoryRateLimitStore implements RateLimitStore {
         }
     }
 
-    /** A counter and the algorithm it was made for. */
-    private record Entry(Algorithm algorithm, CounterState state) {
+    /** A counter, the algorithm it was made for, and its penalty. */
+    private record Entry(Algorithm algorithm, CounterState state, PenaltyState penalty) {
+
+        Decision acquire(CounterRequest request, long now) {
+            if (!request.penalty().applies()) {
+                return state.acquire(now, request.limit(), request.windowMillis());
+            }
+            Decision blocked = penalty.blocked(now, request.limit());
+            if (blocked != null) {
+                return blocked;
+            }
+            Decision decision = state.acquire(now, request.limit(), request.windowMillis());
+            return decision.allowed() ? decision : penalty.offended(decision, now, request.penalty());
+        }
+
+        boolean expiredAt(long now) {
+            return state.expiredAt(now) && penalty.expiredAt(now);
+        }
     }
 }

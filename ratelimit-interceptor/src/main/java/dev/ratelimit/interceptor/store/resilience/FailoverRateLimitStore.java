@@ -132,8 +132,7 @@ public class FailoverRateLimitStore implements RateLimitStore {
     }
 
     private CounterRequest share(CounterRequest request) {
-        return new CounterRequest(request.key(), request.algorithm(), Math.max(1, request.limit() / instances),
-                request.windowMillis(), request.refundable());
+        return request.withLimit(Math.max(1, request.limit() / instances));
     }
 
     private static String lower(String name) {

@@ -1,0 +1,80 @@
+package dev.ratelimit.interceptor.testsupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.Dimension;
+import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.config.SysConfigEditor;
+import dev.ratelimit.interceptor.fixture.AlgorithmController;
+import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.fixture.PenaltyController;
+import dev.ratelimit.interceptor.store.RateLimitStore;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The tests of the kinds of limit beyond a plain count, {@code countWhen} ({@link FailedLogins}) and
+ * {@code blockFor}, for every algorithm, run by each test class that starts instances on a store: one
+ * Redis, a Redis Cluster, the in-process store.
+ */
+public interface LimitKindsContract {
+
+    /** The running instances of the fixture app, all on the store under test. */
+    List<ConfigurableApplicationContext> apps();
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    default void aLoginCountsExactlyItsFailuresUnderConcurrency(Algorithm algorithm) throws Exception {
+        new FailedLogins(apps()).assertExactlyTheFailuresAreCounted(algorithm, "ada-" + algorithm);
+    }
+
+    /**
+     * 64 clients over the instances: exactly the limit admitted, then every denial, by Redis or by an
+     * instance's near cache, tells the block's true end; on Redis, resetting the counter (the console's
+     * Unblock) ends the block at once. The in-process store has no counter an operator can reset.
+     */
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    default void aClientDeniedOnceIsBlockedForThePenaltyUntilUnblocked(Algorithm algorithm) throws Exception {
+        List<HttpProbe> probes = apps().stream().map(app -> new HttpProbe(FixtureApplication.port(app))).toList();
+        String user = "eve-" + algorithm;
+        String path = PenaltyController.path(algorithm) + "?usercode=" + user;
+        long start = System.nanoTime();
+
+        int admitted = ConcurrentClients.admitted(64, 3, thread -> {
+            HttpResponse<String> response = probes.get(thread % probes.size()).get(path);
+            assertThat(response.statusCode()).isIn(200, 429);
+            if (response.statusCode() == 429) {
+                long elapsedSeconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+                assertThat(Long.parseLong(response.headers().firstValue("Retry-After").orElseThrow()))
+                        .as("the block's end").isBetween(PenaltyController.BLOCK_SECONDS - elapsedSeconds - 1,
+                                PenaltyController.BLOCK_SECONDS);
+            }
+            return response.statusCode() == 200;
+        });
+
+        assertThat(admitted).isEqualTo(PenaltyController.LIMIT);
+        ConfigurableApplicationContext first = apps().get(0);
+        if (!"memory".equals(first.getBean(RateLimitStore.class).describe().type())) {
+            SysConfigEditor editor = first.getBean(SysConfigEditor.class);
+            String rule = "PenaltyController." + AlgorithmController.methodName(algorithm);
+            assertThat(editor.resetCounter(first.getBean(RedisKeys.class).counter("fixture", rule, Dimension.USER,
+                    algorithm, user))).isTrue();
+            Awaitility.await("unblocked on every instance").atMost(Duration.ofSeconds(10))
+                    .until(() -> probes.stream().allMatch(probe -> probe.status(path) == 200));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    default void aMixedBurstOfLoginsCountsOnlyItsFailures(Algorithm algorithm) throws Exception {
+        new FailedLogins(apps()).assertAMixedBurstCountsOnlyFailures(algorithm, "bob-" + algorithm);
+    }
+}
