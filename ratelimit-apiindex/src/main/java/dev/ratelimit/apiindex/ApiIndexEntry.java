@@ -1,5 +1,6 @@
 package dev.ratelimit.apiindex;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.store.Penalty;
@@ -38,16 +39,18 @@ public record ApiIndexEntry(String pattern, List<String> patterns, List<String> 
      *                        every request counts (and in the index of an app built before the field existed)
      * @param blockForMillis  the first block of a client the limit denied ({@code blockFor}); {@code null} for none
      * @param blockForMaxMillis the longest block of a repeat offender; {@code null} for none
+     * @param cost            what one request weighs: a number, or its cost expression; {@code null} for 1
      */
+    @JsonInclude(JsonInclude.Include.NON_NULL) // absent knobs are left out: the index stays as small as before
     public record Limit(String rule, long count, long intervalSeconds, String dimension, String algorithm,
-                        String countWhen, Long blockForMillis, Long blockForMaxMillis) {
+                        String countWhen, Long blockForMillis, Long blockForMaxMillis, String cost) {
 
         static Limit of(LimitDefinition limit) {
             Penalty penalty = limit.penalty();
             return new Limit(limit.id(), limit.count(), limit.windowSeconds(), limit.dimension().name(),
                     limit.algorithm().name(), limit.countsSome() ? limit.countWhen() : null,
                     penalty.applies() ? penalty.firstBlockMillis() : null,
-                    penalty.applies() ? penalty.longestMillis() : null);
+                    penalty.applies() ? penalty.longestMillis() : null, limit.cost().describe());
         }
     }
 

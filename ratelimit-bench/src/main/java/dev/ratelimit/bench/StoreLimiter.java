@@ -28,13 +28,19 @@ public final class StoreLimiter implements Limiter {
 
     /** One limit per request, on counter {@code key(i)}. */
     public static StoreLimiter oneLimit(RateLimitStore store, Algorithm algorithm, BenchLimit limit, int keys) {
-        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, Penalty.NONE), false);
+        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, 1, Penalty.NONE), false);
+    }
+
+    /** One limit per request, each request weighing {@code cost} units. */
+    public static StoreLimiter oneLimitWeighed(RateLimitStore store, Algorithm algorithm, BenchLimit limit, int keys,
+                                               long cost) {
+        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, cost, Penalty.NONE), false);
     }
 
     /** One limit with a penalty ({@code blockFor}) per request: its script reads the penalty hash too. */
     public static StoreLimiter oneLimitPenalized(RateLimitStore store, Algorithm algorithm, BenchLimit limit, int keys) {
         Penalty penalty = new Penalty(limit.window().toMillis() * 10, limit.window().toMillis() * 40);
-        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, penalty), false);
+        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, 1, penalty), false);
     }
 
     /**
@@ -42,15 +48,15 @@ public final class StoreLimiter implements Limiter {
      * its unit back, as the interceptor does once the response is written. The dearest case of the kind.
      */
     public static StoreLimiter oneLimitRefunded(RateLimitStore store, Algorithm algorithm, BenchLimit limit, int keys) {
-        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, Penalty.NONE), true);
+        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, 1, Penalty.NONE), true);
     }
 
     private static List<List<CounterRequest>> oneLimitRequests(Algorithm algorithm, BenchLimit limit, int keys,
-                                                               Penalty penalty) {
+                                                               long cost, Penalty penalty) {
         List<List<CounterRequest>> requests = new ArrayList<>(keys);
         for (int i = 0; i < keys; i++) {
             requests.add(List.of(new CounterRequest(KeySpread.key(i), algorithm, limit.count(),
-                    limit.window().toMillis(), false, penalty)));
+                    limit.window().toMillis(), cost, false, penalty)));
         }
         return requests;
     }

@@ -4,6 +4,7 @@ import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RateLimit;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.springframework.http.HttpStatus;
@@ -88,6 +89,17 @@ public class DemoController {
     public ResponseEntity<Map<String, Object>> login(@RequestParam(defaultValue = "") String password) {
         return "demo".equals(password) ? ResponseEntity.ok(reply("signed in"))
                 : ResponseEntity.status(HttpStatus.UNAUTHORIZED).body(reply("wrong password"));
+    }
+
+    /**
+     * A batch weighs its items: 20 items per minute per user, whatever the batches' sizes; a batch of more
+     * than 20 is refused with 400 (it could never pass).
+     */
+    @RateLimit(count = 20, interval = 1, unit = TimeUnit.MINUTES,
+            costExpression = "#request.getParameterValues('item')?.length ?: 1")
+    @PostMapping("/batch")
+    public Map<String, Object> batch(@RequestParam(name = "item", defaultValue = "") List<String> items) {
+        return reply(items.size() + " item(s) processed");
     }
 
     /** CUSTOM: 10 per minute per tenant, whoever calls. */

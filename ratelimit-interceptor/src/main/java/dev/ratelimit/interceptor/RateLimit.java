@@ -86,4 +86,19 @@ public @interface RateLimit {
      * {@link #blockFor()}: every block the same.
      */
     long blockForMax() default 0;
+
+    /**
+     * The units one request takes from {@link #count()}: a heavier request counts for more. At most
+     * {@code count}, or the start fails: such a request could never pass.
+     */
+    long cost() default 1;
+
+    /**
+     * The units one request takes, computed for each request: a SpEL expression on the request with the
+     * variables of {@link #key()} ({@code #request}, {@code #pathVariables}, {@code #headers}), e.g. the
+     * number of items of a batch. A value below 1 counts 1; an expression that fails counts 1, with one
+     * warning. A request whose cost exceeds {@code count} is refused with 400 and a message that says
+     * so: waiting would not help it. Replaces {@link #cost()}.
+     */
+    String costExpression() default "";
 }

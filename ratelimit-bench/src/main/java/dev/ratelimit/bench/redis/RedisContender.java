@@ -25,6 +25,9 @@ public enum RedisContender {
     /** A fixed window with {@code blockFor}: the script also reads the counter's penalty hash. */
     OURS_FIXED_WINDOW_PENALIZED((redis, limit, keys) -> StoreLimiter.oneLimitPenalized(
             new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys)),
+    /** A fixed window whose every request weighs 3 units ({@code cost}): one more script argument. */
+    OURS_FIXED_WINDOW_COST_3((redis, limit, keys) -> StoreLimiter.oneLimitWeighed(
+            new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys, 3)),
     /** Two stacked fixed-window limits per request (user and IP), sent together. */
     OURS_TWO_LIMITS((redis, limit, keys) ->
             StoreLimiter.twoLimits(new RedisRateLimitStore(Stores.connection(redis.template())), limit, keys)),
@@ -64,7 +67,7 @@ public enum RedisContender {
      */
     public boolean decidesOneLimit() {
         return this != OURS_TWO_LIMITS && this != OURS_FIXED_WINDOW_REFUNDED && this != OURS_FIXED_WINDOW_PENALIZED
-                && !name().startsWith("FIXED_WINDOW_SCRIPT_");
+                && this != OURS_FIXED_WINDOW_COST_3 && !name().startsWith("FIXED_WINDOW_SCRIPT_");
     }
 
     private static Limiter ours(RedisServerProcess redis, Algorithm algorithm, BenchLimit limit, int keys) {

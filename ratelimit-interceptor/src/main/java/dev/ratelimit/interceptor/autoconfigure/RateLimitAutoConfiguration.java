@@ -8,6 +8,7 @@ import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.config.SysConfigDefaults;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
+import dev.ratelimit.interceptor.identity.CostExpressions;
 import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.identity.IdentityResolver;
@@ -183,9 +184,16 @@ public class RateLimitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
+    CostExpressions rateLimitCostExpressions(BeanFactory beanFactory) {
+        return new CostExpressions(beanFactory);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
     EndpointCatalog rateLimitEndpointCatalog(RuleNaming naming, RateLimitStore store, CustomKeyExpressions customKeys,
-                                             CountWhenConditions countWhen) {
-        return new EndpointCatalog(naming, store.supportedAlgorithms(), customKeys::parse, countWhen::parse);
+                                             CountWhenConditions countWhen, CostExpressions costs) {
+        return new EndpointCatalog(naming, store.supportedAlgorithms(), customKeys::parse, countWhen::parse,
+                costs::parse);
     }
 
     /** Reads every handler mapping once all are built, so an invalid {@code @RateLimit} fails the start. */
@@ -327,8 +335,8 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnBean(RequestLimiter.class)
     RateLimitInterceptor rateLimitInterceptor(EndpointCatalog catalog, RequestLimiter limiter,
                                               DimensionKeys identities, LimitResponseWriter responses,
-                                              CountWhenConditions countWhen) {
-        return new RateLimitInterceptor(catalog, limiter, identities, responses, countWhen);
+                                              CountWhenConditions countWhen, CostExpressions costs) {
+        return new RateLimitInterceptor(catalog, limiter, identities, responses, countWhen, costs);
     }
 
     @Bean

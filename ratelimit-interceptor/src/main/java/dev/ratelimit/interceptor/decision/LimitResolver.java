@@ -6,6 +6,7 @@ import dev.ratelimit.interceptor.config.RuleSnapshot;
 import dev.ratelimit.interceptor.config.UriRule;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.rule.RequestCost;
 import dev.ratelimit.interceptor.store.Penalty;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,6 +53,7 @@ final class LimitResolver {
 
     private static LimitDefinition dynamicLimit(String module, String rule, LimitSpec spec) {
         return new LimitDefinition(module, rule, spec.count(), spec.intervalSeconds(), spec.dimension(),
-                spec.algorithm(), "", LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE);
+                spec.algorithm(), "", LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE,
+                RequestCost.ONE);
     }
 }

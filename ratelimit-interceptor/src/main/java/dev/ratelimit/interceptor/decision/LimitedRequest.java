@@ -14,6 +14,9 @@ public interface LimitedRequest {
     /** The identity to count the request under for {@code limit}, or {@code null} when the limit does not apply to it. */
     String identity(LimitDefinition limit);
 
+    /** The units the request takes from {@code limit}: its fixed cost, or its cost expression's value. */
+    long cost(LimitDefinition limit);
+
     /** The client address as the trusted-proxy rules see it. */
     String clientIp();
 

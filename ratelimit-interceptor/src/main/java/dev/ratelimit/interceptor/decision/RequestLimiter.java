@@ -75,13 +75,24 @@ public class RequestLimiter {
             String identity = request.identity(limit);
             if (identity == null) {
                 metrics.outcome(limit, Outcome.SKIPPED);
-            } else {
-                counted.add(limit);
-                counters.add(new CounterRequest(
-                        keys.counter(limit.module(), limit.rule(), limit.dimension(), limit.algorithm(), identity),
-                        limit.algorithm(), limit.count(), limit.windowSeconds() * 1000, limit.countsSome(),
-                        limit.penalty()));
+                continue;
             }
+            long cost = request.cost(limit);
+            if (cost > limit.count()) {
+                // Before anything is counted: a request no wait would let through takes nothing. A limit in
+                // shadow mode only says it would have refused.
+                if (snapshot.anyShadow() && snapshot.shadow(limit.id())) {
+                    metrics.outcome(limit, Outcome.SHADOW_BLOCKED);
+                    continue;
+                }
+                metrics.outcome(limit, Outcome.BLOCKED);
+                return Verdict.tooCostly(limit, cost);
+            }
+            counted.add(limit);
+            counters.add(new CounterRequest(
+                    keys.counter(limit.module(), limit.rule(), limit.dimension(), limit.algorithm(), identity),
+                    limit.algorithm(), limit.count(), limit.windowSeconds() * 1000, cost, limit.countsSome(),
+                    limit.penalty()));
         }
         if (counters.isEmpty()) {
             return Verdict.PASS;
@@ -140,17 +151,17 @@ public class RequestLimiter {
         }
         if (enforcedLimits.isEmpty()) {
             return reservations.isEmpty() ? Verdict.PASS
-                    : new Verdict(Verdict.Kind.PASS, List.of(), List.of(), -1, Duration.ZERO, reservations);
+                    : new Verdict(Verdict.Kind.PASS, List.of(), List.of(), -1, Duration.ZERO, reservations, 0);
         }
         int denying = mostRestrictiveDenial(enforcedDecisions);
         if (denying < 0) {
             return new Verdict(Verdict.Kind.ADMIT, enforcedLimits, enforcedDecisions, closestToLimit(enforcedDecisions),
-                    Duration.ZERO, reservations);
+                    Duration.ZERO, reservations, 0);
         }
         log(request, snapshot, enforcedLimits.get(denying), false);
         // A rejected request never runs, so no response of its can count: what it took goes back now.
         giveBack(reservations);
-        return new Verdict(Verdict.Kind.REJECT, enforcedLimits, enforcedDecisions, denying, Duration.ZERO, List.of());
+        return new Verdict(Verdict.Kind.REJECT, enforcedLimits, enforcedDecisions, denying, Duration.ZERO, List.of(), 0);
     }
 
     /**

@@ -14,9 +14,10 @@ import java.util.List;
  *                   rejected, else the limit closest to its end; -1 when there is none
  * @param retryAfter for {@link Kind#REFUSE}: when to try again
  * @param reservations the units taken from limits that count only some responses, shadow limits included
+ * @param cost       for {@link Kind#TOO_COSTLY}: what the request weighs for its only limit, else 0
  */
 public record Verdict(Kind kind, List<LimitDefinition> limits, List<Decision> decisions, int reported,
-                      Duration retryAfter, List<Reservation> reservations) {
+                      Duration retryAfter, List<Reservation> reservations, long cost) {
 
     /** What the web layer does. */
     public enum Kind {
@@ -27,10 +28,12 @@ public record Verdict(Kind kind, List<LimitDefinition> limits, List<Decision> de
         /** A limit denied the request. */
         REJECT,
         /** No limit could decide, and the failure policy refuses the request (503). */
-        REFUSE
+        REFUSE,
+        /** The request weighs more than its limit's whole count: no wait would let it pass (400). */
+        TOO_COSTLY
     }
 
-    static final Verdict PASS = new Verdict(Kind.PASS, List.of(), List.of(), -1, Duration.ZERO, List.of());
+    static final Verdict PASS = new Verdict(Kind.PASS, List.of(), List.of(), -1, Duration.ZERO, List.of(), 0);
 
     public Verdict {
         limits = List.copyOf(limits);
@@ -39,7 +42,11 @@ public record Verdict(Kind kind, List<LimitDefinition> limits, List<Decision> de
     }
 
     static Verdict refuse(Duration retryAfter) {
-        return new Verdict(Kind.REFUSE, List.of(), List.of(), -1, retryAfter, List.of());
+        return new Verdict(Kind.REFUSE, List.of(), List.of(), -1, retryAfter, List.of(), 0);
+    }
+
+    static Verdict tooCostly(LimitDefinition limit, long cost) {
+        return new Verdict(Kind.TOO_COSTLY, List.of(limit), List.of(), 0, Duration.ZERO, List.of(), cost);
     }
 
     public LimitDefinition reportedLimit() {

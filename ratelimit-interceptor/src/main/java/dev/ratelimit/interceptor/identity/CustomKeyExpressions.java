@@ -3,10 +3,6 @@ package dev.ratelimit.interceptor.identity;
 import dev.ratelimit.interceptor.CustomKeyResolver;
 import dev.ratelimit.interceptor.expression.ParsedExpressions;
 import jakarta.servlet.http.HttpServletRequest;
-import java.util.AbstractMap;
-import java.util.Collections;
-import java.util.LinkedHashSet;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -14,7 +10,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.expression.spel.support.StandardEvaluationContext;
-import org.springframework.web.servlet.HandlerMapping;
 
 /**
  * The SpEL key expressions of {@code Dimension.CUSTOM} limits. Each is parsed once, when the endpoint
@@ -53,13 +48,7 @@ public class CustomKeyExpressions {
      */
     public String evaluate(String expression, HttpServletRequest servletRequest) {
         HttpServletRequest request = new ParameterGuard(servletRequest);
-        StandardEvaluationContext context = new StandardEvaluationContext(request);
-        if (beans != null) {
-            context.setBeanResolver(beans);
-        }
-        context.setVariable("request", request);
-        context.setVariable("pathVariables", pathVariables(request));
-        context.setVariable("headers", new RequestHeaders(request));
+        StandardEvaluationContext context = RequestExpressionContext.of(request, beans);
         try {
             Object value = parsed.get(expression).getValue(context);
             if (value instanceof CustomKeyResolver resolver) {
@@ -76,41 +65,6 @@ public class CustomKeyExpressions {
                         expression, e.toString());
             }
             return null;
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, String> pathVariables(HttpServletRequest request) {
-        Object variables = request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE);
-        return variables instanceof Map<?, ?> map ? (Map<String, String>) map : Map.of();
-    }
-
-    /** The request's headers as a read-only map of first values; {@code get} ignores the name's case, as HTTP does. */
-    private static final class RequestHeaders extends AbstractMap<String, String> {
-
-        private final HttpServletRequest request;
-
-        RequestHeaders(HttpServletRequest request) {
-            this.request = request;
-        }
-
-        @Override
-        public String get(Object name) {
-            return name instanceof String header ? request.getHeader(header) : null;
-        }
-
-        @Override
-        public boolean containsKey(Object name) {
-            return get(name) != null;
-        }
-
-        @Override
-        public Set<Entry<String, String>> entrySet() {
-            Set<Entry<String, String>> entries = new LinkedHashSet<>();
-            for (String name : Collections.list(request.getHeaderNames())) {
-                entries.add(new SimpleImmutableEntry<>(name, request.getHeader(name)));
-            }
-            return entries;
         }
     }
 }

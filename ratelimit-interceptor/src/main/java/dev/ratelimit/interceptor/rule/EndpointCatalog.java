@@ -45,6 +45,7 @@ public final class EndpointCatalog {
     private final Set<Algorithm> supportedAlgorithms;
     private final Consumer<String> customKeyParser;
     private final Consumer<String> countWhenParser;
+    private final Consumer<String> costParser;
     private final ConcurrentMap<EndpointKey, Endpoint> endpoints = new ConcurrentHashMap<>();
     /** The handler method owning each endpoint rule name; guarded by itself. */
     private final Map<String, EndpointKey> ruleOwners = new HashMap<>();
@@ -54,13 +55,15 @@ public final class EndpointCatalog {
      * @param customKeyParser     parses (and keeps) the key expression of a CUSTOM limit, throwing
      *                            {@link IllegalArgumentException} when it does not parse
      * @param countWhenParser     the same for a {@code countWhen} expression
+     * @param costParser          the same for a {@code costExpression}
      */
     public EndpointCatalog(RuleNaming naming, Set<Algorithm> supportedAlgorithms, Consumer<String> customKeyParser,
-                           Consumer<String> countWhenParser) {
+                           Consumer<String> countWhenParser, Consumer<String> costParser) {
         this.naming = naming;
         this.supportedAlgorithms = Set.copyOf(supportedAlgorithms);
         this.customKeyParser = customKeyParser;
         this.countWhenParser = countWhenParser;
+        this.costParser = costParser;
     }
 
     /** Registers the handler methods of one handler mapping; throws if a declaration is invalid. */
@@ -179,10 +182,27 @@ public final class EndpointCatalog {
             }
             return new LimitDefinition(naming.module(annotation), naming.rule(endpointRule, annotation, total),
                     annotation.count(), windowSeconds, annotation.dimension(), annotation.algorithm(),
-                    annotation.key(), annotation.messageKey(), countWhen, penalty(annotation));
+                    annotation.key(), annotation.messageKey(), countWhen, penalty(annotation), cost(annotation));
         } catch (IllegalArgumentException e) {
             throw invalid(controller, method, e.getMessage());
         }
+    }
+
+    /** The annotation's {@code cost} or {@code costExpression}; a fixed cost above the count could never pass. */
+    private RequestCost cost(RateLimit annotation) {
+        String expression = annotation.costExpression().strip();
+        if (!expression.isEmpty()) {
+            if (annotation.cost() != 1) {
+                throw new IllegalArgumentException("give cost or costExpression, not both");
+            }
+            costParser.accept(expression);
+            return new RequestCost(1, expression);
+        }
+        if (annotation.count() >= 1 && annotation.cost() > annotation.count()) { // a count below 1 is reported as such
+            throw new IllegalArgumentException("cost " + annotation.cost() + " is above count " + annotation.count()
+                    + ": no request could ever pass");
+        }
+        return annotation.cost() == 1 ? RequestCost.ONE : new RequestCost(annotation.cost(), "");
     }
 
     /** The annotation's {@code blockFor} and {@code blockForMax}, each at most a year. */

@@ -18,9 +18,11 @@ import dev.ratelimit.interceptor.InvalidValueException;
  * @param messageKey  message key of the rejection text
  * @param countWhen   SpEL condition on the response for the request to stay counted, else empty (every request)
  * @param penalty     how long a denied client stays denied ({@code blockFor}); {@link Penalty#NONE} for none
+ * @param cost        what one request weighs; {@link RequestCost#ONE} for one unit
  */
 public record LimitDefinition(String module, String rule, long count, long windowSeconds, Dimension dimension,
-                              Algorithm algorithm, String key, String messageKey, String countWhen, Penalty penalty) {
+                              Algorithm algorithm, String key, String messageKey, String countWhen, Penalty penalty,
+                              RequestCost cost) {
 
     public static final String DEFAULT_MESSAGE_KEY = "ratelimit.rejected";
 
@@ -72,7 +74,7 @@ public record LimitDefinition(String module, String rule, long count, long windo
             return this;
         }
         return new LimitDefinition(module, rule, newCount, newWindowSeconds, dimension, algorithm, key, messageKey,
-                countWhen, penalty);
+                countWhen, penalty, cost);
     }
 
     /** Whether a request stays counted only when its response matches {@link #countWhen}. */

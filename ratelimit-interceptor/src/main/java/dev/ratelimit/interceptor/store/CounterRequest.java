@@ -5,20 +5,30 @@ import dev.ratelimit.interceptor.Algorithm;
 /**
  * One request to count against one counter.
  *
+ * @param cost       the units it takes, at least 1 and at most the limit
  * @param refundable whether the request may give its unit back ({@code countWhen}): then a denial says
  *                   nothing lasting, since any instance's refund can make room at any moment
  * @param penalty    how long a denied client stays denied; {@link Penalty#NONE} for its window only
  */
-public record CounterRequest(String key, Algorithm algorithm, long limit, long windowMillis, boolean refundable,
-                             Penalty penalty) {
+public record CounterRequest(String key, Algorithm algorithm, long limit, long windowMillis, long cost,
+                             boolean refundable, Penalty penalty) {
 
-    /** A request that keeps its unit, without penalty. */
-    public CounterRequest(String key, Algorithm algorithm, long limit, long windowMillis) {
-        this(key, algorithm, limit, windowMillis, false, Penalty.NONE);
+    public CounterRequest {
+        if (cost < 1 || cost > limit) {
+            throw new IllegalArgumentException("a request's cost must be from 1 to the limit " + limit + ", was " + cost);
+        }
     }
 
-    /** This request with another limit: an instance's share of it. */
+    /** A request of one unit that keeps it, without penalty. */
+    public CounterRequest(String key, Algorithm algorithm, long limit, long windowMillis) {
+        this(key, algorithm, limit, windowMillis, 1, false, Penalty.NONE);
+    }
+
+    /**
+     * This request with another limit: an instance's share of it. A cost above the share is cut to it,
+     * so that the request can still be admitted by an instance deciding alone.
+     */
     public CounterRequest withLimit(long newLimit) {
-        return new CounterRequest(key, algorithm, newLimit, windowMillis, refundable, penalty);
+        return new CounterRequest(key, algorithm, newLimit, windowMillis, Math.min(cost, newLimit), refundable, penalty);
     }
 }

@@ -200,15 +200,20 @@ public class RedisRateLimitStore implements RateLimitStore {
     }
 
     /**
-     * The arguments of {@code counter_head.lua}: limit, window, the test's clock, and a refund's
-     * reservation (empty before a penalty's arguments).
+     * The arguments of {@code counter_head.lua}: limit, window, the test's clock, the cost, and a refund's
+     * reservation (empty before a penalty's arguments). The common request (no test clock, cost 1)
+     * sends the first two only.
      */
     private byte[][] args(CounterRequest request, byte[] reservedAt) {
         byte[] limit = bytes(Long.toString(request.limit()));
         byte[] window = bytes(Long.toString(request.windowMillis()));
         byte[] now = testClock == null ? NO_VALUE : bytes(Long.toString(testClock.millis()));
+        byte[] cost = request.cost() == 1 ? NO_VALUE : bytes(Long.toString(request.cost()));
         if (reservedAt != null) {
-            return new byte[][] {limit, window, now, reservedAt};
+            return new byte[][] {limit, window, now, cost, reservedAt};
+        }
+        if (request.cost() != 1) {
+            return new byte[][] {limit, window, now, cost};
         }
         return testClock == null ? new byte[][] {limit, window} : new byte[][] {limit, window, now};
     }

@@ -33,6 +33,15 @@ public class JsonRejectionHandler implements RejectionHandler {
     }
 
     @Override
+    public void tooCostly(HttpServletRequest request, HttpServletResponse response, TooCostly refusal)
+            throws IOException {
+        RejectionHandler.super.tooCostly(request, response, refusal);
+        response.setContentType(body.contentType());
+        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+        response.getWriter().write(body.renderTooCostly(request, refusal));
+    }
+
+    @Override
     public void unavailable(HttpServletRequest request, HttpServletResponse response, long retryAfterSeconds,
                             String message) throws IOException {
         RejectionHandler.super.unavailable(request, response, retryAfterSeconds, message);

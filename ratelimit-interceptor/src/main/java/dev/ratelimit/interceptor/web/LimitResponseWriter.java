@@ -42,6 +42,13 @@ public class LimitResponseWriter {
                 reject(request, response, verdict);
                 return false;
             }
+            case TOO_COSTLY -> {
+                LimitDefinition limit = verdict.reportedLimit();
+                String message = messages.message(RejectionMessages.TOO_COSTLY_KEY,
+                        RequestContextUtils.getLocale(request), verdict.cost(), limit.count(), limit.windowSeconds());
+                rejectionHandler.tooCostly(request, response, new TooCostly(limit, verdict.cost(), message));
+                return false;
+            }
             default -> {
                 refuse(request, response, verdict);
                 return false;

@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.web;
 import dev.ratelimit.interceptor.decision.RequestLimiter;
 import dev.ratelimit.interceptor.decision.Reservation;
 import dev.ratelimit.interceptor.decision.Verdict;
+import dev.ratelimit.interceptor.identity.CostExpressions;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.identity.UnreadableRequestException;
 import dev.ratelimit.interceptor.rule.Endpoint;
@@ -40,15 +41,17 @@ public class RateLimitInterceptor implements HandlerInterceptor {
     private final DimensionKeys identities;
     private final LimitResponseWriter responses;
     private final CountWhenConditions countWhen;
+    private final CostExpressions costs;
     private final Set<String> reportedUnreadable = ConcurrentHashMap.newKeySet();
 
     public RateLimitInterceptor(EndpointCatalog catalog, RequestLimiter limiter, DimensionKeys identities,
-                                LimitResponseWriter responses, CountWhenConditions countWhen) {
+                                LimitResponseWriter responses, CountWhenConditions countWhen, CostExpressions costs) {
         this.catalog = catalog;
         this.limiter = limiter;
         this.identities = identities;
         this.responses = responses;
         this.countWhen = countWhen;
+        this.costs = costs;
     }
 
     @Override
@@ -65,7 +68,7 @@ public class RateLimitInterceptor implements HandlerInterceptor {
         }
         Verdict verdict;
         try {
-            verdict = limiter.decide(endpoint, new ServletLimitedRequest(request, identities));
+            verdict = limiter.decide(endpoint, new ServletLimitedRequest(request, identities, costs));
         } catch (UnreadableRequestException e) {
             reportUnreadable(e);
             response.sendError(HttpServletResponse.SC_BAD_REQUEST);

@@ -13,6 +13,13 @@ public enum RejectionBody {
                     + "\"retryAfter\":" + rejection.retryAfterSeconds() + "}";
         }
 
+        /** Told apart from a rejection by the missing {@code retryAfter}: waiting would not help; {@code cost} says why. */
+        @Override
+        String renderTooCostly(HttpServletRequest request, TooCostly refusal) {
+            return "{\"error\":" + jsonString(refusal.message()) + ",\"successful\":0,\"ratelimit\":1,"
+                    + "\"cost\":" + refusal.cost() + ",\"limit\":" + refusal.limit().count() + "}";
+        }
+
         /** Told apart from a rejection by {@code "ratelimit":0}: the limit did not deny, the limiter could not decide. */
         @Override
         String renderUnavailable(HttpServletRequest request, String message, long retryAfterSeconds) {
@@ -37,6 +44,15 @@ public enum RejectionBody {
         }
 
         @Override
+        String renderTooCostly(HttpServletRequest request, TooCostly refusal) {
+            return "{\"type\":\"about:blank\",\"title\":\"Bad Request\",\"status\":400"
+                    + ",\"detail\":" + jsonString(refusal.message())
+                    + ",\"instance\":" + jsonString(request.getRequestURI())
+                    + ",\"cost\":" + refusal.cost() + ",\"limit\":" + refusal.limit().count()
+                    + ",\"policy\":" + jsonString(refusal.limit().rule()) + "}";
+        }
+
+        @Override
         String renderUnavailable(HttpServletRequest request, String message, long retryAfterSeconds) {
             return "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503"
                     + ",\"detail\":" + jsonString(message)
@@ -56,6 +72,9 @@ public enum RejectionBody {
     }
 
     abstract String render(HttpServletRequest request, Rejection rejection, int status);
+
+    /** The body of a 400 for a request heavier than its limit's count. */
+    abstract String renderTooCostly(HttpServletRequest request, TooCostly refusal);
 
     /** The body of a 503 while Redis does not answer in {@code closed} mode. */
     abstract String renderUnavailable(HttpServletRequest request, String message, long retryAfterSeconds);

@@ -15,6 +15,16 @@ public interface RejectionHandler {
     void reject(HttpServletRequest request, HttpServletResponse response, Rejection rejection) throws IOException;
 
     /**
+     * The request weighs more than its limit's whole count ({@code costExpression}): no wait would let it
+     * pass, so it is not a rate limit rejection. By default a bare 400.
+     */
+    default void tooCostly(HttpServletRequest request, HttpServletResponse response, TooCostly refusal)
+            throws IOException {
+        response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
+        response.setHeader("Cache-Control", "no-store");
+    }
+
+    /**
      * Redis does not answer and {@code ratelimit.redis-failure.mode=closed}: a limited request is refused
      * until it does. Not a rate limit rejection, so by default a bare 503 with {@code Retry-After}.
      *

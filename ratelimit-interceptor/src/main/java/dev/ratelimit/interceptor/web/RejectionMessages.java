@@ -16,6 +16,8 @@ public class RejectionMessages {
     public static final String BUNDLE = "ratelimit/messages";
     /** The text of a 503 while Redis does not answer in {@code closed} mode. */
     public static final String UNAVAILABLE_KEY = "ratelimit.unavailable";
+    /** The text of a 400 for a request heavier than its limit's count: {0} its cost, {1} the count, {2} the window in seconds. */
+    public static final String TOO_COSTLY_KEY = "ratelimit.tooCostly";
     static final String FALLBACK_TEXT = "Too many requests";
 
     private final MessageSource appMessages;

@@ -1,8 +1,10 @@
 package dev.ratelimit.interceptor.web;
 
 import dev.ratelimit.interceptor.decision.LimitedRequest;
+import dev.ratelimit.interceptor.identity.CostExpressions;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.rule.RequestCost;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.web.util.UrlPathHelper;
 
@@ -11,11 +13,19 @@ final class ServletLimitedRequest implements LimitedRequest {
 
     private final HttpServletRequest request;
     private final DimensionKeys identities;
+    private final CostExpressions costs;
     private String clientIp;
 
-    ServletLimitedRequest(HttpServletRequest request, DimensionKeys identities) {
+    ServletLimitedRequest(HttpServletRequest request, DimensionKeys identities, CostExpressions costs) {
         this.request = request;
         this.identities = identities;
+        this.costs = costs;
+    }
+
+    @Override
+    public long cost(LimitDefinition limit) {
+        RequestCost cost = limit.cost();
+        return cost.isExpression() ? costs.cost(cost.expression(), request) : cost.fixed();
     }
 
     @Override

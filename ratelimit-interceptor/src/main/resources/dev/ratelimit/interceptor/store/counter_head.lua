@@ -3,19 +3,21 @@
 -- ARGV[1]  limit: requests per window
 -- ARGV[2]  window in milliseconds
 -- ARGV[3]  optional: the time in milliseconds. Only tests give it, so that one suite can feed the Redis
---          and the in-process store the same clock; otherwise the time is Redis' own TIME, so the clocks
---          of the app instances never matter.
--- ARGV[4]  refund scripts only: the time (ms) its counting script gave for the request given back.
+--          and the in-process store the same clock; otherwise (absent or empty) the time is Redis' own
+--          TIME, so the clocks of the app instances never matter.
+-- ARGV[4]  optional: the request's cost, the units it takes (or a refund gives back); 1 when absent or empty.
+-- ARGV[5]  refund scripts only: the time (ms) its counting script gave for the request given back.
 -- KEYS[2]  counting scripts, optional: the limit's penalty hash (see counter_tail.lua), in the counter's
---          slot; ARGV[5] the first block in ms, ARGV[6] the longest block in ms.
--- Every counting script returns {allowed 1|0, remaining, wait ms, reset ms, now ms}: remaining = requests
--- still admitted right now after this one; wait = time until the next request is admitted (0 while
+--          slot; ARGV[6] the first block in ms, ARGV[7] the longest block in ms.
+-- Every counting script returns {allowed 1|0, remaining, wait ms, reset ms, now ms}: remaining = units
+-- still free right now after this request; wait = time until a request of cost 1 is admitted (0 while
 -- remaining > 0); reset = time until the whole quota is back; now = the time of the decision, which
--- names the request to a refund. Refund scripts return {1} when they gave a request back, else {0}.
+-- names the request to a refund. Refund scripts return {1} when they gave units back, else {0}.
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
-local now = tonumber(ARGV[3]) -- nil when empty: a refund without a test clock
+local now = tonumber(ARGV[3])
+local cost = tonumber(ARGV[4]) or 1
 -- Added to every TTL. Under a test's clock Redis still expires keys by its own clock, which may run
 -- ahead of the test's; a minute more keeps them. No decision relies on a key expiring (every script
 -- ages its state by now), so the slack changes memory use only.

@@ -15,8 +15,8 @@ if penalty_key then
 end
 local result = decide()
 if penalty_key and result[1] == 0 then
-  local first_block = tonumber(ARGV[5])
-  local longest = tonumber(ARGV[6])
+  local first_block = tonumber(ARGV[6])
+  local longest = tonumber(ARGV[7])
   local state = redis.call('HMGET', penalty_key, 'offences', 'until')
   local offences = tonumber(state[1]) or 0
   if now - (tonumber(state[2]) or 0) >= longest then

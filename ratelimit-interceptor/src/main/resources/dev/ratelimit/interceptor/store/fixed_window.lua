@@ -1,6 +1,7 @@
 -- Fixed window: a hash with field "count" and the window's start time "start"; the key's TTL is what is
--- left of the window. The window opens with the first request; denied requests are counted too (the
--- count goes past the limit, which changes nothing: the window ends at the same time).
+-- left of the window. The window opens with the first request. Denied requests are counted too once
+-- the window is full (the count goes past the limit, which changes nothing: the window ends at the same
+-- time); a request too heavy for the room left takes none of it.
 local start = tonumber(redis.call('HGET', key, 'start'))
 if start and now - start >= window then
   -- The window is over though the key still exists: only a clock given by a test, or the few
@@ -8,19 +9,22 @@ if start and now - start >= window then
   redis.call('DEL', key)
   start = nil
 end
-local count = redis.call('HINCRBY', key, 'count', 1)
+local count = redis.call('HINCRBY', key, 'count', cost)
 if not start then
   start = now
   redis.call('HSET', key, 'start', start)
 end
 local reset = start + window - now
--- count == 1 opens a new window. A key without TTL is an orphan (a manual write, a crash): without a
+-- count == cost opens a new window. A key without TTL is an orphan (a manual write, a crash): without a
 -- TTL it would block its identity forever, so it gets what is left of its window.
-if count == 1 or redis.call('PTTL', key) < 0 then
+if count == cost or redis.call('PTTL', key) < 0 then
   redis.call('PEXPIRE', key, reset + expiry_slack)
 end
 if count <= limit then
   local remaining = limit - count
-  return {1, remaining, remaining > 0 and 0 or reset, reset, now}
+  return {1, remaining, remaining >= cost and 0 or reset, reset, now}
 end
-return {0, 0, reset, reset, now}
+if count - cost < limit then
+  redis.call('HINCRBY', key, 'count', -cost)
+end
+return {0, math.max(0, limit - count + cost), reset, reset, now}

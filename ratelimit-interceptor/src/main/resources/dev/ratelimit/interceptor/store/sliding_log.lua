@@ -1,17 +1,20 @@
--- Sliding log: a sorted set with one member per admitted request, scored by its time. Exact: a request
--- is admitted iff fewer than limit requests were admitted in the window before it. Memory grows with
--- the limit (up to limit members per key); denied requests are not logged, so knocking costs nothing.
+-- Sliding log: a sorted set with one member per unit admitted (a request of cost n adds n), scored by its
+-- time. Exact: a request is admitted iff its cost fits beside the units admitted in the window before
+-- it. Memory grows with the limit (up to limit members per key); denied requests are not logged, so
+-- knocking costs nothing.
 redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
 local count = redis.call('ZCARD', key)
-local allowed = count < limit
+local allowed = count + cost <= limit
 if allowed then
   -- A member must be unique or ZADD would only move an existing one: the time alone is not (two
   -- requests in one millisecond), and math.random is seeded the same in every script run.
   local sequence = count
-  while redis.call('ZADD', key, 'NX', now, string.format('%d:%d', now, sequence)) == 0 do
-    sequence = sequence + 1
+  for _ = 1, cost do
+    while redis.call('ZADD', key, 'NX', now, string.format('%d:%d', now, sequence)) == 0 do
+      sequence = sequence + 1
+    end
   end
-  count = count + 1
+  count = count + cost
 end
 local remaining = limit - count
 local wait = 0
@@ -19,9 +22,10 @@ local reset = 0
 if count > 0 then
   local newest = tonumber(redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2])
   reset = newest + window - now
-  if remaining <= 0 then
-    -- The next request is admitted once the oldest entry that keeps the log full leaves the window.
-    wait = tonumber(redis.call('ZRANGE', key, count - limit, count - limit, 'WITHSCORES')[2]) + window - now
+  if remaining < cost then
+    -- A request of this cost is admitted once the oldest entry that leaves too little room goes.
+    local oldest = count + cost - limit - 1
+    wait = tonumber(redis.call('ZRANGE', key, oldest, oldest, 'WITHSCORES')[2]) + window - now
   end
   if allowed or redis.call('PTTL', key) == -1 then
     redis.call('PEXPIRE', key, reset + expiry_slack)

@@ -1,8 +1,8 @@
 -- Sliding window: two fixed windows aligned to multiples of the window length, the previous one
 -- weighted by how much of it the sliding window still covers. A hash: "w" the current window's number
 -- (now // window), "c" its count, "p" the previous window's count. Three numbers per key whatever the
--- limit. Admitted iff  p * (window - elapsed) / window + c + 1 <= limit, kept in integers (no drift):
---   p * (window - elapsed) + (c + 1) * window <= limit * window
+-- limit. Admitted iff  p * (window - elapsed) / window + c + cost <= limit, kept in integers (no drift):
+--   p * (window - elapsed) + (c + cost) * window <= limit * window
 -- Only admitted requests are counted, so a client that keeps knocking is not locked out for longer.
 local index = math.floor(now / window)
 local state = redis.call('HMGET', key, 'w', 'c', 'p')
@@ -15,9 +15,9 @@ if stored ~= index then
 end
 local elapsed = now - index * window
 local weighted = previous * (window - elapsed)
-local allowed = weighted + (current + 1) * window <= limit * window
+local allowed = weighted + (current + cost) * window <= limit * window
 if allowed then
-  current = current + 1
+  current = current + cost
   redis.call('HSET', key, 'w', index, 'c', current, 'p', previous)
 end
 -- This window's count weighs until the end of the next window; the key is not needed after that.
@@ -32,11 +32,12 @@ if allowed or redis.call('PTTL', key) == -1 then
 end
 local remaining = math.max(0, math.floor((limit * window - weighted) / window) - current)
 local wait = 0
-if remaining == 0 then
-  local room = (limit - current - 1) * window
+if remaining < cost then
+  local room = (limit - current - cost) * window
   if room < 0 then
-    -- This window is full: the next one admits once this one's weight has dropped by one request.
-    wait = window - elapsed + math.ceil(window / limit)
+    -- This window's count leaves no room for the cost: the next window admits once this one's weight
+    -- has dropped enough, once  current * (window - e) <= (limit - cost) * window.
+    wait = window - elapsed + window - math.floor((limit - cost) * window / current)
   else
     -- Admitted once  previous * (window - elapsed - wait) <= room.
     wait = window - elapsed - math.floor(room / previous)

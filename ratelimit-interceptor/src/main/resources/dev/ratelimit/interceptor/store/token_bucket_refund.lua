@@ -1,8 +1,8 @@
--- Gives back a request admitted at ARGV[4]: the TAT ("<ms>:<r>", see token_bucket.lua) moves back by one
--- interval, but never before now, since a bucket holds no more than its burst. A request a window old
--- or more has been earned back already.
+-- Gives back a request admitted at ARGV[5]: the TAT ("<ms>:<r>", see token_bucket.lua) moves back by its
+-- cost in intervals, but never before now, since a bucket holds no more than its burst. A request a
+-- window old or more has been earned back already.
 local stored = redis.call('GET', key)
-if not stored or tonumber(ARGV[4]) <= now - window then
+if not stored or tonumber(ARGV[5]) <= now - window then
   return {0}
 end
 local ms, rest = string.match(stored, '^(%d+):(%d+)$')
@@ -10,10 +10,9 @@ ms, rest = tonumber(ms), tonumber(rest)
 if not ms or ms < now or (ms == now and rest == 0) then
   return {0}
 end
-ms, rest = ms - math.floor(window / limit), rest - window % limit
-if rest < 0 then
-  ms, rest = ms - 1, rest + limit
-end
+-- Lua's floor division and modulo borrow whole milliseconds for a negative remainder.
+local total_rest = rest - (window % limit) * cost
+ms, rest = ms - math.floor(window / limit) * cost + math.floor(total_rest / limit), total_rest % limit
 if ms < now or (ms == now and rest == 0) then
   redis.call('DEL', key)
 else

@@ -46,7 +46,7 @@ class EndpointCatalogCollisionTest {
     /** The rule names of the handlers, in the order of {@code handlers} as first given. */
     private static List<String> rulesRegisteredInOrder(List<Map.Entry<RequestMappingInfo, HandlerMethod>> order) {
         EndpointCatalog catalog = new EndpointCatalog(new RuleNaming("shop"), Set.of(Algorithm.FIXED_WINDOW), key -> { },
-                countWhen -> { });
+                countWhen -> { }, cost -> { });
         Map<RequestMappingInfo, HandlerMethod> mapping = new LinkedHashMap<>();
         order.forEach(entry -> mapping.put(entry.getKey(), entry.getValue()));
         catalog.register(mapping);

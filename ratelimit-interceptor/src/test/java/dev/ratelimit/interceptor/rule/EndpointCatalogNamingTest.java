@@ -15,7 +15,7 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 class EndpointCatalogNamingTest {
 
     private final EndpointCatalog catalog = new EndpointCatalog(RuleNaming.of(null, "app-orders"),
-            EnumSet.allOf(Algorithm.class), key -> { }, countWhen -> { });
+            EnumSet.allOf(Algorithm.class), key -> { }, countWhen -> { }, cost -> { });
 
     @Test
     void namesEndpointsAndStackedLimits() throws Exception {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RateLimit;
+import dev.ratelimit.interceptor.identity.CostExpressions;
 import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
 import dev.ratelimit.interceptor.store.Penalty;
 import dev.ratelimit.interceptor.web.CountWhenConditions;
@@ -20,7 +21,8 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 class EndpointCatalogTest {
 
     private final EndpointCatalog catalog = new EndpointCatalog(new RuleNaming("shop"),
-            EnumSet.allOf(Algorithm.class), new CustomKeyExpressions(null)::parse, new CountWhenConditions()::parse);
+            EnumSet.allOf(Algorithm.class), new CustomKeyExpressions(null)::parse, new CountWhenConditions()::parse,
+            new CostExpressions(null)::parse);
 
     @Test
     void acceptsEveryAlgorithmAndAParsableCustomKey() {
@@ -68,6 +70,18 @@ class EndpointCatalogTest {
     }
 
     @Test
+    void aFixedCostAboveTheCountFailsTheStart() {
+        assertThatThrownBy(() -> register("tooHeavy")).hasMessageContaining("cost 6 is above count 5");
+    }
+
+    @Test
+    void aCostExpressionThatDoesNotParseNamesTheMethod() {
+        assertThatThrownBy(() -> register("badCost"))
+                .hasMessageStartingWith("Invalid @RateLimit on " + Controller.class.getName() + ".badCost: ")
+                .hasMessageContaining("cost expression '#request.getParameter(' does not parse");
+    }
+
+    @Test
     void aCustomLimitNeedsAKey() {
         assertThatThrownBy(() -> register("keyless")).hasMessageContaining("dimension CUSTOM needs key");
     }
@@ -80,7 +94,7 @@ class EndpointCatalogTest {
     @Test
     void anAlgorithmTheStoreLacksFailsTheStart() {
         EndpointCatalog fixedOnly = new EndpointCatalog(new RuleNaming("shop"), EnumSet.of(Algorithm.FIXED_WINDOW),
-                expression -> { }, expression -> { });
+                expression -> { }, expression -> { }, expression -> { });
         assertThatThrownBy(() -> fixedOnly.register(handler("good")))
                 .hasMessageContaining("algorithm SLIDING_LOG is not supported by this store");
     }
@@ -111,6 +125,14 @@ class EndpointCatalogTest {
 
         @RateLimit(count = 5, blockFor = 10, blockForMax = 5)
         public void shrinkingPenalty() {
+        }
+
+        @RateLimit(count = 5, cost = 6)
+        public void tooHeavy() {
+        }
+
+        @RateLimit(count = 5, costExpression = "#request.getParameter(")
+        public void badCost() {
         }
 
         @RateLimit(count = 5, countWhen = "#status ==")

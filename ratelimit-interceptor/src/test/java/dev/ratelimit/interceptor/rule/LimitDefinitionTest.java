@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 class LimitDefinitionTest {
 
     private final LimitDefinition declared = new LimitDefinition("shop", "OrderController.create", 5, 60,
-            Dimension.USER, Algorithm.TOKEN_BUCKET, "", LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE);
+            Dimension.USER, Algorithm.TOKEN_BUCKET, "", LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE,
+                    RequestCost.ONE);
 
     @Test
     void aWindowLongerThanAYearOrACountBeyondExactArithmeticIsRefusedWithTheReason() {

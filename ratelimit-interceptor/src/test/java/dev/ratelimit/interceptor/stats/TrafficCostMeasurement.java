@@ -7,6 +7,7 @@ import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.rule.RequestCost;
 import dev.ratelimit.interceptor.store.Penalty;
 import dev.ratelimit.interceptor.testsupport.ManualClock;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
@@ -38,7 +39,8 @@ class TrafficCostMeasurement {
                     clock);
             List<LimitDefinition> rules = IntStream.range(0, RULES).mapToObj(i -> new LimitDefinition("orders",
                     "OrderController.rule" + i, 10, 60, Dimension.USER, Algorithm.FIXED_WINDOW, null,
-                    LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE)).toList();
+                    LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE,
+                    RequestCost.ONE)).toList();
             long memoryBefore = usedMemory(redis);
             long flushes = Duration.ofDays(1).dividedBy(FLUSH_INTERVAL);
             for (long i = 0; i < flushes; i++) {

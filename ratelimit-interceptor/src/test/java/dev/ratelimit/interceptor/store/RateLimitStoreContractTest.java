@@ -104,6 +104,36 @@ class RateLimitStoreContractTest {
         }
     }
 
+    /**
+     * Requests of cost 3 against 10 per 2 s, at random moments: a denied heavy request takes nothing, and
+     * one sent at the wait it was told is admitted, one sent a millisecond earlier is not.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyStoreAndAlgorithm")
+    void aHeavyRequestSentAtTheAdvertisedTimeIsAdmittedAndOneMillisecondEarlierIsNot(StoreKind kind,
+                                                                                     Algorithm algorithm) {
+        RateLimitStore store = store(kind);
+        Random random = new Random(7);
+        for (int round = 0; round < 40; round++) {
+            clock.advance(random.nextInt(3_000));
+            Decision last;
+            do {
+                last = heavy(store, algorithm);
+            } while (last.allowed());
+            long remaining = last.remaining();
+            assertThat(remaining).as("round %d: units left but too few", round).isLessThan(3);
+            assertThat(heavy(store, algorithm).remaining()).as("round %d: the denial took nothing", round)
+                    .isEqualTo(remaining);
+            long wait = last.retryAfterMillis();
+            assertThat(wait).as("round %d", round).isPositive();
+
+            clock.advance(wait - 1);
+            assertThat(heavy(store, algorithm).allowed()).as("round %d, 1 ms early", round).isFalse();
+            clock.advance(1);
+            assertThat(heavy(store, algorithm).allowed()).as("round %d, on time", round).isTrue();
+        }
+    }
+
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("everyStoreAndAlgorithm")
     void aRefundGivesTheUnitBackWithinItsWindow(StoreKind kind, Algorithm algorithm) {
@@ -195,11 +225,11 @@ class RateLimitStoreContractTest {
         Penalty penalty = new Penalty(3_600_000, 3_600_000);
 
         int admitted = ConcurrentClients.admitted(64, 5, thread -> Stores.decide(store,
-                new CounterRequest("crowd", algorithm, 50, 1_000, false, penalty)).allowed());
+                new CounterRequest("crowd", algorithm, 50, 1_000, 1, false, penalty)).allowed());
 
         assertThat(admitted).isEqualTo(50);
         clock.advance(2_000);
-        Decision later = Stores.decide(store, new CounterRequest("crowd", algorithm, 50, 1_000, false, penalty));
+        Decision later = Stores.decide(store, new CounterRequest("crowd", algorithm, 50, 1_000, 1, false, penalty));
         assertThat(later.allowed()).as("two windows later, still blocked").isFalse();
         assertThat(later.retryAfterMillis()).isEqualTo(3_600_000 - 2_000);
     }
@@ -281,9 +311,12 @@ class RateLimitStoreContractTest {
                 new CounterRequest("a", algorithm, 7, 60_000),
                 new CounterRequest("b", algorithm, 3, 1_000),
                 new CounterRequest("c", algorithm, 100, 10_000),
-                new CounterRequest("d", algorithm, 5, 2_000));
+                new CounterRequest("d", algorithm, 5, 2_000),
+                new CounterRequest("a", algorithm, 7, 60_000, 3, false, Penalty.NONE),
+                new CounterRequest("c", algorithm, 100, 10_000, 37, false, Penalty.NONE));
         List<CounterRequest> jedisCounters = counters.stream()
-                .map(c -> new CounterRequest("jedis:" + c.key(), c.algorithm(), c.limit(), c.windowMillis()))
+                .map(c -> new CounterRequest("jedis:" + c.key(), c.algorithm(), c.limit(), c.windowMillis(), c.cost(),
+                        c.refundable(), c.penalty()))
                 .toList();
         Random random = new Random(2024);
         int allowed = 0;
@@ -297,7 +330,7 @@ class RateLimitStoreContractTest {
             });
             List<Integer> picked = random.nextBoolean()
                     ? List.of(random.nextInt(counters.size()))
-                    : List.of(random.nextInt(2), 2 + random.nextInt(2));
+                    : List.of(random.nextInt(2), 2 + random.nextInt(4));
             List<CounterRequest> requests = picked.stream().map(counters::get).toList();
 
             List<Decision> inProcess = Stores.decided(memory.acquire(requests));
@@ -361,8 +394,12 @@ class RateLimitStoreContractTest {
         return Stores.decide(store, new CounterRequest(key, algorithm, limit, window));
     }
 
+    private static Decision heavy(RateLimitStore store, Algorithm algorithm) {
+        return Stores.decide(store, new CounterRequest("heavy", algorithm, 10, 2_000, 3, false, Penalty.NONE));
+    }
+
     private static Decision penalized(RateLimitStore store, Algorithm algorithm, Penalty penalty) {
-        return Stores.decide(store, new CounterRequest("offender", algorithm, 2, 10_000, false, penalty));
+        return Stores.decide(store, new CounterRequest("offender", algorithm, 2, 10_000, 1, false, penalty));
     }
 
     private static void refund(RateLimitStore store, String key, Algorithm algorithm, long limit, long window,

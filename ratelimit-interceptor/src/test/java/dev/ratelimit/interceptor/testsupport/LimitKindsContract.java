@@ -7,6 +7,7 @@ import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.fixture.AlgorithmController;
+import dev.ratelimit.interceptor.fixture.BatchController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.fixture.PenaltyController;
 import dev.ratelimit.interceptor.store.RateLimitStore;
@@ -14,7 +15,9 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -70,6 +73,55 @@ public interface LimitKindsContract {
             Awaitility.await("unblocked on every instance").atMost(Duration.ofSeconds(10))
                     .until(() -> probes.stream().allMatch(probe -> probe.status(path) == 200));
         }
+    }
+
+    /**
+     * Batches of 1 to 3 items from 64 clients over the instances take no more than the units there are,
+     * and a batch too heavy for what is left takes none of it: single items sent afterwards make up
+     * exactly the rest. A batch heavier than the whole limit is refused as such.
+     */
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    default void batchesTakeExactlyTheUnitsThereAreWhateverTheirSizes(Algorithm algorithm) throws Exception {
+        List<HttpProbe> probes = apps().stream().map(app -> new HttpProbe(FixtureApplication.port(app))).toList();
+        String batch = BatchController.path(algorithm) + "?usercode=fay-" + algorithm + "&items=";
+        AtomicInteger units = new AtomicInteger();
+
+        ConcurrentClients.admitted(64, 3, thread -> {
+            int size = thread % 3 + 1;
+            int status = probes.get(thread % probes.size()).post(batch + "x,y,z".substring(0, 2 * size - 1)).statusCode();
+            assertThat(status).isIn(200, 429);
+            if (status == 200) {
+                units.addAndGet(size);
+            }
+            return status == 200;
+        });
+        assertThat(units.get()).as("units taken by the burst").isBetween(BatchController.UNITS - 2, BatchController.UNITS);
+        int singles = 0;
+        while (probes.get(singles % probes.size()).post(batch + "x").statusCode() == 200) {
+            singles++;
+            assertThat(units.get() + singles).as("units taken").isLessThanOrEqualTo(BatchController.UNITS);
+        }
+        assertThat(units.get() + singles).as("units taken in all").isEqualTo(BatchController.UNITS);
+
+        HttpResponse<String> tooHeavy = probes.get(0).post(BatchController.path(algorithm) + "?usercode=gus-" + algorithm
+                + "&items=" + "x,".repeat(BatchController.UNITS) + "x", "Accept-Language", "en");
+        assertThat(tooHeavy.statusCode()).isEqualTo(400);
+        assertThat(tooHeavy.body()).contains("\"cost\":" + (BatchController.UNITS + 1))
+                .contains("more than the " + BatchController.UNITS + " allowed per 86400 second(s)");
+    }
+
+    @Test
+    default void aFixedCostTakesItsUnitsFromEveryRequest() {
+        HttpProbe http = new HttpProbe(FixtureApplication.port(apps().get(0)));
+        String weighed = "/weighed?usercode=hal";
+
+        assertThat(http.post(weighed).statusCode()).isEqualTo(200);
+        HttpResponse<String> second = http.post(weighed);
+        assertThat(second.statusCode()).isEqualTo(200);
+        assertThat(second.headers().firstValue("RateLimit").orElseThrow())
+                .as("units left").contains(";r=" + (BatchController.UNITS - 2 * BatchController.FIXED_COST) + ";");
+        assertThat(http.post(weighed).statusCode()).as("4 more do not fit in the 2 left").isEqualTo(429);
     }
 
     @ParameterizedTest

@@ -10,14 +10,14 @@ import dev.ratelimit.interceptor.store.Decision;
  */
 sealed interface CounterState permits FixedWindowState, SlidingWindowState, SlidingLogState, TokenBucketState {
 
-    /** Counts one request at {@code now} (ms) against {@code limit} requests per {@code window} ms. */
-    Decision acquire(long now, long limit, long window);
+    /** Counts one request of {@code cost} units at {@code now} (ms) against {@code limit} units per {@code window} ms. */
+    Decision acquire(long now, long limit, long window, long cost);
 
     /**
-     * Gives back a request this state admitted at {@code reservedAt}, as the algorithm's refund script
-     * does; {@code false} when there is nothing to give back (its window is over).
+     * Gives back a request of {@code cost} units this state admitted at {@code reservedAt}, as the
+     * algorithm's refund script does; {@code false} when there is nothing to give back (its window is over).
      */
-    boolean refund(long now, long reservedAt, long limit, long window);
+    boolean refund(long now, long reservedAt, long limit, long window, long cost);
 
     /**
      * Whether the state is as good as absent at {@code now}: the moment its Redis key's TTL would end.

@@ -73,7 +73,7 @@ public class MemoryRateLimitStore implements RateLimitStore {
             CounterRequest request = refund.request();
             counters.computeIfPresent(request.key(), (key, entry) -> {
                 if (entry.algorithm() == request.algorithm()) {
-                    entry.state().refund(now, refund.reservedAt(), request.limit(), request.windowMillis());
+                    entry.state().refund(now, refund.reservedAt(), request.limit(), request.windowMillis(), request.cost());
                 }
                 return entry;
             });
@@ -95,7 +95,8 @@ public class MemoryRateLimitStore implements RateLimitStore {
         if (counters.size() >= maxKeys && !counters.containsKey(request.key())) {
             // Not a sweep per request here: a flood of new keys would make each one cost a pass over the map.
             warnUntracked();
-            return CounterState.create(request.algorithm()).acquire(now, request.limit(), request.windowMillis());
+            return CounterState.create(request.algorithm()).acquire(now, request.limit(), request.windowMillis(),
+                    request.cost());
         }
         Decision[] decision = new Decision[1];
         counters.compute(request.key(), (key, entry) -> {
@@ -136,13 +137,13 @@ public class MemoryRateLimitStore implements RateLimitStore {
 
         Decision acquire(CounterRequest request, long now) {
             if (!request.penalty().applies()) {
-                return state.acquire(now, request.limit(), request.windowMillis());
+                return state.acquire(now, request.limit(), request.windowMillis(), request.cost());
             }
             Decision blocked = penalty.blocked(now, request.limit());
             if (blocked != null) {
                 return blocked;
             }
-            Decision decision = state.acquire(now, request.limit(), request.windowMillis());
+            Decision decision = state.acquire(now, request.limit(), request.windowMillis(), request.cost());
             return decision.allowed() ? decision : penalty.offended(decision, now, request.penalty());
         }
 

@@ -16,14 +16,16 @@ final class SlidingLogState implements CounterState {
     private long expiresAt = Long.MIN_VALUE;
 
     @Override
-    public Decision acquire(long now, long limit, long window) {
+    public Decision acquire(long now, long limit, long window, long cost) {
         while (size > 0 && times[head] <= now - window) {
             head = (head + 1) % times.length;
             size--;
         }
-        boolean allowed = size < limit;
+        boolean allowed = size + cost <= limit;
         if (allowed) {
-            append(now);
+            for (long i = 0; i < cost; i++) {
+                append(now);
+            }
             expiresAt = now + window;
         }
         long remaining = limit - size;
@@ -31,20 +33,29 @@ final class SlidingLogState implements CounterState {
         long reset = 0;
         if (size > 0) {
             reset = time(size - 1) + window - now;
-            if (remaining <= 0) {
-                wait = time((int) (size - limit)) + window - now;
+            if (remaining < cost) {
+                wait = time((int) (size + cost - limit - 1)) + window - now;
             }
         }
         return new Decision(allowed, limit, Math.max(0, remaining), wait, reset, now);
     }
 
     @Override
-    public boolean refund(long now, long reservedAt, long limit, long window) {
+    public boolean refund(long now, long reservedAt, long limit, long window, long cost) {
         if (reservedAt <= now - window) {
             return false;
         }
+        boolean refunded = false;
+        for (long n = 0; n < cost && remove(reservedAt); n++) {
+            refunded = true;
+        }
+        return refunded;
+    }
+
+    /** Removes one entry of {@code time}, keeping the order of the others. */
+    private boolean remove(long time) {
         for (int i = 0; i < size; i++) {
-            if (time(i) == reservedAt) {
+            if (time(i) == time) {
                 for (int j = i; j < size - 1; j++) {
                     times[(head + j) % times.length] = time(j + 1);
                 }

@@ -14,7 +14,7 @@ final class SlidingWindowState implements CounterState {
     private long expiresAt = Long.MIN_VALUE;
 
     @Override
-    public Decision acquire(long now, long limit, long window) {
+    public Decision acquire(long now, long limit, long window, long cost) {
         long nowIndex = Math.floorDiv(now, window);
         long nowCurrent = current;
         long nowPrevious = previous;
@@ -24,9 +24,9 @@ final class SlidingWindowState implements CounterState {
         }
         long elapsed = now - nowIndex * window;
         long weighted = nowPrevious * (window - elapsed);
-        boolean allowed = weighted + (nowCurrent + 1) * window <= limit * window;
+        boolean allowed = weighted + (nowCurrent + cost) * window <= limit * window;
         if (allowed) {
-            nowCurrent++;
+            nowCurrent += cost;
             index = nowIndex;
             current = nowCurrent;
             previous = nowPrevious;
@@ -36,30 +36,26 @@ final class SlidingWindowState implements CounterState {
                 : nowPrevious > 0 ? (nowIndex + 1) * window - now : 0;
         long remaining = Math.max(0, Math.floorDiv(limit * window - weighted, window) - nowCurrent);
         long wait = 0;
-        if (remaining == 0) {
-            long room = (limit - nowCurrent - 1) * window;
-            wait = room < 0 ? window - elapsed + ceilDiv(window, limit)
+        if (remaining < cost) {
+            long room = (limit - nowCurrent - cost) * window;
+            wait = room < 0 ? window - elapsed + window - Math.floorDiv((limit - cost) * window, nowCurrent)
                     : window - elapsed - Math.floorDiv(room, nowPrevious);
         }
         return new Decision(allowed, limit, remaining, wait, reset, now);
     }
 
     @Override
-    public boolean refund(long now, long reservedAt, long limit, long window) {
+    public boolean refund(long now, long reservedAt, long limit, long window, long cost) {
         long reservedIndex = Math.floorDiv(reservedAt, window);
         if (reservedIndex != Math.floorDiv(now, window) || index != reservedIndex || current < 1) {
             return false;
         }
-        current--;
+        current = Math.max(0, current - cost);
         return true;
     }
 
     @Override
     public boolean expiredAt(long now) {
         return now >= expiresAt;
-    }
-
-    private static long ceilDiv(long dividend, long divisor) {
-        return -Math.floorDiv(-dividend, divisor);
     }
 }

@@ -11,8 +11,8 @@ final class TokenBucketState implements CounterState {
     private ArrivalTime tat = new ArrivalTime(Long.MIN_VALUE, 0);
 
     @Override
-    public Decision acquire(long now, long limit, long window) {
-        ArrivalTime interval = new ArrivalTime(window / limit, window % limit);
+    public Decision acquire(long now, long limit, long window, long cost) {
+        ArrivalTime interval = new ArrivalTime(window / limit, window % limit).times(cost, limit);
         ArrivalTime base = tat.roundedUpBelow(limit);
         if (!base.isAfter(now)) {
             base = new ArrivalTime(now, 0);
@@ -27,21 +27,21 @@ final class TokenBucketState implements CounterState {
         }
         long remaining = Math.floorDiv((window - (base.ms() - now)) * limit - base.rest(), window);
         long wait = 0;
-        if (remaining <= 0) {
-            remaining = 0;
+        remaining = Math.max(0, remaining);
+        if (remaining < cost) {
             wait = next.millisFrom(now) - window;
         }
         return new Decision(allowed, limit, remaining, wait, Math.max(0, base.millisFrom(now)), now);
     }
 
     @Override
-    public boolean refund(long now, long reservedAt, long limit, long window) {
+    public boolean refund(long now, long reservedAt, long limit, long window, long cost) {
         if (!tat.isAfter(now) || reservedAt <= now - window) {
             return false;
         }
-        long rest = tat.rest() - window % limit;
-        ArrivalTime earlier = rest < 0 ? new ArrivalTime(tat.ms() - window / limit - 1, rest + limit)
-                : new ArrivalTime(tat.ms() - window / limit, rest);
+        long rest = tat.rest() - (window % limit) * cost;
+        ArrivalTime earlier = new ArrivalTime(tat.ms() - (window / limit) * cost + Math.floorDiv(rest, limit),
+                Math.floorMod(rest, limit));
         tat = earlier.isAfter(now) ? earlier : new ArrivalTime(Long.MIN_VALUE, 0);
         return true;
     }
@@ -53,6 +53,12 @@ final class TokenBucketState implements CounterState {
 
     /** {@code ms + rest / limit} milliseconds. */
     private record ArrivalTime(long ms, long rest) {
+
+        /** {@code n} times this duration; {@code n * rest} stays below 2^53 (n is at most the limit). */
+        ArrivalTime times(long n, long limit) {
+            long rests = rest * n;
+            return new ArrivalTime(ms * n + rests / limit, rests % limit);
+        }
 
         ArrivalTime plus(ArrivalTime other, long limit) {
             long sum = rest + other.rest;

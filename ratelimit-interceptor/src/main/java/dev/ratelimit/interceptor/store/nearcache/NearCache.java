@@ -72,7 +72,7 @@ public final class NearCache {
                 || sentAtNanos - clearedAtNanos <= 0) {
             return;
         }
-        Denial denial = new Denial(request.algorithm(), request.limit(), request.windowMillis(),
+        Denial denial = new Denial(request.algorithm(), request.limit(), request.windowMillis(), request.cost(),
                 sentAtNanos + decision.retryAfterMillis() * 1_000_000,
                 sentAtNanos + decision.resetMillis() * 1_000_000, sentAtNanos);
         denials.put(request.key(), denial);
@@ -138,22 +138,26 @@ public final class NearCache {
         final Algorithm algorithm;
         final long limit;
         final long windowMillis;
+        final long cost;
         final long deniedUntilNanos;
         final long resetAtNanos;
         volatile long lastUsedNanos;
 
-        Denial(Algorithm algorithm, long limit, long windowMillis, long deniedUntilNanos, long resetAtNanos,
+        Denial(Algorithm algorithm, long limit, long windowMillis, long cost, long deniedUntilNanos, long resetAtNanos,
                long lastUsedNanos) {
             this.algorithm = algorithm;
             this.limit = limit;
             this.windowMillis = windowMillis;
+            this.cost = cost;
             this.deniedUntilNanos = deniedUntilNanos;
             this.resetAtNanos = resetAtNanos;
             this.lastUsedNanos = lastUsedNanos;
         }
 
+        /** A denial of a request of some cost says nothing of a lighter one: there may be room for it. */
         boolean answers(CounterRequest request) {
-            return request.algorithm() == algorithm && request.limit() == limit && request.windowMillis() == windowMillis;
+            return request.algorithm() == algorithm && request.limit() == limit && request.windowMillis() == windowMillis
+                    && request.cost() >= cost;
         }
     }
 }
