@@ -40,17 +40,20 @@ public record ApiIndexEntry(String pattern, List<String> patterns, List<String> 
      * @param blockForMillis  the first block of a client the limit denied ({@code blockFor}); {@code null} for none
      * @param blockForMaxMillis the longest block of a repeat offender; {@code null} for none
      * @param cost            what one request weighs: a number, or its cost expression; {@code null} for 1
+     * @param quota           a calendar quota's period and zone ({@code "DAY"}, {@code "MONTH Asia/Tokyo"});
+     *                        {@code null} for a window from the first request
      */
     @JsonInclude(JsonInclude.Include.NON_NULL) // absent knobs are left out: the index stays as small as before
     public record Limit(String rule, long count, long intervalSeconds, String dimension, String algorithm,
-                        String countWhen, Long blockForMillis, Long blockForMaxMillis, String cost) {
+                        String countWhen, Long blockForMillis, Long blockForMaxMillis, String cost, String quota) {
 
         static Limit of(LimitDefinition limit) {
             Penalty penalty = limit.penalty();
             return new Limit(limit.id(), limit.count(), limit.windowSeconds(), limit.dimension().name(),
                     limit.algorithm().name(), limit.countsSome() ? limit.countWhen() : null,
                     penalty.applies() ? penalty.firstBlockMillis() : null,
-                    penalty.applies() ? penalty.longestMillis() : null, limit.cost().describe());
+                    penalty.applies() ? penalty.longestMillis() : null, limit.cost().describe(),
+                    limit.quota().describe());
         }
     }
 

@@ -1,12 +1,15 @@
 package dev.ratelimit.bench;
 
 import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.QuotaPeriod;
+import dev.ratelimit.interceptor.store.CalendarBounds;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.Penalty;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.Refund;
 import dev.ratelimit.interceptor.store.StoreResult;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,6 +38,17 @@ public final class StoreLimiter implements Limiter {
     public static StoreLimiter oneLimitWeighed(RateLimitStore store, Algorithm algorithm, BenchLimit limit, int keys,
                                                long cost) {
         return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, cost, Penalty.NONE), false);
+    }
+
+    /** One calendar quota per request (a day in UTC): the script also picks the period that holds now. */
+    public static StoreLimiter oneDailyQuota(RateLimitStore store, BenchLimit limit, int keys) {
+        CalendarBounds day = CalendarBounds.around(QuotaPeriod.DAY, ZoneOffset.UTC, System.currentTimeMillis());
+        List<List<CounterRequest>> requests = new ArrayList<>(keys);
+        for (int i = 0; i < keys; i++) {
+            requests.add(List.of(new CounterRequest(KeySpread.key(i), Algorithm.FIXED_WINDOW, limit.count(),
+                    QuotaPeriod.DAY.longestSeconds() * 1000, 1, false, Penalty.NONE, day)));
+        }
+        return new StoreLimiter(store, requests, false);
     }
 
     /** One limit with a penalty ({@code blockFor}) per request: its script reads the penalty hash too. */

@@ -2,6 +2,7 @@ package dev.ratelimit.demo;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
+import dev.ratelimit.interceptor.QuotaPeriod;
 import dev.ratelimit.interceptor.RateLimit;
 import java.time.Instant;
 import java.util.List;
@@ -100,6 +101,13 @@ public class DemoController {
     @PostMapping("/batch")
     public Map<String, Object> batch(@RequestParam(name = "item", defaultValue = "") List<String> items) {
         return reply(items.size() + " item(s) processed");
+    }
+
+    /** A calendar quota: 100 per month per user, back on the 1st at midnight (UTC, {@code ratelimit.quota.zone}). */
+    @RateLimit(count = 100, quota = QuotaPeriod.MONTH)
+    @GetMapping("/monthly")
+    public Map<String, Object> monthly() {
+        return reply("monthly report");
     }
 
     /** CUSTOM: 10 per minute per tenant, whoever calls. */

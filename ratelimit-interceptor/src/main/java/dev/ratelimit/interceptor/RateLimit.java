@@ -101,4 +101,15 @@ public @interface RateLimit {
      * so: waiting would not help it. Replaces {@link #cost()}.
      */
     String costExpression() default "";
+
+    /**
+     * A calendar quota: {@link #count()} per local day, ISO week or month, resetting at local midnight (on
+     * Monday, on the 1st) in {@link #zone()}, across daylight-saving changes and month ends. The window is
+     * then the period, so {@link #interval()} and {@link #unit()} are not given, and the algorithm is the
+     * fixed window, the only one a calendar period fits.
+     */
+    QuotaPeriod quota() default QuotaPeriod.NONE;
+
+    /** The time zone of a {@link #quota()}, e.g. {@code "Europe/Paris"}; empty means {@code ratelimit.quota.zone}. */
+    String zone() default "";
 }

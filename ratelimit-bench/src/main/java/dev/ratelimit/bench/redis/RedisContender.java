@@ -28,6 +28,9 @@ public enum RedisContender {
     /** A fixed window whose every request weighs 3 units ({@code cost}): one more script argument. */
     OURS_FIXED_WINDOW_COST_3((redis, limit, keys) -> StoreLimiter.oneLimitWeighed(
             new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys, 3)),
+    /** A daily calendar quota: the fixed window with the period starts around now as four more arguments. */
+    OURS_DAILY_QUOTA((redis, limit, keys) -> StoreLimiter.oneDailyQuota(
+            new RedisRateLimitStore(Stores.connection(redis.template())), limit, keys)),
     /** Two stacked fixed-window limits per request (user and IP), sent together. */
     OURS_TWO_LIMITS((redis, limit, keys) ->
             StoreLimiter.twoLimits(new RedisRateLimitStore(Stores.connection(redis.template())), limit, keys)),
@@ -67,7 +70,7 @@ public enum RedisContender {
      */
     public boolean decidesOneLimit() {
         return this != OURS_TWO_LIMITS && this != OURS_FIXED_WINDOW_REFUNDED && this != OURS_FIXED_WINDOW_PENALIZED
-                && this != OURS_FIXED_WINDOW_COST_3 && !name().startsWith("FIXED_WINDOW_SCRIPT_");
+                && this != OURS_FIXED_WINDOW_COST_3 && this != OURS_DAILY_QUOTA && !name().startsWith("FIXED_WINDOW_SCRIPT_");
     }
 
     private static Limiter ours(RedisServerProcess redis, Algorithm algorithm, BenchLimit limit, int keys) {

@@ -318,9 +318,11 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnBean(RateLimitStore.class)
     RequestLimiter rateLimitRequestLimiter(RuleSnapshotHolder snapshots, RuleNaming naming, RedisKeys keys,
                                            RateLimitStore store, InterceptionLog interceptionLog,
-                                           ObjectProvider<RateLimitMetrics> metrics, Whitelist whitelist) {
+                                           ObjectProvider<RateLimitMetrics> metrics, Whitelist whitelist,
+                                           RateLimitProperties properties) {
         return new RequestLimiter(snapshots, naming.module(), keys, store, interceptionLog,
-                RateLimitMetrics.all(metrics.orderedStream().toList()), whitelist, Clock.systemUTC());
+                RateLimitMetrics.all(metrics.orderedStream().toList()), whitelist, Clock.systemUTC(),
+                properties.quota().zone());
     }
 
     @Bean

@@ -4,6 +4,7 @@ import dev.ratelimit.interceptor.store.resilience.FailurePolicy;
 import dev.ratelimit.interceptor.web.RejectionBody;
 import dev.ratelimit.interceptor.web.ResponseOptions;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -36,7 +37,8 @@ public record RateLimitProperties(
         @DefaultValue Whitelist whitelist,
         @DefaultValue Response response,
         @DefaultValue({"/actuator/**", "/error"}) List<String> excludedPaths,
-        @DefaultValue Stats stats) {
+        @DefaultValue Stats stats,
+        @DefaultValue Quota quota) {
 
     /** Where counters live. */
     public enum Store {
@@ -155,6 +157,13 @@ public record RateLimitProperties(
         public ResponseOptions options() {
             return new ResponseOptions(status, headersOnAllowed, legacyHeaders, body);
         }
+    }
+
+    /**
+     * @param zone the time zone of calendar quotas ({@code @RateLimit(quota = DAY)}) that name none: where
+     *             their day starts at midnight. The same on every instance, so UTC unless set
+     */
+    public record Quota(@DefaultValue("UTC") ZoneId zone) {
     }
 
     /**

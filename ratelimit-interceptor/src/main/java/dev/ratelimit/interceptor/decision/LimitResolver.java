@@ -5,6 +5,7 @@ import dev.ratelimit.interceptor.config.RuleOverride;
 import dev.ratelimit.interceptor.config.RuleSnapshot;
 import dev.ratelimit.interceptor.config.UriRule;
 import dev.ratelimit.interceptor.rule.Endpoint;
+import dev.ratelimit.interceptor.rule.CalendarQuota;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RequestCost;
 import dev.ratelimit.interceptor.store.Penalty;
@@ -54,6 +55,6 @@ final class LimitResolver {
     private static LimitDefinition dynamicLimit(String module, String rule, LimitSpec spec) {
         return new LimitDefinition(module, rule, spec.count(), spec.intervalSeconds(), spec.dimension(),
                 spec.algorithm(), "", LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE,
-                RequestCost.ONE);
+                RequestCost.ONE, CalendarQuota.NONE);
     }
 }

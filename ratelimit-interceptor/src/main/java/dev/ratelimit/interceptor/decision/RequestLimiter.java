@@ -9,7 +9,9 @@ import dev.ratelimit.interceptor.log.InterceptionLog;
 import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
 import dev.ratelimit.interceptor.rule.Endpoint;
+import dev.ratelimit.interceptor.rule.CalendarQuota;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.store.CalendarBounds;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.RateLimitStore;
@@ -17,6 +19,7 @@ import dev.ratelimit.interceptor.store.Refund;
 import dev.ratelimit.interceptor.store.StoreResult;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,14 +40,17 @@ public class RequestLimiter {
     private final RateLimitMetrics metrics;
     private final Whitelist whitelist;
     private final Clock clock;
+    private final ZoneId quotaZone;
     private final FailureWarnings failures = new FailureWarnings();
 
     /**
      * @param module    this app's module, the module of its {@code dynuri.*} rules
      * @param whitelist clients never limited, besides those of the config hash
+     * @param quotaZone the time zone of calendar quotas that name none ({@code ratelimit.quota.zone})
      */
     public RequestLimiter(RuleSnapshotHolder snapshots, String module, RedisKeys keys, RateLimitStore store,
-                          InterceptionLog interceptionLog, RateLimitMetrics metrics, Whitelist whitelist, Clock clock) {
+                          InterceptionLog interceptionLog, RateLimitMetrics metrics, Whitelist whitelist, Clock clock,
+                          ZoneId quotaZone) {
         this.snapshots = snapshots;
         this.limits = new LimitResolver(module);
         this.keys = keys;
@@ -53,6 +59,7 @@ public class RequestLimiter {
         this.metrics = metrics;
         this.whitelist = whitelist;
         this.clock = clock;
+        this.quotaZone = quotaZone;
     }
 
     public Verdict decide(Endpoint endpoint, LimitedRequest request) {
@@ -92,7 +99,7 @@ public class RequestLimiter {
             counters.add(new CounterRequest(
                     keys.counter(limit.module(), limit.rule(), limit.dimension(), limit.algorithm(), identity),
                     limit.algorithm(), limit.count(), limit.windowSeconds() * 1000, cost, limit.countsSome(),
-                    limit.penalty()));
+                    limit.penalty(), calendar(limit.quota())));
         }
         if (counters.isEmpty()) {
             return Verdict.PASS;
@@ -162,6 +169,14 @@ public class RequestLimiter {
         // A rejected request never runs, so no response of its can count: what it took goes back now.
         giveBack(reservations);
         return new Verdict(Verdict.Kind.REJECT, enforcedLimits, enforcedDecisions, denying, Duration.ZERO, List.of(), 0);
+    }
+
+    /** The period starts around now of a calendar quota, by this instance's clock; {@code null} for none. */
+    private CalendarBounds calendar(CalendarQuota quota) {
+        if (!quota.isCalendar()) {
+            return null;
+        }
+        return CalendarBounds.around(quota.period(), quota.zone() == null ? quotaZone : quota.zone(), clock.millis());
     }
 
     /**

@@ -2,11 +2,14 @@ package dev.ratelimit.interceptor.rule;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
+import dev.ratelimit.interceptor.QuotaPeriod;
 import dev.ratelimit.interceptor.RateLimit;
 import dev.ratelimit.interceptor.RateLimitExempt;
 import dev.ratelimit.interceptor.RateLimits;
 import dev.ratelimit.interceptor.store.Penalty;
 import java.lang.reflect.Method;
+import java.time.DateTimeException;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -18,6 +21,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -175,16 +179,41 @@ public final class EndpointCatalog {
                     + annotation.dimension());
         }
         String countWhen = annotation.countWhen().strip();
-        long windowSeconds = annotation.unit().toSeconds(annotation.interval());
+        CalendarQuota quota = quota(annotation);
+        long windowSeconds = quota.isCalendar() ? annotation.quota().longestSeconds()
+                : annotation.unit().toSeconds(annotation.interval());
         try {
             if (!countWhen.isEmpty()) {
                 countWhenParser.accept(countWhen);
             }
             return new LimitDefinition(naming.module(annotation), naming.rule(endpointRule, annotation, total),
                     annotation.count(), windowSeconds, annotation.dimension(), annotation.algorithm(),
-                    annotation.key(), annotation.messageKey(), countWhen, penalty(annotation), cost(annotation));
+                    annotation.key(), annotation.messageKey(), countWhen, penalty(annotation), cost(annotation), quota);
         } catch (IllegalArgumentException e) {
             throw invalid(controller, method, e.getMessage());
+        }
+    }
+
+    /** A calendar quota's period and zone: a fixed window, without an interval of its own. */
+    private static CalendarQuota quota(RateLimit annotation) {
+        String zone = annotation.zone().strip();
+        if (annotation.quota() == QuotaPeriod.NONE) {
+            if (!zone.isEmpty()) {
+                throw new IllegalArgumentException("zone is only read with a quota period");
+            }
+            return CalendarQuota.NONE;
+        }
+        if (annotation.interval() != 1 || annotation.unit() != TimeUnit.SECONDS) {
+            throw new IllegalArgumentException("a quota of one " + annotation.quota() + " has no interval or unit");
+        }
+        if (annotation.algorithm() != Algorithm.FIXED_WINDOW) {
+            throw new IllegalArgumentException("a quota of one " + annotation.quota()
+                    + " is a fixed window: algorithm " + annotation.algorithm() + " does not fit a calendar period");
+        }
+        try {
+            return new CalendarQuota(annotation.quota(), zone.isEmpty() ? null : ZoneId.of(zone));
+        } catch (DateTimeException e) {
+            throw new IllegalArgumentException("zone '" + zone + "' is not a time zone: " + e.getMessage(), e);
         }
     }
 

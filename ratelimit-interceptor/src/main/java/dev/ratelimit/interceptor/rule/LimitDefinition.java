@@ -19,10 +19,12 @@ import dev.ratelimit.interceptor.InvalidValueException;
  * @param countWhen   SpEL condition on the response for the request to stay counted, else empty (every request)
  * @param penalty     how long a denied client stays denied ({@code blockFor}); {@link Penalty#NONE} for none
  * @param cost        what one request weighs; {@link RequestCost#ONE} for one unit
+ * @param quota       the calendar period of a quota (then {@code windowSeconds} is its longest length);
+ *                    {@link CalendarQuota#NONE} for a window from the first request
  */
 public record LimitDefinition(String module, String rule, long count, long windowSeconds, Dimension dimension,
                               Algorithm algorithm, String key, String messageKey, String countWhen, Penalty penalty,
-                              RequestCost cost) {
+                              RequestCost cost, CalendarQuota quota) {
 
     public static final String DEFAULT_MESSAGE_KEY = "ratelimit.rejected";
 
@@ -74,7 +76,7 @@ public record LimitDefinition(String module, String rule, long count, long windo
             return this;
         }
         return new LimitDefinition(module, rule, newCount, newWindowSeconds, dimension, algorithm, key, messageKey,
-                countWhen, penalty, cost);
+                countWhen, penalty, cost, quota);
     }
 
     /** Whether a request stays counted only when its response matches {@link #countWhen}. */

@@ -9,9 +9,11 @@ import dev.ratelimit.interceptor.Algorithm;
  * @param refundable whether the request may give its unit back ({@code countWhen}): then a denial says
  *                   nothing lasting, since any instance's refund can make room at any moment
  * @param penalty    how long a denied client stays denied; {@link Penalty#NONE} for its window only
+ * @param calendar   for a calendar quota (a fixed window from local midnight to local midnight): the period
+ *                   starts around now; {@code null} for a window of {@code windowMillis} from the first request
  */
 public record CounterRequest(String key, Algorithm algorithm, long limit, long windowMillis, long cost,
-                             boolean refundable, Penalty penalty) {
+                             boolean refundable, Penalty penalty, CalendarBounds calendar) {
 
     public CounterRequest {
         if (cost < 1 || cost > limit) {
@@ -21,7 +23,13 @@ public record CounterRequest(String key, Algorithm algorithm, long limit, long w
 
     /** A request of one unit that keeps it, without penalty. */
     public CounterRequest(String key, Algorithm algorithm, long limit, long windowMillis) {
-        this(key, algorithm, limit, windowMillis, 1, false, Penalty.NONE);
+        this(key, algorithm, limit, windowMillis, 1, false, Penalty.NONE, null);
+    }
+
+    /** A request of a window from its first request, not a calendar quota. */
+    public CounterRequest(String key, Algorithm algorithm, long limit, long windowMillis, long cost, boolean refundable,
+                          Penalty penalty) {
+        this(key, algorithm, limit, windowMillis, cost, refundable, penalty, null);
     }
 
     /**
@@ -29,6 +37,7 @@ public record CounterRequest(String key, Algorithm algorithm, long limit, long w
      * so that the request can still be admitted by an instance deciding alone.
      */
     public CounterRequest withLimit(long newLimit) {
-        return new CounterRequest(key, algorithm, newLimit, windowMillis, Math.min(cost, newLimit), refundable, penalty);
+        return new CounterRequest(key, algorithm, newLimit, windowMillis, Math.min(cost, newLimit), refundable, penalty,
+                calendar);
     }
 }

@@ -141,7 +141,7 @@ public class RedisRateLimitStore implements RateLimitStore {
         for (Refund refund : refunds) {
             LuaScript script = script(REFUNDS, refund.request().algorithm());
             calls.add(new ScriptCall(script.sha1(), new byte[][] {bytes(refund.request().key())},
-                    args(refund.request(), bytes(Long.toString(refund.reservedAt())))));
+                    args(refund.request(), number(refund.reservedAt()))));
             bodies.add(script.body());
         }
         try {
@@ -187,35 +187,41 @@ public class RedisRateLimitStore implements RateLimitStore {
 
     private ScriptCall call(CounterRequest request) {
         String sha1 = script(SCRIPTS, request.algorithm()).sha1();
-        Penalty penalty = request.penalty();
-        if (!penalty.applies()) {
-            return new ScriptCall(sha1, new byte[][] {bytes(request.key())}, args(request, null));
-        }
-        byte[][] args = args(request, NO_VALUE);
-        byte[][] withPenalty = Arrays.copyOf(args, args.length + 2);
-        withPenalty[args.length] = bytes(Long.toString(penalty.firstBlockMillis()));
-        withPenalty[args.length + 1] = bytes(Long.toString(penalty.longestMillis()));
-        return new ScriptCall(sha1, new byte[][] {bytes(request.key()), bytes(RedisKeys.penalty(request.key()))},
-                withPenalty);
+        byte[] key = bytes(request.key());
+        byte[][] args = args(request, null);
+        return request.penalty().applies()
+                ? new ScriptCall(sha1, new byte[][] {key, bytes(RedisKeys.penalty(request.key()))}, args)
+                : new ScriptCall(sha1, new byte[][] {key}, args);
     }
 
     /**
-     * The arguments of {@code counter_head.lua}: limit, window, the test's clock, the cost, and a refund's
-     * reservation (empty before a penalty's arguments). The common request (no test clock, cost 1)
-     * sends the first two only.
+     * The arguments of {@code counter_head.lua}: limit, window, the test's clock, the cost, a refund's
+     * reservation, a penalty's blocks, a calendar quota's period starts; empty where a later one follows,
+     * left out at the end. The common request (no test clock, cost 1) sends the first two only.
      */
     private byte[][] args(CounterRequest request, byte[] reservedAt) {
-        byte[] limit = bytes(Long.toString(request.limit()));
-        byte[] window = bytes(Long.toString(request.windowMillis()));
-        byte[] now = testClock == null ? NO_VALUE : bytes(Long.toString(testClock.millis()));
-        byte[] cost = request.cost() == 1 ? NO_VALUE : bytes(Long.toString(request.cost()));
-        if (reservedAt != null) {
-            return new byte[][] {limit, window, now, cost, reservedAt};
+        byte[][] args = new byte[11][];
+        args[0] = number(request.limit());
+        args[1] = number(request.windowMillis());
+        args[2] = testClock == null ? NO_VALUE : number(testClock.millis());
+        args[3] = request.cost() == 1 ? NO_VALUE : number(request.cost());
+        args[4] = reservedAt == null ? NO_VALUE : reservedAt;
+        Penalty penalty = request.penalty();
+        args[5] = penalty.applies() ? number(penalty.firstBlockMillis()) : NO_VALUE;
+        args[6] = penalty.applies() ? number(penalty.longestMillis()) : NO_VALUE;
+        CalendarBounds calendar = request.calendar();
+        int used = 7;
+        if (calendar != null) {
+            args[7] = number(calendar.previous());
+            args[8] = number(calendar.current());
+            args[9] = number(calendar.next());
+            args[10] = number(calendar.afterNext());
+            used = 11;
         }
-        if (request.cost() != 1) {
-            return new byte[][] {limit, window, now, cost};
+        while (used > 2 && args[used - 1].length == 0) {
+            used--;
         }
-        return testClock == null ? new byte[][] {limit, window} : new byte[][] {limit, window, now};
+        return Arrays.copyOf(args, used);
     }
 
     /** A counting script: the head, the algorithm as a function, the tail that applies a penalty. */
@@ -239,6 +245,10 @@ public class RedisRateLimitStore implements RateLimitStore {
 
     private static long number(List<?> reply, int index) {
         return ((Number) reply.get(index)).longValue();
+    }
+
+    private static byte[] number(long value) {
+        return bytes(Long.toString(value));
     }
 
     private static byte[] bytes(String text) {

@@ -9,6 +9,8 @@
 -- ARGV[5]  refund scripts only: the time (ms) its counting script gave for the request given back.
 -- KEYS[2]  counting scripts, optional: the limit's penalty hash (see counter_tail.lua), in the counter's
 --          slot; ARGV[6] the first block in ms, ARGV[7] the longest block in ms.
+-- ARGV[8..11] fixed window only, optional: a calendar quota's period starts around now (CalendarBounds):
+--          the window is the period that holds now, calendar_start to calendar_end.
 -- Every counting script returns {allowed 1|0, remaining, wait ms, reset ms, now ms}: remaining = units
 -- still free right now after this request; wait = time until a request of cost 1 is admitted (0 while
 -- remaining > 0); reset = time until the whole quota is back; now = the time of the decision, which
@@ -27,4 +29,10 @@ if now then
 else
   local time = redis.call('TIME')
   now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+local calendar_start, calendar_end
+if ARGV[8] then
+  local starts = {tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])}
+  local i = now < starts[2] and 1 or (now < starts[3] and 2 or 3)
+  calendar_start, calendar_end = starts[i], starts[i + 1]
 end

@@ -1,20 +1,22 @@
 -- Fixed window: a hash with field "count" and the window's start time "start"; the key's TTL is what is
--- left of the window. The window opens with the first request. Denied requests are counted too once
--- the window is full (the count goes past the limit, which changes nothing: the window ends at the same
--- time); a request too heavy for the room left takes none of it.
+-- left of the window. The window opens with the first request, or, for a calendar quota, is the period
+-- that holds now. Denied requests are counted too once the window is full (the count goes past the
+-- limit, which changes nothing: the window ends at the same time); a request too heavy for the room left
+-- takes none of it.
 local start = tonumber(redis.call('HGET', key, 'start'))
-if start and now - start >= window then
-  -- The window is over though the key still exists: only a clock given by a test, or the few
-  -- microseconds between Redis' expiry check and TIME, get here.
+if start and (calendar_start and start ~= calendar_start or not calendar_start and now - start >= window) then
+  -- The window is over though the key still exists: a new calendar period, or, for a window from the
+  -- first request, only a clock given by a test or the few microseconds between Redis' expiry check
+  -- and TIME get here.
   redis.call('DEL', key)
   start = nil
 end
 local count = redis.call('HINCRBY', key, 'count', cost)
 if not start then
-  start = now
+  start = calendar_start or now
   redis.call('HSET', key, 'start', start)
 end
-local reset = start + window - now
+local reset = (calendar_end or start + window) - now
 -- count == cost opens a new window. A key without TTL is an orphan (a manual write, a crash): without a
 -- TTL it would block its identity forever, so it gets what is left of its window.
 if count == cost or redis.call('PTTL', key) < 0 then

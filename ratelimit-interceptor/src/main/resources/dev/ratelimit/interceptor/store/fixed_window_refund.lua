@@ -3,7 +3,8 @@
 -- is the admitted requests but this one.
 local reserved = tonumber(ARGV[5])
 local start = tonumber(redis.call('HGET', key, 'start'))
-if not start or reserved < start or now - start >= window then
+if not start or reserved < start
+    or (calendar_start and start ~= calendar_start or not calendar_start and now - start >= window) then
   return {0}
 end
 local admitted = math.min(tonumber(redis.call('HGET', key, 'count')) or 0, limit)

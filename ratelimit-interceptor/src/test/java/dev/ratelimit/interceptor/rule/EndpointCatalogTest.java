@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
+import dev.ratelimit.interceptor.QuotaPeriod;
 import dev.ratelimit.interceptor.RateLimit;
 import dev.ratelimit.interceptor.identity.CostExpressions;
 import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
@@ -82,6 +83,15 @@ class EndpointCatalogTest {
     }
 
     @Test
+    void aCalendarQuotaIsAFixedWindowWithoutInterval() {
+        assertThatThrownBy(() -> register("quotaWithInterval")).hasMessageContaining("a quota of one DAY has no interval");
+        assertThatThrownBy(() -> register("slidingQuota"))
+                .hasMessageContaining("algorithm SLIDING_LOG does not fit a calendar period");
+        assertThatThrownBy(() -> register("quotaInNowhere")).hasMessageContaining("zone 'Mars/Olympus' is not a time zone");
+        assertThatThrownBy(() -> register("zoneWithoutQuota")).hasMessageContaining("zone is only read with a quota");
+    }
+
+    @Test
     void aCustomLimitNeedsAKey() {
         assertThatThrownBy(() -> register("keyless")).hasMessageContaining("dimension CUSTOM needs key");
     }
@@ -125,6 +135,22 @@ class EndpointCatalogTest {
 
         @RateLimit(count = 5, blockFor = 10, blockForMax = 5)
         public void shrinkingPenalty() {
+        }
+
+        @RateLimit(count = 5, quota = QuotaPeriod.DAY, interval = 10)
+        public void quotaWithInterval() {
+        }
+
+        @RateLimit(count = 5, quota = QuotaPeriod.DAY, algorithm = Algorithm.SLIDING_LOG)
+        public void slidingQuota() {
+        }
+
+        @RateLimit(count = 5, quota = QuotaPeriod.MONTH, zone = "Mars/Olympus")
+        public void quotaInNowhere() {
+        }
+
+        @RateLimit(count = 5, zone = "Europe/Paris")
+        public void zoneWithoutQuota() {
         }
 
         @RateLimit(count = 5, cost = 6)

@@ -6,6 +6,7 @@ import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.metrics.Outcome;
+import dev.ratelimit.interceptor.rule.CalendarQuota;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RequestCost;
 import dev.ratelimit.interceptor.store.Penalty;
@@ -40,7 +41,7 @@ class TrafficCostMeasurement {
             List<LimitDefinition> rules = IntStream.range(0, RULES).mapToObj(i -> new LimitDefinition("orders",
                     "OrderController.rule" + i, 10, 60, Dimension.USER, Algorithm.FIXED_WINDOW, null,
                     LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE,
-                    RequestCost.ONE)).toList();
+                    RequestCost.ONE, CalendarQuota.NONE)).toList();
             long memoryBefore = usedMemory(redis);
             long flushes = Duration.ofDays(1).dividedBy(FLUSH_INTERVAL);
             for (long i = 0; i < flushes; i++) {

@@ -3,12 +3,15 @@ package dev.ratelimit.interceptor.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.QuotaPeriod;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.ConcurrentClients;
 import dev.ratelimit.interceptor.testsupport.ManualClock;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.Stores;
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -185,6 +188,63 @@ class RateLimitStoreContractTest {
         assertThat(admitted).as("every unit came back").isEqualTo(32 * 10);
         assertThat(admittedOf(51, () -> acquire(store, "refunded", algorithm, 50, 60_000)))
                 .as("the whole limit is there again").isEqualTo(50);
+    }
+
+    static Stream<StoreKind> everyStore() {
+        return Stream.of(StoreKind.values());
+    }
+
+    /**
+     * A daily quota in New York across both daylight-saving changes of 2026: 8 March lasts 23 hours and
+     * 1 November 25, and the quota resets at local midnight each time, to the millisecond.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyStore")
+    void aDailyQuotaResetsAtLocalMidnightOnDaysOf23And25Hours(StoreKind kind) {
+        RateLimitStore store = store(kind);
+        ZoneId newYork = ZoneId.of("America/New_York");
+        for (LocalDate day : List.of(LocalDate.of(2026, 3, 8), LocalDate.of(2026, 11, 1))) {
+            long start = day.atStartOfDay(newYork).toInstant().toEpochMilli();
+            long end = day.plusDays(1).atStartOfDay(newYork).toInstant().toEpochMilli();
+            clock.set(start);
+            assertThat(quota(store, QuotaPeriod.DAY, newYork).allowed()).isTrue();
+            assertThat(quota(store, QuotaPeriod.DAY, newYork).allowed()).isTrue();
+            Decision denied = quota(store, QuotaPeriod.DAY, newYork);
+            assertThat(denied.allowed()).isFalse();
+            assertThat(denied.retryAfterMillis()).as("the day %s lasts", day).isEqualTo(end - start)
+                    .isIn(23 * 3_600_000L, 25 * 3_600_000L);
+
+            clock.set(end - 1);
+            assertThat(quota(store, QuotaPeriod.DAY, newYork).retryAfterMillis()).as("1 ms before midnight").isEqualTo(1);
+            clock.set(end);
+            assertThat(quota(store, QuotaPeriod.DAY, newYork).allowed()).as("at local midnight").isTrue();
+        }
+    }
+
+    /** A monthly quota resets on the 1st at midnight, after months of 31, 28 and 31 days and a year's end. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyStore")
+    void aMonthlyQuotaResetsOnTheFirstAtMidnight(StoreKind kind) {
+        RateLimitStore store = store(kind);
+        ZoneId tokyo = ZoneId.of("Asia/Tokyo");
+        for (LocalDate first : List.of(LocalDate.of(2026, 2, 1), LocalDate.of(2026, 3, 1), LocalDate.of(2027, 1, 1))) {
+            long next = first.atStartOfDay(tokyo).toInstant().toEpochMilli();
+            clock.set(next - 1);
+            quota(store, QuotaPeriod.MONTH, tokyo);
+            quota(store, QuotaPeriod.MONTH, tokyo);
+            Decision denied = quota(store, QuotaPeriod.MONTH, tokyo);
+            assertThat(denied.allowed()).as("the last millisecond of the month before %s", first).isFalse();
+            assertThat(denied.retryAfterMillis()).isEqualTo(1);
+            clock.set(next);
+            assertThat(quota(store, QuotaPeriod.MONTH, tokyo).allowed()).as("on %s at midnight", first).isTrue();
+            Decision second = quota(store, QuotaPeriod.MONTH, tokyo);
+            long monthEnd = first.plusMonths(1).atStartOfDay(tokyo).toInstant().toEpochMilli();
+            assertThat(second.resetMillis()).as("the month of %s ends", first).isEqualTo(monthEnd - next);
+
+            store.refund(List.of(new Refund(quotaRequest(QuotaPeriod.MONTH, tokyo), second.decidedAt())));
+            assertThat(quota(store, QuotaPeriod.MONTH, tokyo).allowed()).as("the unit given back").isTrue();
+            assertThat(quota(store, QuotaPeriod.MONTH, tokyo).allowed()).isFalse();
+        }
     }
 
     /**
@@ -392,6 +452,16 @@ class RateLimitStoreContractTest {
 
     private static Decision acquire(RateLimitStore store, String key, Algorithm algorithm, long limit, long window) {
         return Stores.decide(store, new CounterRequest(key, algorithm, limit, window));
+    }
+
+    /** Two per calendar period, the period starts computed by the test's clock as an instance does. */
+    private Decision quota(RateLimitStore store, QuotaPeriod period, ZoneId zone) {
+        return Stores.decide(store, quotaRequest(period, zone));
+    }
+
+    private CounterRequest quotaRequest(QuotaPeriod period, ZoneId zone) {
+        return new CounterRequest("quota-" + period, Algorithm.FIXED_WINDOW, 2, period.longestSeconds() * 1000, 1, false,
+                Penalty.NONE, CalendarBounds.around(period, zone, clock.millis()));
     }
 
     private static Decision heavy(RateLimitStore store, Algorithm algorithm) {

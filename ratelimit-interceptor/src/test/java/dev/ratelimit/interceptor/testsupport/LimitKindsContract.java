@@ -10,10 +10,15 @@ import dev.ratelimit.interceptor.fixture.AlgorithmController;
 import dev.ratelimit.interceptor.fixture.BatchController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.fixture.PenaltyController;
+import dev.ratelimit.interceptor.fixture.QuotaController;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
@@ -109,6 +114,39 @@ public interface LimitKindsContract {
         assertThat(tooHeavy.statusCode()).isEqualTo(400);
         assertThat(tooHeavy.body()).contains("\"cost\":" + (BatchController.UNITS + 1))
                 .contains("more than the " + BatchController.UNITS + " allowed per 86400 second(s)");
+    }
+
+    /**
+     * 64 clients over the instances: a daily quota (UTC) and a monthly one (Tokyo) admit exactly their
+     * count, and a denial's {@code Retry-After} points at the period's end: the next midnight, the 1st.
+     */
+    @Test
+    default void calendarQuotasAdmitExactlyTheirCountAndPointAtThePeriodsEnd() throws Exception {
+        List<HttpProbe> probes = apps().stream().map(app -> new HttpProbe(FixtureApplication.port(app))).toList();
+        for (String period : List.of("day", "month")) {
+            String path = "/quota/" + period + "?usercode=ida";
+            ZoneId zone = period.equals("day") ? ZoneOffset.UTC : ZoneId.of(QuotaController.MONTH_ZONE);
+            List<Long> retryAfters = new CopyOnWriteArrayList<>();
+
+            int admitted = ConcurrentClients.admitted(64, 2, thread -> {
+                HttpResponse<String> response = probes.get(thread % probes.size()).get(path);
+                assertThat(response.statusCode()).isIn(200, 429);
+                if (response.statusCode() == 429) {
+                    retryAfters.add(Long.parseLong(response.headers().firstValue("Retry-After").orElseThrow()));
+                }
+                return response.statusCode() == 200;
+            });
+
+            assertThat(admitted).as(period).isEqualTo(period.equals("day") ? QuotaController.PER_DAY
+                    : QuotaController.PER_MONTH);
+            ZonedDateTime now = ZonedDateTime.now(zone);
+            ZonedDateTime end = period.equals("day") ? now.toLocalDate().plusDays(1).atStartOfDay(zone)
+                    : now.toLocalDate().withDayOfMonth(1).plusMonths(1).atStartOfDay(zone);
+            long secondsLeft = Duration.between(now, end).toSeconds();
+            // Rounded up to whole seconds, and measured before now was read.
+            assertThat(retryAfters).as("Retry-After of the %s quota", period).isNotEmpty()
+                    .allSatisfy(retryAfter -> assertThat(retryAfter).isBetween(secondsLeft, secondsLeft + 60));
+        }
     }
 
     @Test

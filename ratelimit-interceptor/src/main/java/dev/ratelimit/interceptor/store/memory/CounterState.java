@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.store.memory;
 
 import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 
 /**
@@ -10,14 +11,14 @@ import dev.ratelimit.interceptor.store.Decision;
  */
 sealed interface CounterState permits FixedWindowState, SlidingWindowState, SlidingLogState, TokenBucketState {
 
-    /** Counts one request of {@code cost} units at {@code now} (ms) against {@code limit} units per {@code window} ms. */
-    Decision acquire(long now, long limit, long window, long cost);
+    /** Counts the request's cost at {@code now} (ms) against its limit per window. */
+    Decision acquire(long now, CounterRequest request);
 
     /**
-     * Gives back a request of {@code cost} units this state admitted at {@code reservedAt}, as the
-     * algorithm's refund script does; {@code false} when there is nothing to give back (its window is over).
+     * Gives back the request's cost, which this state admitted at {@code reservedAt}, as the algorithm's
+     * refund script does; {@code false} when there is nothing to give back (its window is over).
      */
-    boolean refund(long now, long reservedAt, long limit, long window, long cost);
+    boolean refund(long now, long reservedAt, CounterRequest request);
 
     /**
      * Whether the state is as good as absent at {@code now}: the moment its Redis key's TTL would end.
@@ -25,8 +26,9 @@ sealed interface CounterState permits FixedWindowState, SlidingWindowState, Slid
      */
     boolean expiredAt(long now);
 
-    static CounterState create(Algorithm algorithm) {
-        return switch (algorithm) {
+    /** A new state for the request's algorithm. */
+    static CounterState create(CounterRequest request) {
+        return switch (request.algorithm()) {
             case FIXED_WINDOW -> new FixedWindowState();
             case SLIDING_WINDOW -> new SlidingWindowState();
             case SLIDING_LOG -> new SlidingLogState();

@@ -1,8 +1,13 @@
 package dev.ratelimit.interceptor.store.memory;
 
+import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 
-/** {@code fixed_window.lua} in process: the window opens with the first request; denied requests are counted too. */
+/**
+ * {@code fixed_window.lua} in process: the window opens with the first request, or, for a calendar
+ * quota, is the calendar period that holds now. Denied requests are counted too once it is full; a
+ * request too heavy for the room left takes none of it.
+ */
 final class FixedWindowState implements CounterState {
 
     private long start;
@@ -10,16 +15,19 @@ final class FixedWindowState implements CounterState {
     private long expiresAt = Long.MIN_VALUE;
 
     @Override
-    public Decision acquire(long now, long limit, long window, long cost) {
+    public Decision acquire(long now, CounterRequest request) {
+        long limit = request.limit();
+        long cost = request.cost();
         // A window stays open though refunds brought its count back to 0, as its Redis hash does.
-        if (!open(now, window)) {
-            start = now;
+        if (!open(now, request)) {
+            long[] period = request.calendar() == null ? null : request.calendar().periodOf(now);
+            start = period == null ? now : period[0];
+            expiresAt = period == null ? now + request.windowMillis() : period[1];
             count = 0;
-            expiresAt = now + window;
         }
         long before = count;
         count += cost;
-        long reset = start + window - now;
+        long reset = end(now, request) - now;
         if (count <= limit) {
             long remaining = limit - count;
             return new Decision(true, limit, remaining, remaining >= cost ? 0 : reset, reset, now);
@@ -31,17 +39,27 @@ final class FixedWindowState implements CounterState {
     }
 
     @Override
-    public boolean refund(long now, long reservedAt, long limit, long window, long cost) {
-        long admitted = Math.min(count, limit);
-        if (!open(now, window) || reservedAt < start || admitted < 1) {
+    public boolean refund(long now, long reservedAt, CounterRequest request) {
+        long admitted = Math.min(count, request.limit());
+        if (!open(now, request) || reservedAt < start || admitted < 1) {
             return false;
         }
-        count = Math.max(0, admitted - cost);
+        count = Math.max(0, admitted - request.cost());
         return true;
     }
 
-    private boolean open(long now, long window) {
-        return expiresAt != Long.MIN_VALUE && now - start < window;
+    /** Whether the window opened still counts at {@code now}: within its length, or in the same calendar period. */
+    private boolean open(long now, CounterRequest request) {
+        if (expiresAt == Long.MIN_VALUE) {
+            return false;
+        }
+        return request.calendar() == null ? now - start < request.windowMillis()
+                : start == request.calendar().periodOf(now)[0];
+    }
+
+    /** When the open window ends, by the request's own window, as the script reckons it. */
+    private long end(long now, CounterRequest request) {
+        return request.calendar() == null ? start + request.windowMillis() : request.calendar().periodOf(now)[1];
     }
 
     @Override

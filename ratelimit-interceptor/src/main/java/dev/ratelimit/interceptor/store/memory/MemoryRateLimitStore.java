@@ -73,7 +73,7 @@ public class MemoryRateLimitStore implements RateLimitStore {
             CounterRequest request = refund.request();
             counters.computeIfPresent(request.key(), (key, entry) -> {
                 if (entry.algorithm() == request.algorithm()) {
-                    entry.state().refund(now, refund.reservedAt(), request.limit(), request.windowMillis(), request.cost());
+                    entry.state().refund(now, refund.reservedAt(), request);
                 }
                 return entry;
             });
@@ -95,8 +95,7 @@ public class MemoryRateLimitStore implements RateLimitStore {
         if (counters.size() >= maxKeys && !counters.containsKey(request.key())) {
             // Not a sweep per request here: a flood of new keys would make each one cost a pass over the map.
             warnUntracked();
-            return CounterState.create(request.algorithm()).acquire(now, request.limit(), request.windowMillis(),
-                    request.cost());
+            return CounterState.create(request).acquire(now, request);
         }
         Decision[] decision = new Decision[1];
         counters.compute(request.key(), (key, entry) -> {
@@ -104,7 +103,7 @@ public class MemoryRateLimitStore implements RateLimitStore {
             // decision of the key, which would see a block (or a window) last longer than it does.
             long lockedNow = Math.max(now, clock.millis());
             Entry live = entry == null || entry.algorithm() != request.algorithm() || entry.expiredAt(lockedNow)
-                    ? new Entry(request.algorithm(), CounterState.create(request.algorithm()), new PenaltyState()) : entry;
+                    ? new Entry(request.algorithm(), CounterState.create(request), new PenaltyState()) : entry;
             decision[0] = live.acquire(request, lockedNow);
             return live;
         });
@@ -137,13 +136,13 @@ public class MemoryRateLimitStore implements RateLimitStore {
 
         Decision acquire(CounterRequest request, long now) {
             if (!request.penalty().applies()) {
-                return state.acquire(now, request.limit(), request.windowMillis(), request.cost());
+                return state.acquire(now, request);
             }
             Decision blocked = penalty.blocked(now, request.limit());
             if (blocked != null) {
                 return blocked;
             }
-            Decision decision = state.acquire(now, request.limit(), request.windowMillis(), request.cost());
+            Decision decision = state.acquire(now, request);
             return decision.allowed() ? decision : penalty.offended(decision, now, request.penalty());
         }
 

@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.store.memory;
 
+import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 
 /**
@@ -16,7 +17,10 @@ final class SlidingLogState implements CounterState {
     private long expiresAt = Long.MIN_VALUE;
 
     @Override
-    public Decision acquire(long now, long limit, long window, long cost) {
+    public Decision acquire(long now, CounterRequest request) {
+        long limit = request.limit();
+        long window = request.windowMillis();
+        long cost = request.cost();
         while (size > 0 && times[head] <= now - window) {
             head = (head + 1) % times.length;
             size--;
@@ -41,7 +45,9 @@ final class SlidingLogState implements CounterState {
     }
 
     @Override
-    public boolean refund(long now, long reservedAt, long limit, long window, long cost) {
+    public boolean refund(long now, long reservedAt, CounterRequest request) {
+        long window = request.windowMillis();
+        long cost = request.cost();
         if (reservedAt <= now - window) {
             return false;
         }

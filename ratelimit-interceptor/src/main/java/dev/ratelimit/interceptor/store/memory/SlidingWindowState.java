@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.store.memory;
 
+import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 
 /**
@@ -14,7 +15,10 @@ final class SlidingWindowState implements CounterState {
     private long expiresAt = Long.MIN_VALUE;
 
     @Override
-    public Decision acquire(long now, long limit, long window, long cost) {
+    public Decision acquire(long now, CounterRequest request) {
+        long limit = request.limit();
+        long window = request.windowMillis();
+        long cost = request.cost();
         long nowIndex = Math.floorDiv(now, window);
         long nowCurrent = current;
         long nowPrevious = previous;
@@ -45,7 +49,9 @@ final class SlidingWindowState implements CounterState {
     }
 
     @Override
-    public boolean refund(long now, long reservedAt, long limit, long window, long cost) {
+    public boolean refund(long now, long reservedAt, CounterRequest request) {
+        long window = request.windowMillis();
+        long cost = request.cost();
         long reservedIndex = Math.floorDiv(reservedAt, window);
         if (reservedIndex != Math.floorDiv(now, window) || index != reservedIndex || current < 1) {
             return false;

@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.store.memory;
 
+import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 
 /**
@@ -11,7 +12,10 @@ final class TokenBucketState implements CounterState {
     private ArrivalTime tat = new ArrivalTime(Long.MIN_VALUE, 0);
 
     @Override
-    public Decision acquire(long now, long limit, long window, long cost) {
+    public Decision acquire(long now, CounterRequest request) {
+        long limit = request.limit();
+        long window = request.windowMillis();
+        long cost = request.cost();
         ArrivalTime interval = new ArrivalTime(window / limit, window % limit).times(cost, limit);
         ArrivalTime base = tat.roundedUpBelow(limit);
         if (!base.isAfter(now)) {
@@ -35,7 +39,10 @@ final class TokenBucketState implements CounterState {
     }
 
     @Override
-    public boolean refund(long now, long reservedAt, long limit, long window, long cost) {
+    public boolean refund(long now, long reservedAt, CounterRequest request) {
+        long limit = request.limit();
+        long window = request.windowMillis();
+        long cost = request.cost();
         if (!tat.isAfter(now) || reservedAt <= now - window) {
             return false;
         }
