@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
+import dev.ratelimit.interceptor.RateLimitService;
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.config.ConfigChangeListener;
 import dev.ratelimit.interceptor.config.ConfigChangeSubscription;
@@ -32,6 +33,7 @@ import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.store.resilience.CircuitProbe;
 import dev.ratelimit.interceptor.store.resilience.FailoverRateLimitStore;
 import dev.ratelimit.interceptor.store.resilience.FailurePolicy;
+import dev.ratelimit.interceptor.web.AllowanceController;
 import dev.ratelimit.interceptor.web.CountWhenConditions;
 import dev.ratelimit.interceptor.web.JsonRejectionHandler;
 import dev.ratelimit.interceptor.web.LimitResponseWriter;
@@ -323,6 +325,22 @@ public class RateLimitAutoConfiguration {
         return new RequestLimiter(snapshots, naming.module(), keys, store, interceptionLog,
                 RateLimitMetrics.all(metrics.orderedStream().toList()), whitelist, Clock.systemUTC(),
                 properties.quota().zone());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(RequestLimiter.class)
+    RateLimitService rateLimitService(EndpointCatalog catalog, RuleSnapshotHolder snapshots, RequestLimiter limiter,
+                                      DimensionKeys identities) {
+        return new RateLimitService(catalog, snapshots, limiter, identities);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(RateLimitService.class)
+    @ConditionalOnProperty(prefix = "ratelimit", name = "allowance-endpoint", havingValue = "true")
+    AllowanceController rateLimitAllowanceController(RateLimitService service) {
+        return new AllowanceController(service);
     }
 
     @Bean

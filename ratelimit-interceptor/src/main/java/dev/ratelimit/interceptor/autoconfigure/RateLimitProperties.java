@@ -21,6 +21,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param whitelist      clients never limited, on top of those in the config hash
  * @param excludedPaths  Ant patterns of paths never limited (dynamic URL rules included)
  * @param stats          the traffic statistics and heartbeats every instance writes to Redis for the console
+ * @param quota          calendar quotas
+ * @param allowanceEndpoint whether {@code GET /ratelimit/allowance?rule=...} tells each client what it has left
+ *                       of a rule, without counting; off unless set
  */
 @ConfigurationProperties("ratelimit")
 public record RateLimitProperties(
@@ -38,7 +41,8 @@ public record RateLimitProperties(
         @DefaultValue Response response,
         @DefaultValue({"/actuator/**", "/error"}) List<String> excludedPaths,
         @DefaultValue Stats stats,
-        @DefaultValue Quota quota) {
+        @DefaultValue Quota quota,
+        @DefaultValue("false") boolean allowanceEndpoint) {
 
     /** Where counters live. */
     public enum Store {

@@ -96,10 +96,7 @@ public class RequestLimiter {
                 return Verdict.tooCostly(limit, cost);
             }
             counted.add(limit);
-            counters.add(new CounterRequest(
-                    keys.counter(limit.module(), limit.rule(), limit.dimension(), limit.algorithm(), identity),
-                    limit.algorithm(), limit.count(), limit.windowSeconds() * 1000, cost, limit.countsSome(),
-                    limit.penalty(), calendar(limit.quota())));
+            counters.add(counter(limit, identity, cost));
         }
         if (counters.isEmpty()) {
             return Verdict.PASS;
@@ -169,6 +166,26 @@ public class RequestLimiter {
         // A rejected request never runs, so no response of its can count: what it took goes back now.
         giveBack(reservations);
         return new Verdict(Verdict.Kind.REJECT, enforcedLimits, enforcedDecisions, denying, Duration.ZERO, List.of(), 0);
+    }
+
+    /**
+     * What the client of {@code identity} has left of {@code limit} now, for a request of one unit,
+     * counting nothing (see {@link RateLimitStore#peek}).
+     */
+    public StoreResult peek(LimitDefinition limit, String identity) {
+        try {
+            return store.peek(List.of(counter(limit, identity, 1)));
+        } catch (RuntimeException e) {
+            failures.warn(e);
+            return StoreResult.NotDecided.pass(e.toString());
+        }
+    }
+
+    private CounterRequest counter(LimitDefinition limit, String identity, long cost) {
+        return new CounterRequest(
+                keys.counter(limit.module(), limit.rule(), limit.dimension(), limit.algorithm(), identity),
+                limit.algorithm(), limit.count(), limit.windowSeconds() * 1000, cost, limit.countsSome(),
+                limit.penalty(), calendar(limit.quota()));
     }
 
     /** The period starts around now of a calendar quota, by this instance's clock; {@code null} for none. */

@@ -18,6 +18,14 @@ public interface RateLimitStore {
     StoreResult acquire(List<CounterRequest> requests);
 
     /**
+     * What each request would be told now, counting nothing and writing nothing: allowed if its cost
+     * fits, the units free now, the wait until it fits, the time until the whole quota is back. For
+     * showing a client what it has left; a decision taken on a peek is not exact, as others may come
+     * between. A store that cannot answer says {@link StoreResult.NotDecided}.
+     */
+    StoreResult peek(List<CounterRequest> requests);
+
+    /**
      * Gives back requests this store admitted, each to its counter, if its window is still the current
      * one. Sent once, never retried, so a refund cannot be counted twice; one that fails is lost, and
      * its request stays counted, which errs on the side of the limit. Never throws for an outage.

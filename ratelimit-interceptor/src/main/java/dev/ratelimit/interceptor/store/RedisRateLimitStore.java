@@ -43,6 +43,7 @@ public class RedisRateLimitStore implements RateLimitStore {
             Algorithm.SLIDING_LOG, LuaScript.load(HEAD, "sliding_log_refund.lua"),
             Algorithm.TOKEN_BUCKET, LuaScript.load(HEAD, "token_bucket_refund.lua")));
     private static final byte[] NO_VALUE = new byte[0];
+    private static final byte[] PEEK = bytes("1");
 
     private static final Logger log = LoggerFactory.getLogger(RedisRateLimitStore.class);
 
@@ -92,17 +93,28 @@ public class RedisRateLimitStore implements RateLimitStore {
 
     @Override
     public StoreResult acquire(List<CounterRequest> requests) {
+        return decide(requests, false);
+    }
+
+    /** The counting scripts in their peeking mode: they write nothing, and no listener hears of it. */
+    @Override
+    public StoreResult peek(List<CounterRequest> requests) {
+        return decide(requests, true);
+    }
+
+    private StoreResult decide(List<CounterRequest> requests, boolean peek) {
         long sentAt = System.nanoTime();
+        DecisionListener listener = peek ? DecisionListener.IGNORE : this.listener;
         List<ScriptCall> calls = new ArrayList<>(requests.size());
         for (CounterRequest request : requests) {
-            calls.add(call(request));
+            calls.add(call(request, peek));
         }
         List<CompletableFuture<Object>> replies;
         try {
             replies = connection.send(calls, null);
             ReplyWatch.Outcome outcome = connection.await(replies);
             if (outcome != ReplyWatch.Outcome.ANSWERED) {
-                return givenUp(requests, replies, outcome, sentAt);
+                return givenUp(requests, replies, outcome, sentAt, listener);
             }
             if (anyNoScript(replies)) {
                 // EVAL runs on the server that holds each key and leaves the script in its cache. SCRIPT LOAD
@@ -111,7 +123,7 @@ public class RedisRateLimitStore implements RateLimitStore {
                 replies = connection.send(calls, requests.stream().map(request -> script(SCRIPTS, request.algorithm()).body()).toList());
                 outcome = connection.await(replies);
                 if (outcome != ReplyWatch.Outcome.ANSWERED) {
-                    return givenUp(requests, replies, outcome, sentAt);
+                    return givenUp(requests, replies, outcome, sentAt, listener);
                 }
             }
         } catch (RuntimeException e) {
@@ -141,7 +153,7 @@ public class RedisRateLimitStore implements RateLimitStore {
         for (Refund refund : refunds) {
             LuaScript script = script(REFUNDS, refund.request().algorithm());
             calls.add(new ScriptCall(script.sha1(), new byte[][] {bytes(refund.request().key())},
-                    args(refund.request(), number(refund.reservedAt()))));
+                    args(refund.request(), number(refund.reservedAt()), false)));
             bodies.add(script.body());
         }
         try {
@@ -173,7 +185,7 @@ public class RedisRateLimitStore implements RateLimitStore {
 
     /** Hands each reply that still comes to the listener: Redis counted those requests. */
     private StoreResult givenUp(List<CounterRequest> requests, List<CompletableFuture<Object>> replies,
-                                ReplyWatch.Outcome outcome, long sentAt) {
+                                ReplyWatch.Outcome outcome, long sentAt, DecisionListener listener) {
         for (int i = 0; i < requests.size(); i++) {
             CounterRequest request = requests.get(i);
             replies.get(i).thenAccept(reply -> listener.decided(request, decision(request, reply), sentAt));
@@ -185,10 +197,10 @@ public class RedisRateLimitStore implements RateLimitStore {
         });
     }
 
-    private ScriptCall call(CounterRequest request) {
+    private ScriptCall call(CounterRequest request, boolean peek) {
         String sha1 = script(SCRIPTS, request.algorithm()).sha1();
         byte[] key = bytes(request.key());
-        byte[][] args = args(request, null);
+        byte[][] args = args(request, null, peek);
         return request.penalty().applies()
                 ? new ScriptCall(sha1, new byte[][] {key, bytes(RedisKeys.penalty(request.key()))}, args)
                 : new ScriptCall(sha1, new byte[][] {key}, args);
@@ -196,11 +208,12 @@ public class RedisRateLimitStore implements RateLimitStore {
 
     /**
      * The arguments of {@code counter_head.lua}: limit, window, the test's clock, the cost, a refund's
-     * reservation, a penalty's blocks, a calendar quota's period starts; empty where a later one follows,
-     * left out at the end. The common request (no test clock, cost 1) sends the first two only.
+     * reservation, a penalty's blocks, a calendar quota's period starts, the peeking flag; empty where a
+     * later one follows, left out at the end. The common request (no test clock, cost 1) sends the first
+     * two only.
      */
-    private byte[][] args(CounterRequest request, byte[] reservedAt) {
-        byte[][] args = new byte[11][];
+    private byte[][] args(CounterRequest request, byte[] reservedAt, boolean peek) {
+        byte[][] args = new byte[12][];
         args[0] = number(request.limit());
         args[1] = number(request.windowMillis());
         args[2] = testClock == null ? NO_VALUE : number(testClock.millis());
@@ -210,14 +223,17 @@ public class RedisRateLimitStore implements RateLimitStore {
         args[5] = penalty.applies() ? number(penalty.firstBlockMillis()) : NO_VALUE;
         args[6] = penalty.applies() ? number(penalty.longestMillis()) : NO_VALUE;
         CalendarBounds calendar = request.calendar();
-        int used = 7;
+        for (int i = 7; i < 11; i++) {
+            args[i] = NO_VALUE;
+        }
         if (calendar != null) {
             args[7] = number(calendar.previous());
             args[8] = number(calendar.current());
             args[9] = number(calendar.next());
             args[10] = number(calendar.afterNext());
-            used = 11;
         }
+        args[11] = peek ? PEEK : NO_VALUE;
+        int used = args.length;
         while (used > 2 && args[used - 1].length == 0) {
             used--;
         }

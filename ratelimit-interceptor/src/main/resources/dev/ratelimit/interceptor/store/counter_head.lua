@@ -11,6 +11,8 @@
 --          slot; ARGV[6] the first block in ms, ARGV[7] the longest block in ms.
 -- ARGV[8..11] fixed window only, optional: a calendar quota's period starts around now (CalendarBounds):
 --          the window is the period that holds now, calendar_start to calendar_end.
+-- ARGV[12] counting scripts, optional: '1' to peek: answer what a request of this cost would be told now,
+--          and write nothing. Then remaining is the units free now, and wait 0 if the request fits.
 -- Every counting script returns {allowed 1|0, remaining, wait ms, reset ms, now ms}: remaining = units
 -- still free right now after this request; wait = time until a request of cost 1 is admitted (0 while
 -- remaining > 0); reset = time until the whole quota is back; now = the time of the decision, which
@@ -20,6 +22,7 @@ local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local now = tonumber(ARGV[3])
 local cost = tonumber(ARGV[4]) or 1
+local dry = ARGV[12] == '1'
 -- Added to every TTL. Under a test's clock Redis still expires keys by its own clock, which may run
 -- ahead of the test's; a minute more keeps them. No decision relies on a key expiring (every script
 -- ages its state by now), so the slack changes memory use only.
@@ -31,7 +34,7 @@ else
   now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 local calendar_start, calendar_end
-if ARGV[8] then
+if ARGV[8] and ARGV[8] ~= '' then
   local starts = {tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])}
   local i = now < starts[2] and 1 or (now < starts[3] and 2 or 3)
   calendar_start, calendar_end = starts[i], starts[i + 1]

@@ -14,7 +14,7 @@ if penalty_key then
   end
 end
 local result = decide()
-if penalty_key and result[1] == 0 then
+if penalty_key and result[1] == 0 and not dry then
   local first_block = tonumber(ARGV[6])
   local longest = tonumber(ARGV[7])
   local state = redis.call('HMGET', penalty_key, 'offences', 'until')

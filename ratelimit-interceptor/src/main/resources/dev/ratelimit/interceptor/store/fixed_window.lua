@@ -8,8 +8,16 @@ if start and (calendar_start and start ~= calendar_start or not calendar_start a
   -- The window is over though the key still exists: a new calendar period, or, for a window from the
   -- first request, only a clock given by a test or the few microseconds between Redis' expiry check
   -- and TIME get here.
-  redis.call('DEL', key)
+  if not dry then
+    redis.call('DEL', key)
+  end
   start = nil
+end
+if dry then
+  local used = start and tonumber(redis.call('HGET', key, 'count')) or 0
+  local reset = start and used > 0 and (calendar_end or start + window) - now or 0
+  local fits = used + cost <= limit
+  return {fits and 1 or 0, math.max(0, limit - used), fits and 0 or reset, reset, now}
 end
 local count = redis.call('HINCRBY', key, 'count', cost)
 if not start then

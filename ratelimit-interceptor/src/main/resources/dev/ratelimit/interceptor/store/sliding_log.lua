@@ -2,10 +2,16 @@
 -- time. Exact: a request is admitted iff its cost fits beside the units admitted in the window before
 -- it. Memory grows with the limit (up to limit members per key); denied requests are not logged, so
 -- knocking costs nothing.
-redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
-local count = redis.call('ZCARD', key)
+-- Entries that left the window: removed, or, when peeking, skipped by their number.
+local gone = 0
+if dry then
+  gone = redis.call('ZCOUNT', key, '-inf', now - window)
+else
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+end
+local count = redis.call('ZCARD', key) - gone
 local allowed = count + cost <= limit
-if allowed then
+if allowed and not dry then
   -- A member must be unique or ZADD would only move an existing one: the time alone is not (two
   -- requests in one millisecond), and math.random is seeded the same in every script run.
   local sequence = count
@@ -24,10 +30,10 @@ if count > 0 then
   reset = newest + window - now
   if remaining < cost then
     -- A request of this cost is admitted once the oldest entry that leaves too little room goes.
-    local oldest = count + cost - limit - 1
+    local oldest = gone + count + cost - limit - 1
     wait = tonumber(redis.call('ZRANGE', key, oldest, oldest, 'WITHSCORES')[2]) + window - now
   end
-  if allowed or redis.call('PTTL', key) == -1 then
+  if not dry and (allowed or redis.call('PTTL', key) == -1) then
     redis.call('PEXPIRE', key, reset + expiry_slack)
   end
 end

@@ -16,7 +16,7 @@ end
 local elapsed = now - index * window
 local weighted = previous * (window - elapsed)
 local allowed = weighted + (current + cost) * window <= limit * window
-if allowed then
+if allowed and not dry then
   current = current + cost
   redis.call('HSET', key, 'w', index, 'c', current, 'p', previous)
 end
@@ -27,7 +27,7 @@ if current > 0 then
 elseif previous > 0 then
   reset = (index + 1) * window - now
 end
-if allowed or redis.call('PTTL', key) == -1 then
+if not dry and (allowed or redis.call('PTTL', key) == -1) then
   redis.call('PEXPIRE', key, (index + 2) * window - now + expiry_slack)
 end
 local remaining = math.max(0, math.floor((limit * window - weighted) / window) - current)

@@ -30,11 +30,11 @@ end
 local next_tat, next_rest = advance(tat, tat_rest, cost)
 local ahead = next_tat - now
 local allowed = ahead < window or (ahead == window and next_rest == 0)
-if allowed then
+if allowed and not dry then
   tat, tat_rest = next_tat, next_rest
   next_tat, next_rest = advance(tat, tat_rest, cost)
   redis.call('SET', key, string.format('%d:%d', tat, tat_rest), 'PX', millis_until(tat, tat_rest) + expiry_slack)
-elseif redis.call('PTTL', key) == -1 then
+elseif not dry and redis.call('PTTL', key) == -1 then
   redis.call('PEXPIRE', key, math.max(1, millis_until(tat, tat_rest)) + expiry_slack)
 end
 -- Units still free now: how many intervals fit between the TAT and now + window.

@@ -190,6 +190,35 @@ class RateLimitStoreContractTest {
                 .as("the whole limit is there again").isEqualTo(50);
     }
 
+    /**
+     * A peek before each request, on random costs and moments: it tells what the request is then told
+     * (admitted or not, the units free before it, the same wait when denied) and changes nothing: the
+     * counter peeked at decides exactly as one never peeked at.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyStoreAndAlgorithm")
+    void aPeekTellsWhatTheNextRequestIsToldAndChangesNothing(StoreKind kind, Algorithm algorithm) {
+        RateLimitStore store = store(kind);
+        Random random = new Random(11);
+        for (int i = 0; i < 300; i++) {
+            clock.advance(random.nextInt(4) == 0 ? random.nextInt(1_500) : random.nextInt(30));
+            long cost = 1 + random.nextInt(3);
+            Decision peeked = Stores.decided(store.peek(List.of(weighed("peeked", algorithm, cost)))).get(0);
+            Decision acquired = Stores.decide(store, weighed("peeked", algorithm, cost));
+            Decision unpeeked = Stores.decide(store, weighed("unpeeked", algorithm, cost));
+
+            assertThat(acquired).as("event %d", i).isEqualTo(unpeeked);
+            assertThat(peeked.allowed()).as("event %d", i).isEqualTo(acquired.allowed());
+            assertThat(peeked.remaining()).as("event %d: units free before the request", i)
+                    .isEqualTo(acquired.allowed() ? acquired.remaining() + cost : acquired.remaining());
+            if (!acquired.allowed()) {
+                assertThat(peeked.retryAfterMillis()).as("event %d", i).isEqualTo(acquired.retryAfterMillis());
+            } else {
+                assertThat(peeked.retryAfterMillis()).isZero();
+            }
+        }
+    }
+
     static Stream<StoreKind> everyStore() {
         return Stream.of(StoreKind.values());
     }
@@ -462,6 +491,10 @@ class RateLimitStoreContractTest {
     private CounterRequest quotaRequest(QuotaPeriod period, ZoneId zone) {
         return new CounterRequest("quota-" + period, Algorithm.FIXED_WINDOW, 2, period.longestSeconds() * 1000, 1, false,
                 Penalty.NONE, CalendarBounds.around(period, zone, clock.millis()));
+    }
+
+    private static CounterRequest weighed(String key, Algorithm algorithm, long cost) {
+        return new CounterRequest(key, algorithm, 10, 2_000, cost, false, Penalty.NONE);
     }
 
     private static Decision heavy(RateLimitStore store, Algorithm algorithm) {

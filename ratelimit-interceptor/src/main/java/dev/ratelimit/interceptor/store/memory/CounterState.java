@@ -15,6 +15,12 @@ sealed interface CounterState permits FixedWindowState, SlidingWindowState, Slid
     Decision acquire(long now, CounterRequest request);
 
     /**
+     * What a request of this cost would be told at {@code now}, changing nothing, as the script does when
+     * it peeks: allowed if it fits, the units free now, the wait until it fits.
+     */
+    Decision peek(long now, CounterRequest request);
+
+    /**
      * Gives back the request's cost, which this state admitted at {@code reservedAt}, as the algorithm's
      * refund script does; {@code false} when there is nothing to give back (its window is over).
      */

@@ -39,6 +39,14 @@ final class FixedWindowState implements CounterState {
     }
 
     @Override
+    public Decision peek(long now, CounterRequest request) {
+        long used = open(now, request) ? count : 0;
+        long reset = used > 0 ? end(now, request) - now : 0;
+        boolean fits = used + request.cost() <= request.limit();
+        return new Decision(fits, request.limit(), Math.max(0, request.limit() - used), fits ? 0 : reset, reset, now);
+    }
+
+    @Override
     public boolean refund(long now, long reservedAt, CounterRequest request) {
         long admitted = Math.min(count, request.limit());
         if (!open(now, request) || reservedAt < start || admitted < 1) {

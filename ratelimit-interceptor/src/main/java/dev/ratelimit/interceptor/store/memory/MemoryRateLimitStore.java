@@ -66,6 +66,25 @@ public class MemoryRateLimitStore implements RateLimitStore {
         return new StoreResult.Decided(decisions);
     }
 
+    /** Reads the counters under their keys' locks, and keeps none it did not find. */
+    @Override
+    public StoreResult peek(List<CounterRequest> requests) {
+        List<Decision> decisions = new ArrayList<>(requests.size());
+        for (CounterRequest request : requests) {
+            Decision[] decision = new Decision[1];
+            counters.computeIfPresent(request.key(), (key, entry) -> {
+                long lockedNow = clock.millis();
+                if (entry.algorithm() == request.algorithm() && !entry.expiredAt(lockedNow)) {
+                    decision[0] = entry.peek(request, lockedNow);
+                }
+                return entry;
+            });
+            decisions.add(decision[0] != null ? decision[0]
+                    : CounterState.create(request).peek(clock.millis(), request));
+        }
+        return new StoreResult.Decided(decisions);
+    }
+
     @Override
     public void refund(List<Refund> refunds) {
         long now = clock.millis();
@@ -144,6 +163,11 @@ public class MemoryRateLimitStore implements RateLimitStore {
             }
             Decision decision = state.acquire(now, request);
             return decision.allowed() ? decision : penalty.offended(decision, now, request.penalty());
+        }
+
+        Decision peek(CounterRequest request, long now) {
+            Decision blocked = request.penalty().applies() ? penalty.blocked(now, request.limit()) : null;
+            return blocked != null ? blocked : state.peek(now, request);
         }
 
         boolean expiredAt(long now) {

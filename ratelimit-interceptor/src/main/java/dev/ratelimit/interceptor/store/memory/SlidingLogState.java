@@ -18,6 +18,16 @@ final class SlidingLogState implements CounterState {
 
     @Override
     public Decision acquire(long now, CounterRequest request) {
+        return decide(now, request, true);
+    }
+
+    /** Drops the times that left the window as the script does, which changes no answer. */
+    @Override
+    public Decision peek(long now, CounterRequest request) {
+        return decide(now, request, false);
+    }
+
+    private Decision decide(long now, CounterRequest request, boolean admit) {
         long limit = request.limit();
         long window = request.windowMillis();
         long cost = request.cost();
@@ -26,7 +36,7 @@ final class SlidingLogState implements CounterState {
             size--;
         }
         boolean allowed = size + cost <= limit;
-        if (allowed) {
+        if (allowed && admit) {
             for (long i = 0; i < cost; i++) {
                 append(now);
             }

@@ -16,6 +16,15 @@ final class SlidingWindowState implements CounterState {
 
     @Override
     public Decision acquire(long now, CounterRequest request) {
+        return decide(now, request, true);
+    }
+
+    @Override
+    public Decision peek(long now, CounterRequest request) {
+        return decide(now, request, false);
+    }
+
+    private Decision decide(long now, CounterRequest request, boolean admit) {
         long limit = request.limit();
         long window = request.windowMillis();
         long cost = request.cost();
@@ -29,7 +38,7 @@ final class SlidingWindowState implements CounterState {
         long elapsed = now - nowIndex * window;
         long weighted = nowPrevious * (window - elapsed);
         boolean allowed = weighted + (nowCurrent + cost) * window <= limit * window;
-        if (allowed) {
+        if (allowed && admit) {
             nowCurrent += cost;
             index = nowIndex;
             current = nowCurrent;

@@ -13,6 +13,15 @@ final class TokenBucketState implements CounterState {
 
     @Override
     public Decision acquire(long now, CounterRequest request) {
+        return decide(now, request, true);
+    }
+
+    @Override
+    public Decision peek(long now, CounterRequest request) {
+        return decide(now, request, false);
+    }
+
+    private Decision decide(long now, CounterRequest request, boolean admit) {
         long limit = request.limit();
         long window = request.windowMillis();
         long cost = request.cost();
@@ -24,7 +33,7 @@ final class TokenBucketState implements CounterState {
         ArrivalTime next = base.plus(interval, limit);
         long ahead = next.ms() - now;
         boolean allowed = ahead < window || (ahead == window && next.rest() == 0);
-        if (allowed) {
+        if (allowed && admit) {
             base = next;
             tat = next;
             next = base.plus(interval, limit);

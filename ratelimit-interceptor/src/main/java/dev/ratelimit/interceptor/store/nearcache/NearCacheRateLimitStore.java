@@ -68,6 +68,12 @@ public class NearCacheRateLimitStore implements RateLimitStore {
         return new StoreResult.Decided(all);
     }
 
+    /** Asks the store: a remembered denial says nothing of the units left. */
+    @Override
+    public StoreResult peek(List<CounterRequest> requests) {
+        return delegate.peek(requests);
+    }
+
     /** Nothing to forget: the denials of refundable requests are never remembered. */
     @Override
     public void refund(List<Refund> refunds) {

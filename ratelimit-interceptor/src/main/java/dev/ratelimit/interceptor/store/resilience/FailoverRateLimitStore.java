@@ -73,6 +73,16 @@ public class FailoverRateLimitStore implements RateLimitStore {
         };
     }
 
+    /** From the store that decides now; while Redis is away, this instance's share in process, if kept. */
+    @Override
+    public StoreResult peek(List<CounterRequest> requests) {
+        if (circuit.isClosed()) {
+            return redis.peek(requests);
+        }
+        return local != null ? local.peek(instances == 1 ? requests : shares(requests))
+                : StoreResult.NotDecided.pass("the circuit is open");
+    }
+
     /**
      * To the store that decides now: the one that decided the refunded requests, but for those decided
      * just before the circuit changed state, whose refunds are lost (the in-process counters start from
