@@ -42,10 +42,12 @@ public record ApiIndexEntry(String pattern, List<String> patterns, List<String> 
      * @param cost            what one request weighs: a number, or its cost expression; {@code null} for 1
      * @param quota           a calendar quota's period and zone ({@code "DAY"}, {@code "MONTH Asia/Tokyo"});
      *                        {@code null} for a window from the first request
+     * @param plan            the expression that resolves a client's plan; {@code null} for none
      */
     @JsonInclude(JsonInclude.Include.NON_NULL) // absent knobs are left out: the index stays as small as before
     public record Limit(String rule, long count, long intervalSeconds, String dimension, String algorithm,
-                        String countWhen, Long blockForMillis, Long blockForMaxMillis, String cost, String quota) {
+                        String countWhen, Long blockForMillis, Long blockForMaxMillis, String cost, String quota,
+                        String plan) {
 
         static Limit of(LimitDefinition limit) {
             Penalty penalty = limit.penalty();
@@ -53,7 +55,7 @@ public record ApiIndexEntry(String pattern, List<String> patterns, List<String> 
                     limit.algorithm().name(), limit.countsSome() ? limit.countWhen() : null,
                     penalty.applies() ? penalty.firstBlockMillis() : null,
                     penalty.applies() ? penalty.longestMillis() : null, limit.cost().describe(),
-                    limit.quota().describe());
+                    limit.quota().describe(), limit.plan().isEmpty() ? null : limit.plan());
         }
     }
 

@@ -58,16 +58,16 @@ class ApiIndexTest {
 
         assertThat(index).containsEntry("fixture.CatalogController.list", new ApiIndexEntry("/catalog/items",
                 List.of("/catalog/items", "/items"), List.of("GET"), CATALOG + "list()",
-                List.of(new Limit("fixture.CatalogController.list", 5, 60, "USER", "FIXED_WINDOW", null, null, null, null, null))));
+                List.of(new Limit("fixture.CatalogController.list", 5, 60, "USER", "FIXED_WINDOW", null, null, null, null, null, null))));
         assertThat(index).containsEntry("fixture.CatalogController.create", new ApiIndexEntry("/items",
                 List.of("/items"), List.of("POST"), CATALOG + "create()",
-                List.of(new Limit("fixture.CatalogController.create#user", 2, 10, "USER", "FIXED_WINDOW", null, null, null, null, null),
-                        new Limit("fixture.CatalogController.create#ip", 10, 10, "IP", "FIXED_WINDOW", null, null, null, null, null))));
+                List.of(new Limit("fixture.CatalogController.create#user", 2, 10, "USER", "FIXED_WINDOW", null, null, null, null, null, null),
+                        new Limit("fixture.CatalogController.create#ip", 10, 10, "IP", "FIXED_WINDOW", null, null, null, null, null, null))));
         assertThat(index).containsEntry("fixture.CatalogController.any", new ApiIndexEntry("/items/any",
                 List.of("/items/any"), List.of(), CATALOG + "any()", List.of()));
         assertThat(index).containsEntry("fixture.CatalogController.invoices", new ApiIndexEntry("/invoices",
                 List.of("/invoices"), List.of("GET"), CATALOG + "invoices()",
-                List.of(new Limit("billing.invoices", 3, 60, "METHOD", "FIXED_WINDOW", null, null, null, null, null))));
+                List.of(new Limit("billing.invoices", 3, 60, "METHOD", "FIXED_WINDOW", null, null, null, null, null, null))));
         assertThat(redis.hget(INDEX, "fixture.CatalogController.show")).isEqualTo(
                 "{\"pattern\":\"/items/{id}\",\"patterns\":[\"/items/{id}\"],\"methods\":[\"GET\"],"
                         + "\"handler\":\"" + CATALOG + "show(long)\",\"limits\":[]}");

@@ -110,6 +110,16 @@ public class DemoController {
         return reply("monthly report");
     }
 
+    /**
+     * A limit per plan: 5 per minute per user as declared, or what the config hash gives the client's plan
+     * (header {@code X-Plan}, as a gateway would set it), e.g. {@code demo.DemoController.planned.plan.pro = 50/60}.
+     */
+    @RateLimit(count = 5, interval = 60, plan = "#headers['X-Plan']")
+    @GetMapping("/planned")
+    public Map<String, Object> planned() {
+        return reply("planned");
+    }
+
     /** CUSTOM: 10 per minute per tenant, whoever calls. */
     @RateLimit(count = 10, interval = 1, unit = TimeUnit.MINUTES, dimension = Dimension.CUSTOM,
             key = "#pathVariables['tenant']")

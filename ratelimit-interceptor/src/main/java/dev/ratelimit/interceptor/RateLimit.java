@@ -110,6 +110,16 @@ public @interface RateLimit {
      */
     QuotaPeriod quota() default QuotaPeriod.NONE;
 
+    /**
+     * The client's plan, for different limits for different kinds of client without a rule per plan: a
+     * SpEL expression on the request with the variables of {@link #key()}, e.g. {@code #headers['X-Plan']}
+     * (set by the gateway) or {@code @plans.of(#request)} (a claim, a database flag). The config hash's
+     * {@code <module>.<rule>.plan.<plan>} fields ({@code <count>/<interval>}) give each plan its limit; a
+     * client without a plan, or of a plan without a field, gets this annotation's. Operators' exceptions
+     * for one client ({@code <module>.<rule>.exception.<identity>}) come first, plan or not.
+     */
+    String plan() default "";
+
     /** The time zone of a {@link #quota()}, e.g. {@code "Europe/Paris"}; empty means {@code ratelimit.quota.zone}. */
     String zone() default "";
 }

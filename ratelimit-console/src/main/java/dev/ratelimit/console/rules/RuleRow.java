@@ -13,7 +13,7 @@ import java.util.List;
  * @param ignored      knobs the limiter does not apply, each as {@code <field>: <reason>}
  */
 public record RuleRow(String id, String pattern, String methods, String dimension, String algorithm, String countWhen,
-                      String blockFor, String cost, String quota, boolean enabled,
+                      String blockFor, String cost, String quota, String plan, boolean enabled,
                       boolean shadow, String count, String interval, long declaredCount, long declaredInterval,
                       boolean overridden, String overriddenBy, String overriddenAt, List<String> ignored) {
 }

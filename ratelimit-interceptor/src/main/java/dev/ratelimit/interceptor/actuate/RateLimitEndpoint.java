@@ -103,7 +103,8 @@ public class RateLimitEndpoint {
                 rules.add(new RuleReport(limit.id(), "annotation", limit.count(), limit.windowSeconds(),
                         declared.count(), declared.windowSeconds(), limit.dimension().name(), limit.algorithm().name(),
                         limit.countsSome() ? limit.countWhen() : null, blockFor(limit.penalty()), limit.cost().describe(),
-                        limit.quota().describe(), override.enabled(), mode(snapshot, limit.id())));
+                        limit.quota().describe(), limit.plan().isEmpty() ? null : limit.plan(), override.enabled(),
+                        mode(snapshot, limit.id())));
             }
         }
         for (Map.Entry<String, LimitSpec> dynamic : snapshot.dynamicRules().entrySet()) {
@@ -118,7 +119,8 @@ public class RateLimitEndpoint {
 
     private static RuleReport dynamicRule(RuleSnapshot snapshot, String id, String source, LimitSpec limit) {
         return new RuleReport(id, source, limit.count(), limit.intervalSeconds(), null, null, limit.dimension().name(),
-                limit.algorithm().name(), null, null, null, null, snapshot.override(id).enabled(), mode(snapshot, id));
+                limit.algorithm().name(), null, null, null, null, null, snapshot.override(id).enabled(),
+                mode(snapshot, id));
     }
 
     /** {@code "PT15M"}, or {@code "PT15M..PT4H"} for a block that doubles up to a longest, else {@code null}. */
@@ -191,9 +193,10 @@ public class RateLimitEndpoint {
      * @param blockFor        the penalty of a denied client, as {@code PT15M} or {@code PT15M..PT4H}; {@code null}: none
      * @param cost            what one request weighs: a number or its cost expression; {@code null}: 1
      * @param quota           a calendar quota, {@code "DAY"} or {@code "MONTH Asia/Tokyo"}; {@code null}: none
+     * @param plan            the expression resolving a client's plan; {@code null}: none
      */
     public record RuleReport(String id, String source, long count, long intervalSeconds, Long declaredCount,
                              Long declaredIntervalSeconds, String dimension, String algorithm, String countWhen,
-                             String blockFor, String cost, String quota, boolean enabled, String mode) {
+                             String blockFor, String cost, String quota, String plan, boolean enabled, String mode) {
     }
 }

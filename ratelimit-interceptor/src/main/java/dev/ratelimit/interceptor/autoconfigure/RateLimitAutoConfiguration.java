@@ -9,7 +9,7 @@ import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.config.SysConfigDefaults;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
-import dev.ratelimit.interceptor.identity.CostExpressions;
+import dev.ratelimit.interceptor.identity.RequestExpressions;
 import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.identity.IdentityResolver;
@@ -186,14 +186,14 @@ public class RateLimitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    CostExpressions rateLimitCostExpressions(BeanFactory beanFactory) {
-        return new CostExpressions(beanFactory);
+    RequestExpressions rateLimitRequestExpressions(BeanFactory beanFactory) {
+        return new RequestExpressions(beanFactory);
     }
 
     @Bean
     @ConditionalOnMissingBean
     EndpointCatalog rateLimitEndpointCatalog(RuleNaming naming, RateLimitStore store, CustomKeyExpressions customKeys,
-                                             CountWhenConditions countWhen, CostExpressions costs) {
+                                             CountWhenConditions countWhen, RequestExpressions costs) {
         return new EndpointCatalog(naming, store.supportedAlgorithms(), customKeys::parse, countWhen::parse,
                 costs::parse);
     }
@@ -355,7 +355,7 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnBean(RequestLimiter.class)
     RateLimitInterceptor rateLimitInterceptor(EndpointCatalog catalog, RequestLimiter limiter,
                                               DimensionKeys identities, LimitResponseWriter responses,
-                                              CountWhenConditions countWhen, CostExpressions costs) {
+                                              CountWhenConditions countWhen, RequestExpressions costs) {
         return new RateLimitInterceptor(catalog, limiter, identities, responses, countWhen, costs);
     }
 

@@ -20,11 +20,14 @@ import org.springframework.util.AntPathMatcher;
  * @param uriRules     {@code dynuri.*} rules
  * @param whitelist    {@code whitelist.ips} and {@code whitelist.users}
  * @param ignored      fields the limiter does not apply, with the reason, by field
+ * @param plans        {@code <rule>.plan.<plan>}: by rule, the count and window of each plan
+ * @param exceptions   {@code <rule>.exception.<identity>}: by rule, the exception of each client
  */
 public record RuleSnapshot(long version, Instant loadedAt, boolean globalCheck, RuleMode globalMode,
                            boolean logCheck, Map<String, RuleOverride> overrides, Set<String> shadowRules,
                            Map<String, LimitSpec> dynamicRules, List<UriRule> uriRules, Whitelist whitelist,
-                           Map<String, String> ignored) {
+                           Map<String, String> ignored, Map<String, Map<String, LimitSpec>> plans,
+                           Map<String, Map<String, IdentityException>> exceptions) {
 
     /** One matcher for every {@code dynuri.*} lookup; AntPathMatcher is thread-safe and caches patterns. */
     static final AntPathMatcher PATH_MATCHER = new AntPathMatcher();
@@ -35,12 +38,14 @@ public record RuleSnapshot(long version, Instant loadedAt, boolean globalCheck, 
         dynamicRules = Map.copyOf(dynamicRules);
         uriRules = List.copyOf(uriRules);
         ignored = Map.copyOf(ignored);
+        plans = Map.copyOf(plans);
+        exceptions = Map.copyOf(exceptions);
     }
 
     /** What applies when the hash is empty or was never read: everything on, nothing dynamic. */
     public static RuleSnapshot defaults() {
         return new RuleSnapshot(0, Instant.EPOCH, true, RuleMode.ENFORCE, true, Map.of(), Set.of(), Map.of(), List.of(),
-                Whitelist.EMPTY, Map.of());
+                Whitelist.EMPTY, Map.of(), Map.of(), Map.of());
     }
 
     public RuleOverride override(String ruleId) {
@@ -55,6 +60,19 @@ public record RuleSnapshot(long version, Instant loadedAt, boolean globalCheck, 
     /** Whether a rule only watches: the whole limiter or the rule itself is in shadow mode. */
     public boolean shadow(String ruleId) {
         return globalMode == RuleMode.SHADOW || (!shadowRules.isEmpty() && shadowRules.contains(ruleId));
+    }
+
+    /** The count and window of a plan of a rule, or {@code null} when the hash has none for it. */
+    public LimitSpec plan(String ruleId, String plan) {
+        Map<String, LimitSpec> ofRule = plans.isEmpty() ? null : plans.get(ruleId);
+        return ofRule == null ? null : ofRule.get(plan);
+    }
+
+    /** The exception of a client of a rule still in force at {@code now}, or {@code null}. */
+    public IdentityException exception(String ruleId, String identity, Instant now) {
+        Map<String, IdentityException> ofRule = exceptions.isEmpty() ? null : exceptions.get(ruleId);
+        IdentityException exception = ofRule == null ? null : ofRule.get(identity);
+        return exception != null && exception.inForceAt(now) ? exception : null;
     }
 
     /** The {@code dyn.<module>.<rule>} limit of an endpoint, or {@code null}. */

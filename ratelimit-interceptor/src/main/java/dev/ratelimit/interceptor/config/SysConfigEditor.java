@@ -5,11 +5,13 @@ import static dev.ratelimit.interceptor.config.SysConfigFields.COUNT_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DECLARED_PREFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DYNURI_PREFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DYN_PREFIX;
+import static dev.ratelimit.interceptor.config.SysConfigFields.EXCEPTION_INFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.GLOBAL_CHECK;
 import static dev.ratelimit.interceptor.config.SysConfigFields.GLOBAL_MODE;
 import static dev.ratelimit.interceptor.config.SysConfigFields.INTERVAL_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.LOG_CHECK;
 import static dev.ratelimit.interceptor.config.SysConfigFields.MODE_SUFFIX;
+import static dev.ratelimit.interceptor.config.SysConfigFields.PLAN_INFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_IPS;
 import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_USERS;
 
@@ -17,6 +19,7 @@ import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.identity.CidrBlock;
 import dev.ratelimit.interceptor.identity.Whitelist;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -206,6 +209,45 @@ public class SysConfigEditor {
     }
 
     /**
+     * {@code <ruleId>.plan.<plan>}: the count and window, {@code <count>/<interval>}, of one plan of a rule
+     * whose annotation resolves plans ({@code @RateLimit(plan = ...)}).
+     */
+    public SysConfigChange setPlanLimit(String ruleId, String plan, String limit) {
+        String field = ruleField(ruleId, PLAN_INFIX + planName(plan));
+        return write(field, rate(field, limit).format());
+    }
+
+    public SysConfigChange removePlanLimit(String ruleId, String plan) {
+        return remove(ruleField(ruleId, PLAN_INFIX + present(plan, "plan")));
+    }
+
+    /**
+     * {@code <ruleId>.exception.<identity>}: until {@code until}, the client of this identity (what its
+     * counter key names: a user code, an address...) gets {@code limit} ({@code <count>/<interval>}),
+     * whatever its plan. Refused when it has already ended, or when the hash holds
+     * {@link SysConfigParser#MAX_EXCEPTIONS} exceptions.
+     */
+    public SysConfigChange setException(String ruleId, String identity, String limit, Instant until) {
+        String field = ruleField(ruleId, EXCEPTION_INFIX + identity(identity));
+        LimitSpec rate = rate(field, limit);
+        if (until == null || !until.isAfter(Instant.now())) {
+            throw new InvalidValueException("ratelimit.config.exception.ended", String.valueOf(until))
+                    .about(LimitSpec.abbreviate(field));
+        }
+        Map<String, String> hash = repository.readAll();
+        long exceptions = hash.keySet().stream().filter(name -> name.contains(EXCEPTION_INFIX)).count();
+        if (!hash.containsKey(field) && exceptions >= SysConfigParser.MAX_EXCEPTIONS) {
+            throw new InvalidValueException("ratelimit.config.exception.tooMany", SysConfigParser.MAX_EXCEPTIONS)
+                    .about(LimitSpec.abbreviate(field));
+        }
+        return write(field, new IdentityException(rate.count(), rate.intervalSeconds(), until).format());
+    }
+
+    public SysConfigChange removeException(String ruleId, String identity) {
+        return remove(ruleField(ruleId, EXCEPTION_INFIX + present(identity, "identity")));
+    }
+
+    /**
      * Deletes a counter, so its client starts afresh, and has every instance forget the denials it
      * remembered of it (the near cache) at once.
      *
@@ -256,6 +298,32 @@ public class SysConfigEditor {
         } catch (InvalidValueException e) {
             throw e.about(LimitSpec.abbreviate(field));
         }
+    }
+
+    /** A plan's or an exception's {@code <count>/<interval>}: who is counted is the rule's own. */
+    private static LimitSpec rate(String field, String value) {
+        try {
+            LimitSpec parsed = LimitSpec.parse(value);
+            return new LimitSpec(parsed.count(), parsed.intervalSeconds());
+        } catch (IllegalArgumentException e) {
+            throw refused(field, e);
+        }
+    }
+
+    private static String planName(String plan) {
+        String checked = present(plan, "plan");
+        if (!checked.matches("[A-Za-z0-9_-]{1,64}")) {
+            throw new InvalidValueException("ratelimit.config.planName", LimitSpec.abbreviate(checked));
+        }
+        return checked;
+    }
+
+    private static String identity(String identity) {
+        String checked = present(identity, "identity");
+        if (checked.length() > MAX_ID_LENGTH || checked.chars().anyMatch(c -> c <= ' ' || c == 0x7f)) {
+            throw new InvalidValueException("ratelimit.config.identity", LimitSpec.abbreviate(checked));
+        }
+        return checked;
     }
 
     private static String limitSpec(String field, String value) {

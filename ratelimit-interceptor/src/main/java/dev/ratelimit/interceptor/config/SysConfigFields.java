@@ -14,6 +14,10 @@ public final class SysConfigFields {
     public static final String INTERVAL_SUFFIX = ".interval";
     public static final String COUNT_SUFFIX = ".count";
     public static final String MODE_SUFFIX = ".mode";
+    /** {@code <rule>.plan.<plan>}: the count and window of one plan of a rule that resolves plans. */
+    public static final String PLAN_INFIX = ".plan.";
+    /** {@code <rule>.exception.<identity>}: an operator's exception for one client, with its end. */
+    public static final String EXCEPTION_INFIX = ".exception.";
     /** {@code declared.<knob>}: what the app that started last declared for the knob, for the next merge. */
     public static final String DECLARED_PREFIX = "declared.";
 

@@ -5,11 +5,13 @@ import static dev.ratelimit.interceptor.config.SysConfigFields.COUNT_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DECLARED_PREFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DYNURI_PREFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DYN_PREFIX;
+import static dev.ratelimit.interceptor.config.SysConfigFields.EXCEPTION_INFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.GLOBAL_CHECK;
 import static dev.ratelimit.interceptor.config.SysConfigFields.GLOBAL_MODE;
 import static dev.ratelimit.interceptor.config.SysConfigFields.INTERVAL_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.LOG_CHECK;
 import static dev.ratelimit.interceptor.config.SysConfigFields.MODE_SUFFIX;
+import static dev.ratelimit.interceptor.config.SysConfigFields.PLAN_INFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_IPS;
 import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_USERS;
 
@@ -34,6 +36,12 @@ import java.util.function.Consumer;
 public final class SysConfigParser {
 
     static final int MAX_PATTERN_LENGTH = 512;
+    /**
+     * The most client exceptions a hash holds, over all rules: each one is a map entry on every instance
+     * (about 200 bytes with its identity), so 10,000 cost about 2 MB per instance. Beyond it the rest are
+     * ignored, with the reason; the editor refuses to add more.
+     */
+    public static final int MAX_EXCEPTIONS = 10_000;
 
     private SysConfigParser() {
     }
@@ -50,6 +58,9 @@ public final class SysConfigParser {
         Set<String> shadowRules = new HashSet<>();
         Map<String, LimitSpec> dynamicRules = new HashMap<>();
         List<UriRule> uriRules = new ArrayList<>();
+        Map<String, Map<String, LimitSpec>> plans = new HashMap<>();
+        Map<String, Map<String, IdentityException>> exceptions = new HashMap<>();
+        int exceptionCount = 0;
         for (Map.Entry<String, String> entry : hash.entrySet()) {
             String field = entry.getKey();
             String value = entry.getValue();
@@ -68,6 +79,21 @@ public final class SysConfigParser {
                     uriRules.add(new UriRule(pattern, LimitSpec.parse(value)));
                 } else if (field.startsWith(DYN_PREFIX)) {
                     dynamicRules.put(field.substring(DYN_PREFIX.length()), LimitSpec.parse(value));
+                } else if (field.contains(EXCEPTION_INFIX)) {
+                    int infix = field.indexOf(EXCEPTION_INFIX);
+                    IdentityException exception = IdentityException.parse(value);
+                    if (!exception.inForceAt(loadedAt)) {
+                        throw new InvalidValueException("ratelimit.config.exception.ended", exception.until());
+                    }
+                    if (++exceptionCount > MAX_EXCEPTIONS) {
+                        throw new InvalidValueException("ratelimit.config.exception.tooMany", MAX_EXCEPTIONS);
+                    }
+                    exceptions.computeIfAbsent(field.substring(0, infix), rule -> new HashMap<>())
+                            .put(field.substring(infix + EXCEPTION_INFIX.length()), exception);
+                } else if (field.contains(PLAN_INFIX)) {
+                    int infix = field.indexOf(PLAN_INFIX);
+                    plans.computeIfAbsent(field.substring(0, infix), rule -> new HashMap<>())
+                            .put(field.substring(infix + PLAN_INFIX.length()), LimitSpec.parse(value));
                 } else if (field.endsWith(CHECK_SUFFIX)) {
                     boolean enabled = parseSwitch(value);
                     overrides.compute(ruleId(field, CHECK_SUFFIX), (id, o) -> orNone(o).withEnabled(enabled));
@@ -95,7 +121,7 @@ public final class SysConfigParser {
                             + "': not an IP address or CIDR block");
                 });
         return new RuleSnapshot(version, loadedAt, globalCheck, globalMode, logCheck, overrides, shadowRules,
-                dynamicRules, uriRules, whitelist, ignored);
+                dynamicRules, uriRules, whitelist, ignored, immutable(plans), immutable(exceptions));
     }
 
     /**
@@ -125,6 +151,12 @@ public final class SysConfigParser {
             Long intervalOverride = intervals.get(rule);
             overrides.compute(rule, (id, o) -> orNone(o).withLimit(countOverride, intervalOverride));
         }
+    }
+
+    private static <V> Map<String, Map<String, V>> immutable(Map<String, Map<String, V>> byRule) {
+        Map<String, Map<String, V>> copy = new HashMap<>();
+        byRule.forEach((rule, values) -> copy.put(rule, Map.copyOf(values)));
+        return copy;
     }
 
     private static Long declared(Map<String, String> hash, String knob) {

@@ -55,6 +55,6 @@ final class LimitResolver {
     private static LimitDefinition dynamicLimit(String module, String rule, LimitSpec spec) {
         return new LimitDefinition(module, rule, spec.count(), spec.intervalSeconds(), spec.dimension(),
                 spec.algorithm(), "", LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE,
-                RequestCost.ONE, CalendarQuota.NONE);
+                RequestCost.ONE, CalendarQuota.NONE, "");
     }
 }

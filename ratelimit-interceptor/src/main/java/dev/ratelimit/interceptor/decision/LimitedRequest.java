@@ -17,6 +17,9 @@ public interface LimitedRequest {
     /** The units the request takes from {@code limit}: its fixed cost, or its cost expression's value. */
     long cost(LimitDefinition limit);
 
+    /** The client's plan for {@code limit}, whose {@code plan} expression is not empty; {@code null} for none. */
+    String plan(LimitDefinition limit);
+
     /** The client address as the trusted-proxy rules see it. */
     String clientIp();
 

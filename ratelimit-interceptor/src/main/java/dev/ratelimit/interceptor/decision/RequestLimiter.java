@@ -1,6 +1,8 @@
 package dev.ratelimit.interceptor.decision;
 
 import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.config.IdentityException;
+import dev.ratelimit.interceptor.config.LimitSpec;
 import dev.ratelimit.interceptor.config.RuleSnapshot;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.identity.Whitelist;
@@ -84,6 +86,7 @@ public class RequestLimiter {
                 metrics.outcome(limit, Outcome.SKIPPED);
                 continue;
             }
+            limit = personalised(limit, identity, request, snapshot);
             long cost = request.cost(limit);
             if (cost > limit.count()) {
                 // Before anything is counted: a request no wait would let through takes nothing. A limit in
@@ -166,6 +169,30 @@ public class RequestLimiter {
         // A rejected request never runs, so no response of its can count: what it took goes back now.
         giveBack(reservations);
         return new Verdict(Verdict.Kind.REJECT, enforcedLimits, enforcedDecisions, denying, Duration.ZERO, List.of(), 0);
+    }
+
+    /**
+     * The limit of this client: an operator's exception for it, else its plan's, else the declared one.
+     * The counter stays the same, so a client that changes plan keeps what it used.
+     */
+    private LimitDefinition personalised(LimitDefinition limit, String identity, LimitedRequest request,
+                                         RuleSnapshot snapshot) {
+        IdentityException exception = snapshot.exceptions().isEmpty() ? null
+                : snapshot.exception(limit.id(), identity, clock.instant());
+        if (exception != null) {
+            return withLimit(limit, exception.count(), exception.intervalSeconds());
+        }
+        if (limit.plan().isEmpty() || snapshot.plans().isEmpty()) {
+            return limit;
+        }
+        String plan = request.plan(limit);
+        LimitSpec planned = plan == null ? null : snapshot.plan(limit.id(), plan);
+        return planned == null ? limit : withLimit(limit, planned.count(), planned.intervalSeconds());
+    }
+
+    /** A calendar quota keeps its period: only the count changes. */
+    private static LimitDefinition withLimit(LimitDefinition limit, long count, long intervalSeconds) {
+        return limit.withLimit(count, limit.quota().isCalendar() ? limit.windowSeconds() : intervalSeconds);
     }
 
     /**

@@ -49,7 +49,7 @@ public final class EndpointCatalog {
     private final Set<Algorithm> supportedAlgorithms;
     private final Consumer<String> customKeyParser;
     private final Consumer<String> countWhenParser;
-    private final Consumer<String> costParser;
+    private final Consumer<String> requestExpressionParser;
     private final ConcurrentMap<EndpointKey, Endpoint> endpoints = new ConcurrentHashMap<>();
     /** The handler method owning each endpoint rule name; guarded by itself. */
     private final Map<String, EndpointKey> ruleOwners = new HashMap<>();
@@ -59,15 +59,15 @@ public final class EndpointCatalog {
      * @param customKeyParser     parses (and keeps) the key expression of a CUSTOM limit, throwing
      *                            {@link IllegalArgumentException} when it does not parse
      * @param countWhenParser     the same for a {@code countWhen} expression
-     * @param costParser          the same for a {@code costExpression}
+     * @param requestExpressionParser the same for a {@code costExpression} or a {@code plan}
      */
     public EndpointCatalog(RuleNaming naming, Set<Algorithm> supportedAlgorithms, Consumer<String> customKeyParser,
-                           Consumer<String> countWhenParser, Consumer<String> costParser) {
+                           Consumer<String> countWhenParser, Consumer<String> requestExpressionParser) {
         this.naming = naming;
         this.supportedAlgorithms = Set.copyOf(supportedAlgorithms);
         this.customKeyParser = customKeyParser;
         this.countWhenParser = countWhenParser;
-        this.costParser = costParser;
+        this.requestExpressionParser = requestExpressionParser;
     }
 
     /** Registers the handler methods of one handler mapping; throws if a declaration is invalid. */
@@ -188,10 +188,19 @@ public final class EndpointCatalog {
             }
             return new LimitDefinition(naming.module(annotation), naming.rule(endpointRule, annotation, total),
                     annotation.count(), windowSeconds, annotation.dimension(), annotation.algorithm(),
-                    annotation.key(), annotation.messageKey(), countWhen, penalty(annotation), cost(annotation), quota);
+                    annotation.key(), annotation.messageKey(), countWhen, penalty(annotation), cost(annotation), quota,
+                    plan(annotation));
         } catch (IllegalArgumentException e) {
             throw invalid(controller, method, e.getMessage());
         }
+    }
+
+    private String plan(RateLimit annotation) {
+        String plan = annotation.plan().strip();
+        if (!plan.isEmpty()) {
+            requestExpressionParser.accept(plan);
+        }
+        return plan;
     }
 
     /** A calendar quota's period and zone: a fixed window, without an interval of its own. */
@@ -224,7 +233,7 @@ public final class EndpointCatalog {
             if (annotation.cost() != 1) {
                 throw new IllegalArgumentException("give cost or costExpression, not both");
             }
-            costParser.accept(expression);
+            requestExpressionParser.accept(expression);
             return new RequestCost(1, expression);
         }
         if (annotation.count() >= 1 && annotation.cost() > annotation.count()) { // a count below 1 is reported as such

@@ -21,10 +21,11 @@ import dev.ratelimit.interceptor.InvalidValueException;
  * @param cost        what one request weighs; {@link RequestCost#ONE} for one unit
  * @param quota       the calendar period of a quota (then {@code windowSeconds} is its longest length);
  *                    {@link CalendarQuota#NONE} for a window from the first request
+ * @param plan        SpEL expression on the request giving the client's plan, else empty
  */
 public record LimitDefinition(String module, String rule, long count, long windowSeconds, Dimension dimension,
                               Algorithm algorithm, String key, String messageKey, String countWhen, Penalty penalty,
-                              RequestCost cost, CalendarQuota quota) {
+                              RequestCost cost, CalendarQuota quota, String plan) {
 
     public static final String DEFAULT_MESSAGE_KEY = "ratelimit.rejected";
 
@@ -76,7 +77,7 @@ public record LimitDefinition(String module, String rule, long count, long windo
             return this;
         }
         return new LimitDefinition(module, rule, newCount, newWindowSeconds, dimension, algorithm, key, messageKey,
-                countWhen, penalty, cost, quota);
+                countWhen, penalty, cost, quota, plan);
     }
 
     /** Whether a request stays counted only when its response matches {@link #countWhen}. */

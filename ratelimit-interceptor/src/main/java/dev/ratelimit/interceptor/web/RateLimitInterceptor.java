@@ -3,7 +3,7 @@ package dev.ratelimit.interceptor.web;
 import dev.ratelimit.interceptor.decision.RequestLimiter;
 import dev.ratelimit.interceptor.decision.Reservation;
 import dev.ratelimit.interceptor.decision.Verdict;
-import dev.ratelimit.interceptor.identity.CostExpressions;
+import dev.ratelimit.interceptor.identity.RequestExpressions;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.identity.UnreadableRequestException;
 import dev.ratelimit.interceptor.rule.Endpoint;
@@ -41,11 +41,11 @@ public class RateLimitInterceptor implements HandlerInterceptor {
     private final DimensionKeys identities;
     private final LimitResponseWriter responses;
     private final CountWhenConditions countWhen;
-    private final CostExpressions costs;
+    private final RequestExpressions costs;
     private final Set<String> reportedUnreadable = ConcurrentHashMap.newKeySet();
 
     public RateLimitInterceptor(EndpointCatalog catalog, RequestLimiter limiter, DimensionKeys identities,
-                                LimitResponseWriter responses, CountWhenConditions countWhen, CostExpressions costs) {
+                                LimitResponseWriter responses, CountWhenConditions countWhen, RequestExpressions costs) {
         this.catalog = catalog;
         this.limiter = limiter;
         this.identities = identities;

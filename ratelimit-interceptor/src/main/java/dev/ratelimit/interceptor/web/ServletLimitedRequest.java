@@ -1,7 +1,7 @@
 package dev.ratelimit.interceptor.web;
 
 import dev.ratelimit.interceptor.decision.LimitedRequest;
-import dev.ratelimit.interceptor.identity.CostExpressions;
+import dev.ratelimit.interceptor.identity.RequestExpressions;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RequestCost;
@@ -13,10 +13,10 @@ final class ServletLimitedRequest implements LimitedRequest {
 
     private final HttpServletRequest request;
     private final DimensionKeys identities;
-    private final CostExpressions costs;
+    private final RequestExpressions costs;
     private String clientIp;
 
-    ServletLimitedRequest(HttpServletRequest request, DimensionKeys identities, CostExpressions costs) {
+    ServletLimitedRequest(HttpServletRequest request, DimensionKeys identities, RequestExpressions costs) {
         this.request = request;
         this.identities = identities;
         this.costs = costs;
@@ -26,6 +26,11 @@ final class ServletLimitedRequest implements LimitedRequest {
     public long cost(LimitDefinition limit) {
         RequestCost cost = limit.cost();
         return cost.isExpression() ? costs.cost(cost.expression(), request) : cost.fixed();
+    }
+
+    @Override
+    public String plan(LimitDefinition limit) {
+        return costs.plan(limit.plan(), request);
     }
 
     @Override

@@ -52,10 +52,10 @@ class ActuatorTest {
         assertThat(snapshot.path("whitelistIps").toString()).isEqualTo("[\"192.0.2.0/24\"]");
         assertThat(rule(report, "fixture.LimitedController.user").toString()).isEqualTo(
                 "{\"id\":\"fixture.LimitedController.user\",\"source\":\"annotation\",\"count\":9,\"intervalSeconds\":60,"
-                        + "\"declaredCount\":50,\"declaredIntervalSeconds\":60,\"dimension\":\"USER\",\"algorithm\":\"FIXED_WINDOW\",\"countWhen\":null,\"blockFor\":null,\"cost\":null,\"quota\":null,\"enabled\":true,\"mode\":\"enforce\"}");
+                        + "\"declaredCount\":50,\"declaredIntervalSeconds\":60,\"dimension\":\"USER\",\"algorithm\":\"FIXED_WINDOW\",\"countWhen\":null,\"blockFor\":null,\"cost\":null,\"quota\":null,\"plan\":null,\"enabled\":true,\"mode\":\"enforce\"}");
         assertThat(rule(report, "fixture./open/**").toString()).isEqualTo(
                 "{\"id\":\"fixture./open/**\",\"source\":\"dynuri\",\"count\":3,\"intervalSeconds\":60,"
-                        + "\"declaredCount\":null,\"declaredIntervalSeconds\":null,\"dimension\":\"USER\",\"algorithm\":\"FIXED_WINDOW\",\"countWhen\":null,\"blockFor\":null,\"cost\":null,\"quota\":null,\"enabled\":true,\"mode\":\"shadow\"}");
+                        + "\"declaredCount\":null,\"declaredIntervalSeconds\":null,\"dimension\":\"USER\",\"algorithm\":\"FIXED_WINDOW\",\"countWhen\":null,\"blockFor\":null,\"cost\":null,\"quota\":null,\"plan\":null,\"enabled\":true,\"mode\":\"shadow\"}");
         JsonNode store = report.path("store");
         assertThat(store.path("type").asString()).isEqualTo("redis");
         JsonNode details = store.path("details");

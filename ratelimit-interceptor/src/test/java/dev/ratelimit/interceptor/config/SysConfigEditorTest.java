@@ -8,6 +8,9 @@ import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -76,6 +79,27 @@ class SysConfigEditorTest {
         while (!nextAnnouncement().equals("-- next test --")) {
             continue;
         }
+    }
+
+    @Test
+    void plansAndExceptionsAreWrittenInCanonicalFormAndRefusedWhenBad() {
+        Instant until = Instant.now().plus(Duration.ofDays(7)).truncatedTo(ChronoUnit.SECONDS);
+
+        assertThat(editor.setPlanLimit("shop.Api.search", "pro", "50/60").newValue()).isEqualTo("50/60");
+        assertThat(editor.setException("shop.Api.search", "alice@example.com", "500/60", until).newValue())
+                .isEqualTo("500/60 until " + until);
+        assertThat(redis.commands().hget(HASH, "shop.Api.search.exception.alice@example.com"))
+                .isEqualTo("500/60 until " + until);
+
+        assertThatThrownBy(() -> editor.setPlanLimit("shop.Api.search", "pro plan", "5/60"))
+                .hasMessageContaining("is not a plan name");
+        assertThatThrownBy(() -> editor.setException("shop.Api.search", "al ice", "5/60", until))
+                .hasMessageContaining("is not a client identity");
+        assertThatThrownBy(() -> editor.setException("shop.Api.search", "bob", "5/60", Instant.now().minusSeconds(1)))
+                .hasMessageContaining("the exception ended");
+        assertThatThrownBy(() -> editor.setPlanLimit("shop.Api.search", "free", "0/60")).hasMessageContaining("at least 1");
+        assertThat(editor.removeException("shop.Api.search", "alice@example.com").oldValue()).isEqualTo("500/60 until " + until);
+        assertThat(editor.removePlanLimit("shop.Api.search", "pro").oldValue()).isEqualTo("50/60");
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -43,6 +44,44 @@ class SysConfigParserTest {
         assertThat(snapshot.dynamicRules()).isEmpty();
         assertThat(snapshot.uriRules()).isEmpty();
         assertThat(warnings).hasSize(6).allSatisfy(warning -> assertThat(warning).startsWith("ignoring config field"));
+    }
+
+    @Test
+    void readsPlansAndExceptionsAndIgnoresEndedOrBadOnes() {
+        Instant now = Instant.parse("2026-12-01T00:00:00Z");
+        RuleSnapshot snapshot = SysConfigParser.parse(Map.of(
+                "demo.A.b.plan.pro", "50/60", "demo.A.b.plan.broken", "fifty",
+                "demo.A.b.exception.alice", "500/60 until 2030-01-01T00:00:00Z",
+                "demo.A.b.exception.10.0.0.7", "5/1 until 2030-01-01T00:00:00Z",
+                "demo.A.b.exception.count", "9/9 until 2030-01-01T00:00:00Z",
+                "demo.A.b.exception.bob", "500/60 until 2020-01-01T00:00:00Z",
+                "demo.A.b.exception.carl", "500/60"), 1, now, warnings::add);
+
+        assertThat(snapshot.plan("demo.A.b", "pro")).isEqualTo(new LimitSpec(50, 60));
+        assertThat(snapshot.plan("demo.A.b", "broken")).isNull();
+        assertThat(snapshot.exception("demo.A.b", "alice", now)).isEqualTo(
+                new IdentityException(500, 60, Instant.parse("2030-01-01T00:00:00Z")));
+        assertThat(snapshot.exception("demo.A.b", "10.0.0.7", now).count()).as("an identity with dots").isEqualTo(5);
+        assertThat(snapshot.exception("demo.A.b", "count", now).count()).as("not the rule's count knob").isEqualTo(9);
+        assertThat(snapshot.override("demo.A.b").count()).isNull();
+        assertThat(snapshot.exception("demo.A.b", "alice", Instant.parse("2030-01-01T00:00:00Z")))
+                .as("ended since the snapshot was read").isNull();
+        assertThat(snapshot.ignored()).containsOnlyKeys("demo.A.b.plan.broken", "demo.A.b.exception.bob",
+                "demo.A.b.exception.carl");
+        assertThat(snapshot.ignored().get("demo.A.b.exception.bob")).contains("ended");
+    }
+
+    @Test
+    void exceptionsBeyondTheBoundAreIgnored() {
+        Map<String, String> hash = new HashMap<>();
+        for (int i = 0; i <= SysConfigParser.MAX_EXCEPTIONS; i++) {
+            hash.put("demo.A.b.exception.user" + i, "5/60 until 2030-01-01T00:00:00Z");
+        }
+
+        RuleSnapshot snapshot = parse(hash);
+
+        assertThat(snapshot.exceptions().get("demo.A.b")).hasSize(SysConfigParser.MAX_EXCEPTIONS);
+        assertThat(snapshot.ignored()).hasSize(1).allSatisfy((field, reason) -> assertThat(reason).contains("10000"));
     }
 
     /** What the console once saved and the limiter silently lowered to q=1;w=9007199254740. */

@@ -7,7 +7,7 @@ import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.QuotaPeriod;
 import dev.ratelimit.interceptor.RateLimit;
-import dev.ratelimit.interceptor.identity.CostExpressions;
+import dev.ratelimit.interceptor.identity.RequestExpressions;
 import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
 import dev.ratelimit.interceptor.store.Penalty;
 import dev.ratelimit.interceptor.web.CountWhenConditions;
@@ -23,7 +23,7 @@ class EndpointCatalogTest {
 
     private final EndpointCatalog catalog = new EndpointCatalog(new RuleNaming("shop"),
             EnumSet.allOf(Algorithm.class), new CustomKeyExpressions(null)::parse, new CountWhenConditions()::parse,
-            new CostExpressions(null)::parse);
+            new RequestExpressions(null)::parse);
 
     @Test
     void acceptsEveryAlgorithmAndAParsableCustomKey() {
@@ -79,7 +79,7 @@ class EndpointCatalogTest {
     void aCostExpressionThatDoesNotParseNamesTheMethod() {
         assertThatThrownBy(() -> register("badCost"))
                 .hasMessageStartingWith("Invalid @RateLimit on " + Controller.class.getName() + ".badCost: ")
-                .hasMessageContaining("cost expression '#request.getParameter(' does not parse");
+                .hasMessageContaining("expression '#request.getParameter(' does not parse");
     }
 
     @Test

@@ -13,7 +13,7 @@ class LimitDefinitionTest {
 
     private final LimitDefinition declared = new LimitDefinition("shop", "OrderController.create", 5, 60,
             Dimension.USER, Algorithm.TOKEN_BUCKET, "", LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE,
-                    RequestCost.ONE, CalendarQuota.NONE);
+                    RequestCost.ONE, CalendarQuota.NONE, "");
 
     @Test
     void aWindowLongerThanAYearOrACountBeyondExactArithmeticIsRefusedWithTheReason() {

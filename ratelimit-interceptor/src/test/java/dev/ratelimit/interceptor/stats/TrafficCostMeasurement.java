@@ -41,7 +41,7 @@ class TrafficCostMeasurement {
             List<LimitDefinition> rules = IntStream.range(0, RULES).mapToObj(i -> new LimitDefinition("orders",
                     "OrderController.rule" + i, 10, 60, Dimension.USER, Algorithm.FIXED_WINDOW, null,
                     LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE,
-                    RequestCost.ONE, CalendarQuota.NONE)).toList();
+                    RequestCost.ONE, CalendarQuota.NONE, "")).toList();
             long memoryBefore = usedMemory(redis);
             long flushes = Duration.ofDays(1).dividedBy(FLUSH_INTERVAL);
             for (long i = 0; i < flushes; i++) {

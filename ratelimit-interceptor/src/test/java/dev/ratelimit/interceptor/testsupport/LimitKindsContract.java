@@ -1,23 +1,28 @@
 package dev.ratelimit.interceptor.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.fixture.AlgorithmController;
 import dev.ratelimit.interceptor.fixture.BatchController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.fixture.PenaltyController;
+import dev.ratelimit.interceptor.fixture.PlanController;
 import dev.ratelimit.interceptor.fixture.QuotaController;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -146,6 +151,35 @@ public interface LimitKindsContract {
             // Rounded up to whole seconds, and measured before now was read.
             assertThat(retryAfters).as("Retry-After of the %s quota", period).isNotEmpty()
                     .allSatisfy(retryAfter -> assertThat(retryAfter).isBetween(secondsLeft, secondsLeft + 60));
+        }
+    }
+
+    /**
+     * A client gets its plan's limit from the config hash, or an operator's exception for it, exactly,
+     * under 64 concurrent clients over the instances; a plan without a field and an ended exception leave
+     * the declared limit. On the in-process store's app there is no Redis to hold the config hash.
+     */
+    @Test
+    default void plansAndExceptionsGiveEachClientItsOwnLimitExactly() throws Exception {
+        ConfigurableApplicationContext first = apps().get(0);
+        assumeFalse("memory".equals(first.getBean(RateLimitStore.class).describe().type()),
+                "the in-process store's app has no Redis for the config hash");
+        List<HttpProbe> probes = apps().stream().map(app -> new HttpProbe(FixtureApplication.port(app))).toList();
+        SysConfigEditor editor = first.getBean(SysConfigEditor.class);
+        editor.setPlanLimit(PlanController.RULE, "pro", "7/60");
+        editor.setException(PlanController.RULE, "vip", "11/60", Instant.now().plus(Duration.ofHours(1)));
+        Awaitility.await("every instance has the plan and the exception").atMost(Duration.ofSeconds(10))
+                .until(() -> apps().stream().map(app -> app.getBean(RuleSnapshotHolder.class).current())
+                        .allMatch(snapshot -> snapshot.plan(PlanController.RULE, "pro") != null
+                                && snapshot.exception(PlanController.RULE, "vip", Instant.now()) != null));
+
+        Map<String, Integer> expected = Map.of("pro", 7, "free", PlanController.DECLARED, "vip", 11);
+        for (Map.Entry<String, Integer> client : expected.entrySet()) {
+            String user = client.getKey().equals("vip") ? "vip" : "liz-" + client.getKey();
+            String plan = client.getKey().equals("vip") ? "free" : client.getKey();
+            int admitted = ConcurrentClients.admitted(64, 1, thread -> probes.get(thread % probes.size())
+                    .status("/planned?usercode=" + user, "X-Plan", plan) == 200);
+            assertThat(admitted).as(client.getKey()).isEqualTo(client.getValue());
         }
     }
 
