@@ -12,13 +12,20 @@ import dev.ratelimit.interceptor.store.Decision;
 sealed interface CounterState permits FixedWindowState, SlidingWindowState, SlidingLogState, TokenBucketState {
 
     /** Counts the request's cost at {@code now} (ms) against its limit per window. */
-    Decision acquire(long now, CounterRequest request);
+    default Decision acquire(long now, CounterRequest request) {
+        return decide(now, request, true);
+    }
 
     /**
      * What a request of this cost would be told at {@code now}, changing nothing, as the script does when
      * it peeks: allowed if it fits, the units free now, the wait until it fits.
      */
-    Decision peek(long now, CounterRequest request);
+    default Decision peek(long now, CounterRequest request) {
+        return decide(now, request, false);
+    }
+
+    /** The algorithm: decides the request at {@code now}, and counts it if admitted and {@code admit}. */
+    Decision decide(long now, CounterRequest request, boolean admit);
 
     /**
      * Gives back the request's cost, which this state admitted at {@code reservedAt}, as the algorithm's

@@ -15,7 +15,10 @@ final class FixedWindowState implements CounterState {
     private long expiresAt = Long.MIN_VALUE;
 
     @Override
-    public Decision acquire(long now, CounterRequest request) {
+    public Decision decide(long now, CounterRequest request, boolean admit) {
+        if (!admit) {
+            return peek(now, request);
+        }
         long limit = request.limit();
         long cost = request.cost();
         // A window stays open though refunds brought its count back to 0, as its Redis hash does.
@@ -38,6 +41,7 @@ final class FixedWindowState implements CounterState {
         return new Decision(false, limit, Math.max(0, limit - before), reset, reset, now);
     }
 
+    /** As the script peeks: the units used in the open window, none if it is over. */
     @Override
     public Decision peek(long now, CounterRequest request) {
         long used = open(now, request) ? count : 0;

@@ -17,17 +17,7 @@ final class SlidingLogState implements CounterState {
     private long expiresAt = Long.MIN_VALUE;
 
     @Override
-    public Decision acquire(long now, CounterRequest request) {
-        return decide(now, request, true);
-    }
-
-    /** Drops the times that left the window as the script does, which changes no answer. */
-    @Override
-    public Decision peek(long now, CounterRequest request) {
-        return decide(now, request, false);
-    }
-
-    private Decision decide(long now, CounterRequest request, boolean admit) {
+    public Decision decide(long now, CounterRequest request, boolean admit) {
         long limit = request.limit();
         long window = request.windowMillis();
         long cost = request.cost();

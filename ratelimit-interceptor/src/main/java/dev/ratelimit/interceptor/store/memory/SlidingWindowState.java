@@ -15,16 +15,7 @@ final class SlidingWindowState implements CounterState {
     private long expiresAt = Long.MIN_VALUE;
 
     @Override
-    public Decision acquire(long now, CounterRequest request) {
-        return decide(now, request, true);
-    }
-
-    @Override
-    public Decision peek(long now, CounterRequest request) {
-        return decide(now, request, false);
-    }
-
-    private Decision decide(long now, CounterRequest request, boolean admit) {
+    public Decision decide(long now, CounterRequest request, boolean admit) {
         long limit = request.limit();
         long window = request.windowMillis();
         long cost = request.cost();

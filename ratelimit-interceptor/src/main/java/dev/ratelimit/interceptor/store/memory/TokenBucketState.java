@@ -12,16 +12,7 @@ final class TokenBucketState implements CounterState {
     private ArrivalTime tat = new ArrivalTime(Long.MIN_VALUE, 0);
 
     @Override
-    public Decision acquire(long now, CounterRequest request) {
-        return decide(now, request, true);
-    }
-
-    @Override
-    public Decision peek(long now, CounterRequest request) {
-        return decide(now, request, false);
-    }
-
-    private Decision decide(long now, CounterRequest request, boolean admit) {
+    public Decision decide(long now, CounterRequest request, boolean admit) {
         long limit = request.limit();
         long window = request.windowMillis();
         long cost = request.cost();
