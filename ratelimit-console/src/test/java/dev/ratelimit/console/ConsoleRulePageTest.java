@@ -93,6 +93,47 @@ class ConsoleRulePageTest {
                 .as("another rule's history").doesNotContain(edited);
     }
 
+    /**
+     * Plans and exceptions of the fixture's planned rule, through the rule page's forms: shown, in force on
+     * the instance, audited, and a refused exception comes back with the reason and what was typed.
+     */
+    @Test
+    void anOperatorGivesAPlanAndAClientTheirOwnLimitsOnTheRulePage() {
+        String rulePage = CONSOLE + "/rule?module=fixture&rule=PlanController.planned";
+        console.get(rulePage);
+        assertThat(console.post(CONSOLE + "/rules/plan", "module", "fixture", "rule", "PlanController.planned",
+                "plan", "gold", "limit", "4/60").statusCode()).isEqualTo(302);
+        assertThat(console.post(CONSOLE + "/rules/exception", "module", "fixture", "rule", "PlanController.planned",
+                "identity", "zoe", "limit", "6/60", "until", "2099-01-01T00:00").statusCode()).isEqualTo(302);
+
+        String page = console.get(rulePage).body();
+        assertThat(between(page, "id=\"plans\"", "</table>")).contains("gold").contains("4/60");
+        assertThat(between(page, "id=\"exceptions\"", "</table>")).contains("zoe").contains("6/60").contains("2099-01-01");
+        assertThat(between(page, "id=\"plan\"", "</td>")).contains("#headers[&#39;X-Plan&#39;]");
+        HttpProbe probe = instances.probe(0);
+        Awaitility.await("the instance applies the plan and the exception").atMost(Duration.ofSeconds(10))
+                .until(() -> probe.status("/planned?usercode=max-probe", "X-Plan", "gold") == 200);
+        int gold = 1;
+        while (probe.status("/planned?usercode=max-probe", "X-Plan", "gold") == 200) {
+            gold++;
+        }
+        assertThat(gold).as("the gold plan's 4").isEqualTo(4);
+        int zoe = 0;
+        while (probe.status("/planned?usercode=zoe", "X-Plan", "gold") == 200) {
+            zoe++;
+        }
+        assertThat(zoe).as("zoe's exception, whatever her plan").isEqualTo(6);
+        assertThat(console.get(CONSOLE + "/audit").body()).contains("fixture.PlanController.planned.plan.gold")
+                .contains("fixture.PlanController.planned.exception.zoe");
+
+        HttpResponse<String> refused = console.follow(console.post(CONSOLE + "/rules/exception", "module", "fixture",
+                "rule", "PlanController.planned", "identity", "ann", "limit", "6/60", "until", "2001-01-01T00:00"));
+        assertThat(refused.body()).contains("id=\"error\"").contains("ended").contains("value=\"ann\"");
+        assertThat(console.post(CONSOLE + "/rules/exception/delete", "module", "fixture", "rule", "PlanController.planned",
+                "identity", "zoe").statusCode()).isEqualTo(302);
+        assertThat(between(console.get(rulePage).body(), "id=\"exceptions\"", "</table>")).doesNotContain("zoe");
+    }
+
     @Test
     void aRuleNoLongerConfiguredSaysSo() {
         HttpResponse<String> page = console.get(CONSOLE + "/rule?module=fixture&rule=Gone.rule");

@@ -18,6 +18,7 @@ import dev.ratelimit.console.live.LiveTraffic;
 import dev.ratelimit.console.logs.LogClock;
 import dev.ratelimit.console.logs.LogsController;
 import dev.ratelimit.console.logs.OverviewController;
+import dev.ratelimit.console.rules.ClientLimitsController;
 import dev.ratelimit.console.rules.RulePageController;
 import dev.ratelimit.console.rules.RulesController;
 import dev.ratelimit.interceptor.blocked.BlockedClients;
@@ -127,8 +128,15 @@ public class ConsoleAutoConfiguration {
     RulePageController ratelimitConsoleRulePage(ApiIndexRepository index, SysConfigRepository config, AuditTrail trail,
                                                 LogClock clock, ObjectProvider<LiveTraffic> live,
                                                 ObjectProvider<BlockedClients> blocked,
-                                                ObjectProvider<LogReports> reports) {
-        return new RulePageController(index, config, trail, clock, live, blocked, reports);
+                                                ObjectProvider<LogReports> reports, MessageSource messages) {
+        return new RulePageController(index, config, trail, clock, live, blocked, reports, messages);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ClientLimitsController ratelimitConsoleClientLimits(AuditedEditor editor, LogClock clock,
+                                                        ConsoleProperties properties) {
+        return new ClientLimitsController(editor, clock, properties);
     }
 
     @Bean

@@ -9,6 +9,7 @@ import static dev.ratelimit.interceptor.config.SysConfigFields.MODE_SUFFIX;
 
 import dev.ratelimit.apiindex.ApiIndexRepository;
 import dev.ratelimit.console.ConsolePaths;
+import dev.ratelimit.console.Refusal;
 import dev.ratelimit.console.audit.AuditController;
 import dev.ratelimit.console.audit.AuditTrail;
 import dev.ratelimit.console.blocked.BlockedController;
@@ -23,12 +24,15 @@ import dev.ratelimit.interceptor.config.SysConfigRepository;
 import dev.ratelimit.interceptor.log.report.LogFilter;
 import dev.ratelimit.interceptor.log.report.LogPageRequest;
 import dev.ratelimit.interceptor.log.report.LogReports;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.LocalDate;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.MessageSource;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -60,10 +64,11 @@ public class RulePageController {
     private final ObjectProvider<LiveTraffic> live;
     private final ObjectProvider<BlockedClients> blocked;
     private final ObjectProvider<LogReports> reports;
+    private final MessageSource messages;
 
     public RulePageController(ApiIndexRepository index, SysConfigRepository config, AuditTrail audit, LogClock clock,
                               ObjectProvider<LiveTraffic> live, ObjectProvider<BlockedClients> blocked,
-                              ObjectProvider<LogReports> reports) {
+                              ObjectProvider<LogReports> reports, MessageSource messages) {
         this.index = index;
         this.config = config;
         this.audit = audit;
@@ -71,17 +76,20 @@ public class RulePageController {
         this.live = live;
         this.blocked = blocked;
         this.reports = reports;
+        this.messages = messages;
     }
 
     @GetMapping("/rule")
     public String rule(@RequestParam String module, @RequestParam String rule, Model model,
-                       HttpServletResponse response) {
+                       HttpServletRequest request, HttpServletResponse response) {
         String id = module + "." + rule;
         model.addAttribute("module", module);
         model.addAttribute("rule", rule);
         model.addAttribute("id", id);
         model.addAttribute("live", live.getIfAvailable() != null);
         model.addAttribute("columns", COLUMNS);
+        model.addAttribute("error", Refusal.message(request, messages));
+        model.addAttribute("typed", Refusal.typed(request));
         boolean failed = configuration(module, rule, id, model);
         failed |= blockedNow(module, rule, model);
         failed |= log(module, rule, model);
@@ -98,6 +106,12 @@ public class RulePageController {
             Map<String, String> hash = config.readAll();
             RuleSnapshot snapshot = RuleTable.snapshot(hash);
             model.addAttribute("annotated", RuleTable.find(index, module, id, hash, snapshot, audit, clock));
+            model.addAttribute("plans", new TreeMap<>(snapshot.plans().getOrDefault(id, Map.of())));
+            model.addAttribute("exceptions", snapshot.exceptions().getOrDefault(id, Map.of()).entrySet().stream()
+                    .sorted(Map.Entry.comparingByKey())
+                    .map(entry -> new ExceptionLine(entry.getKey(), entry.getValue().count() + "/"
+                            + entry.getValue().intervalSeconds(), clock.format(entry.getValue().until())))
+                    .toList());
             model.addAttribute("dynamic", hash.get(DYN_PREFIX + id));
             model.addAttribute("dynamicUri", hash.get(DYNURI_PREFIX + rule));
             model.addAttribute("enabled", snapshot.override(id).enabled());
@@ -143,6 +157,10 @@ public class RulePageController {
             model.addAttribute("databaseError", e.getClass().getSimpleName());
             return true;
         }
+    }
+
+    /** An operator's exception for one client, as the rule page lists it. */
+    public record ExceptionLine(String identity, String limit, String until) {
     }
 
     /** Edits of its knobs or of its dynamic rule, and unblocks of its clients. */
