@@ -11,9 +11,7 @@ import dev.ratelimit.interceptor.log.InterceptionLog;
 import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
 import dev.ratelimit.interceptor.rule.Endpoint;
-import dev.ratelimit.interceptor.rule.CalendarQuota;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
-import dev.ratelimit.interceptor.store.CalendarBounds;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.RateLimitStore;
@@ -42,7 +40,7 @@ public class RequestLimiter {
     private final RateLimitMetrics metrics;
     private final Whitelist whitelist;
     private final Clock clock;
-    private final ZoneId quotaZone;
+    private final QuotaPeriods quotaPeriods;
     private final FailureWarnings failures = new FailureWarnings();
 
     /**
@@ -61,7 +59,7 @@ public class RequestLimiter {
         this.metrics = metrics;
         this.whitelist = whitelist;
         this.clock = clock;
-        this.quotaZone = quotaZone;
+        this.quotaPeriods = new QuotaPeriods(quotaZone);
     }
 
     public Verdict decide(Endpoint endpoint, LimitedRequest request) {
@@ -212,15 +210,7 @@ public class RequestLimiter {
         return new CounterRequest(
                 keys.counter(limit.module(), limit.rule(), limit.dimension(), limit.algorithm(), identity),
                 limit.algorithm(), limit.count(), limit.windowSeconds() * 1000, cost, limit.countsSome(),
-                limit.penalty(), calendar(limit.quota()));
-    }
-
-    /** The period starts around now of a calendar quota, by this instance's clock; {@code null} for none. */
-    private CalendarBounds calendar(CalendarQuota quota) {
-        if (!quota.isCalendar()) {
-            return null;
-        }
-        return CalendarBounds.around(quota.period(), quota.zone() == null ? quotaZone : quota.zone(), clock.millis());
+                limit.penalty(), quotaPeriods.around(limit.quota(), clock.millis()));
     }
 
     /**

@@ -1,0 +1,35 @@
+package dev.ratelimit.interceptor.decision;
+
+import dev.ratelimit.interceptor.rule.CalendarQuota;
+import dev.ratelimit.interceptor.store.CalendarBounds;
+import java.time.ZoneId;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The period starts of each calendar quota around now, computed once per period: the zone's rules are
+ * read when the period changes, not on every request. One entry per quota an annotation declares.
+ */
+final class QuotaPeriods {
+
+    private final ZoneId defaultZone;
+    private final Map<CalendarQuota, CalendarBounds> current = new ConcurrentHashMap<>();
+
+    /** @param defaultZone the zone of quotas that name none ({@code ratelimit.quota.zone}) */
+    QuotaPeriods(ZoneId defaultZone) {
+        this.defaultZone = defaultZone;
+    }
+
+    /** The starts around {@code nowMillis}; {@code null} for a limit that is not a calendar quota. */
+    CalendarBounds around(CalendarQuota quota, long nowMillis) {
+        if (!quota.isCalendar()) {
+            return null;
+        }
+        CalendarBounds bounds = current.get(quota);
+        if (bounds == null || nowMillis < bounds.current() || nowMillis >= bounds.next()) {
+            bounds = CalendarBounds.around(quota.period(), quota.zone() == null ? defaultZone : quota.zone(), nowMillis);
+            current.put(quota, bounds);
+        }
+        return bounds;
+    }
+}
