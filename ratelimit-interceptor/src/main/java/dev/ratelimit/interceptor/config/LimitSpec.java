@@ -3,7 +3,9 @@ package dev.ratelimit.interceptor.config;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.InvalidValueException;
+import dev.ratelimit.interceptor.QuotaPeriod;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.store.Penalty;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
@@ -15,17 +17,35 @@ import java.util.Set;
  * algorithm ({@code fixed_window}, the default; {@code sliding_window}, {@code sliding_log},
  * {@code token_bucket}): {@code 5/60}, {@code 5/60 ip}, {@code 100/60 method token_bucket}. Values
  * written before the dimension and algorithm existed mean what they meant: per user, fixed window.
+ * The interval can be a calendar period, {@code day}, {@code week} or {@code month} (a quota in
+ * {@code ratelimit.quota.zone}, fixed window: {@code 1000/day}), and a penalty can follow,
+ * {@code block=<seconds>} or {@code block=<first>..<longest>} ({@code 5/60 ip block=300..3600}). The
+ * words after the rate come in any order.
+ *
+ * @param period  a calendar quota's period, else {@link QuotaPeriod#NONE}; then {@code intervalSeconds} is
+ *                its longest length
+ * @param penalty the block of a denied client, else {@link Penalty#NONE}
  */
-public record LimitSpec(long count, long intervalSeconds, Dimension dimension, Algorithm algorithm) {
+public record LimitSpec(long count, long intervalSeconds, Dimension dimension, Algorithm algorithm, QuotaPeriod period,
+                        Penalty penalty) {
 
     /** The dimensions a dynamic rule can count by; the others need an annotation (a key, a shared counter). */
     public static final Set<Dimension> DIMENSIONS = EnumSet.of(Dimension.USER, Dimension.IP, Dimension.METHOD);
+
+    private static final String BLOCK = "block=";
 
     public LimitSpec {
         LimitDefinition.check(count, intervalSeconds);
         if (!DIMENSIONS.contains(dimension)) {
             throw new InvalidValueException("ratelimit.config.limit.dimension", String.valueOf(dimension));
         }
+        if (period != QuotaPeriod.NONE && algorithm != Algorithm.FIXED_WINDOW) {
+            throw new InvalidValueException("ratelimit.config.limit.algorithm", lower(algorithm) + "/" + lower(period));
+        }
+    }
+
+    public LimitSpec(long count, long intervalSeconds, Dimension dimension, Algorithm algorithm) {
+        this(count, intervalSeconds, dimension, algorithm, QuotaPeriod.NONE, Penalty.NONE);
     }
 
     /** Per user, fixed window. */
@@ -47,27 +67,94 @@ public record LimitSpec(long count, long intervalSeconds, Dimension dimension, A
         int slash = rate.indexOf('/');
         long count;
         long interval;
+        QuotaPeriod period;
         try {
-            if (words.length > 3) {
+            if (words.length > 4) {
                 throw new IllegalArgumentException();
             }
             count = slash < 0 ? 1 : positive(rate.substring(0, slash));
-            interval = positive(slash < 0 ? rate : rate.substring(slash + 1));
+            String window = slash < 0 ? rate : rate.substring(slash + 1);
+            period = period(window);
+            interval = period != QuotaPeriod.NONE ? period.longestSeconds() : positive(window);
         } catch (IllegalArgumentException e) {
             throw new InvalidValueException("ratelimit.config.limit", abbreviate(value.strip()));
         }
-        Dimension dimension = words.length > 1 ? dimension(words[1]) : Dimension.USER;
-        Algorithm algorithm = words.length > 2 ? algorithm(words[2]) : Algorithm.FIXED_WINDOW;
-        return new LimitSpec(count, interval, dimension, algorithm);
+        Dimension dimension = null;
+        Algorithm algorithm = null;
+        Penalty penalty = null;
+        for (int i = 1; i < words.length; i++) {
+            String word = words[i];
+            boolean repeated;
+            if (word.regionMatches(true, 0, BLOCK, 0, BLOCK.length())) {
+                repeated = penalty != null;
+                penalty = penalty(word);
+            } else if (isAlgorithm(word)) {
+                repeated = algorithm != null;
+                algorithm = algorithm(word);
+            } else {
+                repeated = dimension != null;
+                dimension = dimension(word);
+            }
+            if (repeated) {
+                throw new InvalidValueException("ratelimit.config.limit", abbreviate(value.strip()));
+            }
+        }
+        dimension = dimension == null ? Dimension.USER : dimension;
+        algorithm = algorithm == null ? Algorithm.FIXED_WINDOW : algorithm;
+        penalty = penalty == null ? Penalty.NONE : penalty;
+        return new LimitSpec(count, interval, dimension, algorithm, period, penalty);
     }
 
     /** The canonical text of this spec, as written to the config hash: the defaults are left out. */
     public String format() {
-        String rate = count + "/" + intervalSeconds;
+        String rate = count + "/" + (period != QuotaPeriod.NONE ? lower(period) : Long.toString(intervalSeconds));
+        String text;
         if (algorithm != Algorithm.FIXED_WINDOW) {
-            return rate + " " + lower(dimension) + " " + lower(algorithm);
+            text = rate + " " + lower(dimension) + " " + lower(algorithm);
+        } else {
+            text = dimension == Dimension.USER ? rate : rate + " " + lower(dimension);
         }
-        return dimension == Dimension.USER ? rate : rate + " " + lower(dimension);
+        if (!penalty.applies()) {
+            return text;
+        }
+        long first = penalty.firstBlockMillis() / 1000;
+        long longest = penalty.longestMillis() / 1000;
+        return text + " " + BLOCK + first + (longest == first ? "" : ".." + longest);
+    }
+
+    /** {@code day}, {@code week}, {@code month}, or {@link QuotaPeriod#NONE} for seconds. */
+    private static QuotaPeriod period(String window) {
+        for (QuotaPeriod candidate : QuotaPeriod.values()) {
+            if (candidate != QuotaPeriod.NONE && candidate.name().equalsIgnoreCase(window.strip())) {
+                return candidate;
+            }
+        }
+        return QuotaPeriod.NONE;
+    }
+
+    /** {@code block=<seconds>} or {@code block=<first>..<longest>}, each at most a year. */
+    private static Penalty penalty(String word) {
+        String blocks = word.substring(BLOCK.length());
+        try {
+            int dots = blocks.indexOf("..");
+            long first = positive(dots < 0 ? blocks : blocks.substring(0, dots));
+            long longest = dots < 0 ? first : positive(blocks.substring(dots + 2));
+            if (longest > LimitDefinition.MAX_WINDOW_SECONDS) {
+                throw new IllegalArgumentException();
+            }
+            return new Penalty(first * 1000, longest * 1000);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidValueException("ratelimit.config.limit.block", abbreviate(word));
+        }
+    }
+
+    private static boolean isAlgorithm(String word) {
+        for (Algorithm candidate : Algorithm.values()) {
+            if (candidate.name().equalsIgnoreCase(word)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Dimension dimension(String word) {

@@ -1,14 +1,14 @@
 package dev.ratelimit.interceptor.decision;
 
+import dev.ratelimit.interceptor.QuotaPeriod;
 import dev.ratelimit.interceptor.config.LimitSpec;
 import dev.ratelimit.interceptor.config.RuleOverride;
 import dev.ratelimit.interceptor.config.RuleSnapshot;
 import dev.ratelimit.interceptor.config.UriRule;
-import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.CalendarQuota;
+import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RequestCost;
-import dev.ratelimit.interceptor.store.Penalty;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -53,8 +53,8 @@ final class LimitResolver {
     }
 
     private static LimitDefinition dynamicLimit(String module, String rule, LimitSpec spec) {
+        CalendarQuota quota = spec.period() == QuotaPeriod.NONE ? CalendarQuota.NONE : new CalendarQuota(spec.period(), null);
         return new LimitDefinition(module, rule, spec.count(), spec.intervalSeconds(), spec.dimension(),
-                spec.algorithm(), "", LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE,
-                RequestCost.ONE, CalendarQuota.NONE, "");
+                spec.algorithm(), "", LimitDefinition.DEFAULT_MESSAGE_KEY, "", spec.penalty(), RequestCost.ONE, quota, "");
     }
 }

@@ -184,7 +184,8 @@ class SysConfigParserTest {
         assertThatThrownBy(() -> LimitSpec.parse("5/60 global")).hasMessage(
                 "a dynamic rule counts per user, ip or method (the endpoint as a whole), got 'global'");
         assertThatThrownBy(() -> LimitSpec.parse("5/60 ip leaky")).hasMessageContaining("got 'leaky'");
-        assertThatThrownBy(() -> LimitSpec.parse("5/60 ip fixed_window extra")).hasMessageContaining("'<count>/<interval>'");
+        assertThatThrownBy(() -> LimitSpec.parse("5/60 ip fixed_window extra")).hasMessageContaining("got 'extra'");
+        assertThatThrownBy(() -> LimitSpec.parse("5/60 ip user")).as("counted twice").hasMessageContaining("'<count>/<interval>'");
         assertThatThrownBy(() -> LimitSpec.parse("0/60")).hasMessageContaining("'0/60'");
         assertThatThrownBy(() -> LimitSpec.parse("a/b/c")).hasMessageContaining("<count>/<interval>");
         assertThatThrownBy(() -> LimitSpec.parse("")).hasMessageEndingWith("got ''");

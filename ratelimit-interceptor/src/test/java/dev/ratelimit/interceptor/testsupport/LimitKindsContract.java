@@ -183,6 +183,40 @@ public interface LimitKindsContract {
         }
     }
 
+    /**
+     * An operator's {@code dynuri} rule {@code 3/day block=600} on an endpoint without annotation: exactly 3
+     * under 64 clients over the instances, and a denial says the true wait, the longer of the block and
+     * the time to midnight (UTC).
+     */
+    @Test
+    default void aDynamicRuleCanBeADailyQuotaWithAPenalty() throws Exception {
+        ConfigurableApplicationContext first = apps().get(0);
+        assumeFalse("memory".equals(first.getBean(RateLimitStore.class).describe().type()),
+                "the in-process store's app has no Redis for the config hash");
+        List<HttpProbe> probes = apps().stream().map(app -> new HttpProbe(FixtureApplication.port(app))).toList();
+        first.getBean(SysConfigEditor.class).setUriRule("/open/quota", "3/day block=600");
+        Awaitility.await("every instance has the rule").atMost(Duration.ofSeconds(10))
+                .until(() -> apps().stream().allMatch(app -> app.getBean(RuleSnapshotHolder.class).current()
+                        .uriRule("/open/quota") != null));
+        List<Long> retryAfters = new CopyOnWriteArrayList<>();
+
+        int admitted = ConcurrentClients.admitted(64, 1, thread -> {
+            HttpResponse<String> response = probes.get(thread % probes.size()).get("/open/quota?usercode=ned");
+            assertThat(response.statusCode()).isIn(200, 429);
+            if (response.statusCode() == 429) {
+                retryAfters.add(Long.parseLong(response.headers().firstValue("Retry-After").orElseThrow()));
+            }
+            return response.statusCode() == 200;
+        });
+
+        assertThat(admitted).isEqualTo(3);
+        ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);
+        long toMidnight = Duration.between(now, now.toLocalDate().plusDays(1).atStartOfDay(ZoneOffset.UTC)).toSeconds();
+        long expected = Math.max(600, toMidnight);
+        assertThat(retryAfters).isNotEmpty().allSatisfy(retryAfter -> assertThat(retryAfter).isBetween(expected - 60,
+                expected + 60));
+    }
+
     @Test
     default void aFixedCostTakesItsUnitsFromEveryRequest() {
         HttpProbe http = new HttpProbe(FixtureApplication.port(apps().get(0)));

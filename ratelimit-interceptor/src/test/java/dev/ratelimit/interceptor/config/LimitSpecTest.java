@@ -1,0 +1,38 @@
+package dev.ratelimit.interceptor.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.Dimension;
+import dev.ratelimit.interceptor.QuotaPeriod;
+import dev.ratelimit.interceptor.store.Penalty;
+import org.junit.jupiter.api.Test;
+
+/** The value of a dynamic rule: the rate, then who is counted, the algorithm and a penalty, in any order. */
+class LimitSpecTest {
+
+    @Test
+    void readsCalendarQuotasAndPenaltiesAndWritesThemBack() {
+        LimitSpec daily = LimitSpec.parse("1000/day");
+        assertThat(daily).isEqualTo(new LimitSpec(1000, 86_400, Dimension.USER, Algorithm.FIXED_WINDOW, QuotaPeriod.DAY,
+                Penalty.NONE));
+        assertThat(daily.format()).isEqualTo("1000/day");
+
+        LimitSpec blocking = LimitSpec.parse("5/60 block=300..3600 ip");
+        assertThat(blocking.penalty()).isEqualTo(new Penalty(300_000, 3_600_000));
+        assertThat(blocking.dimension()).isEqualTo(Dimension.IP);
+        assertThat(blocking.format()).isEqualTo("5/60 ip block=300..3600");
+        assertThat(LimitSpec.parse("5/60 block=300 user sliding_window").format())
+                .isEqualTo("5/60 user sliding_window block=300");
+        assertThat(LimitSpec.parse(blocking.format())).isEqualTo(blocking);
+    }
+
+    @Test
+    void refusesWhatCannotApply() {
+        assertThatThrownBy(() -> LimitSpec.parse("1000/month token_bucket")).hasMessageContaining("token_bucket/month");
+        assertThatThrownBy(() -> LimitSpec.parse("5/60 block=0")).hasMessageContaining("block=<seconds>");
+        assertThatThrownBy(() -> LimitSpec.parse("5/60 block=600..60")).hasMessageContaining("block=<seconds>");
+        assertThatThrownBy(() -> LimitSpec.parse("5/fortnight")).hasMessageContaining("5/fortnight");
+    }
+}
