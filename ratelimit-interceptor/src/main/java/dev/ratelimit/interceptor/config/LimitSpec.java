@@ -114,12 +114,7 @@ public record LimitSpec(long count, long intervalSeconds, Dimension dimension, A
         } else {
             text = dimension == Dimension.USER ? rate : rate + " " + lower(dimension);
         }
-        if (!penalty.applies()) {
-            return text;
-        }
-        long first = penalty.firstBlockMillis() / 1000;
-        long longest = penalty.longestMillis() / 1000;
-        return text + " " + BLOCK + first + (longest == first ? "" : ".." + longest);
+        return penalty.applies() ? text + " " + BLOCK + formatBlocks(penalty) : text;
     }
 
     /** {@code day}, {@code week}, {@code month}, or {@link QuotaPeriod#NONE} for seconds. */
@@ -134,7 +129,31 @@ public record LimitSpec(long count, long intervalSeconds, Dimension dimension, A
 
     /** {@code block=<seconds>} or {@code block=<first>..<longest>}, each at most a year. */
     private static Penalty penalty(String word) {
-        String blocks = word.substring(BLOCK.length());
+        return blocks(word.substring(BLOCK.length()), word);
+    }
+
+    /**
+     * A penalty as a rule's {@code block} field writes it: {@code <seconds>} or {@code <first>..<longest>},
+     * each at most a year; {@code 0} for none.
+     *
+     * @throws IllegalArgumentException with a message fit to show an operator
+     */
+    public static Penalty parseBlocks(String value) {
+        String blocks = value == null ? "" : value.strip();
+        return blocks.equals("0") ? Penalty.NONE : blocks(blocks, blocks);
+    }
+
+    /** The canonical text of a penalty, as {@link #parseBlocks} reads it. */
+    public static String formatBlocks(Penalty penalty) {
+        if (!penalty.applies()) {
+            return "0";
+        }
+        long first = penalty.firstBlockMillis() / 1000;
+        long longest = penalty.longestMillis() / 1000;
+        return longest == first ? Long.toString(first) : first + ".." + longest;
+    }
+
+    private static Penalty blocks(String blocks, String shown) {
         try {
             int dots = blocks.indexOf("..");
             long first = positive(dots < 0 ? blocks : blocks.substring(0, dots));
@@ -144,7 +163,7 @@ public record LimitSpec(long count, long intervalSeconds, Dimension dimension, A
             }
             return new Penalty(first * 1000, longest * 1000);
         } catch (IllegalArgumentException e) {
-            throw new InvalidValueException("ratelimit.config.limit.block", abbreviate(word));
+            throw new InvalidValueException("ratelimit.config.limit.block", abbreviate(shown));
         }
     }
 

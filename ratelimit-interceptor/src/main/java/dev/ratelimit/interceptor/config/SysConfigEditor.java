@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.config;
 
+import static dev.ratelimit.interceptor.config.SysConfigFields.BLOCK_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.CHECK_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.COUNT_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DECLARED_PREFIX;
@@ -206,6 +207,19 @@ public class SysConfigEditor {
     /** Removes a {@code dynuri.*} rule; a pattern that would be refused today can still be removed. */
     public SysConfigChange removeUriRule(String pattern) {
         return remove(DYNURI_PREFIX + present(pattern, "pattern"));
+    }
+
+    /**
+     * {@code <ruleId>.block}: the penalty of a client the rule denied, in place of the annotation's:
+     * {@code <seconds>}, {@code <first>..<longest>} (doubling for repeat offenders), or {@code 0} for none.
+     */
+    public SysConfigChange setRulePenalty(String ruleId, String blocks) {
+        String field = ruleField(ruleId, BLOCK_SUFFIX);
+        try {
+            return write(field, LimitSpec.formatBlocks(LimitSpec.parseBlocks(blocks)));
+        } catch (IllegalArgumentException e) {
+            throw refused(field, e);
+        }
     }
 
     /**

@@ -14,6 +14,8 @@ public final class SysConfigFields {
     public static final String INTERVAL_SUFFIX = ".interval";
     public static final String COUNT_SUFFIX = ".count";
     public static final String MODE_SUFFIX = ".mode";
+    /** {@code <rule>.block}: the penalty of a denied client, {@code <seconds>} or {@code <first>..<longest>}, 0 for none. */
+    public static final String BLOCK_SUFFIX = ".block";
     /** {@code <rule>.plan.<plan>}: the count and window of one plan of a rule that resolves plans. */
     public static final String PLAN_INFIX = ".plan.";
     /** {@code <rule>.exception.<identity>}: an operator's exception for one client, with its end. */

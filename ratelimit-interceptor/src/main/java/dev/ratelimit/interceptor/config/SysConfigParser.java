@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.config;
 
+import static dev.ratelimit.interceptor.config.SysConfigFields.BLOCK_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.CHECK_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.COUNT_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DECLARED_PREFIX;
@@ -18,6 +19,7 @@ import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_USERS;
 import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.identity.Whitelist;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.store.Penalty;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -101,6 +103,9 @@ public final class SysConfigParser {
                     counts.put(ruleId(field, COUNT_SUFFIX), parsePositive(value));
                 } else if (field.endsWith(INTERVAL_SUFFIX)) {
                     intervals.put(ruleId(field, INTERVAL_SUFFIX), parsePositive(value));
+                } else if (field.endsWith(BLOCK_SUFFIX)) {
+                    Penalty penalty = LimitSpec.parseBlocks(value);
+                    overrides.compute(ruleId(field, BLOCK_SUFFIX), (id, o) -> orNone(o).withPenalty(penalty));
                 } else if (field.endsWith(MODE_SUFFIX)) {
                     String ruleId = ruleId(field, MODE_SUFFIX);
                     if (RuleMode.parse(value) == RuleMode.SHADOW) {

@@ -80,6 +80,12 @@ public record LimitDefinition(String module, String rule, long count, long windo
                 countWhen, penalty, cost, quota, plan);
     }
 
+    /** This limit with another penalty ({@link Penalty#NONE} for none). */
+    public LimitDefinition withPenalty(Penalty newPenalty) {
+        return newPenalty.equals(penalty) ? this : new LimitDefinition(module, rule, count, windowSeconds, dimension,
+                algorithm, key, messageKey, countWhen, newPenalty, cost, quota, plan);
+    }
+
     /** Whether a request stays counted only when its response matches {@link #countWhen}. */
     public boolean countsSome() {
         return !countWhen.isEmpty();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
+import dev.ratelimit.interceptor.store.Penalty;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -69,6 +70,17 @@ class SysConfigParserTest {
         assertThat(snapshot.ignored()).containsOnlyKeys("demo.A.b.plan.broken", "demo.A.b.exception.bob",
                 "demo.A.b.exception.carl");
         assertThat(snapshot.ignored().get("demo.A.b.exception.bob")).contains("ended");
+    }
+
+    @Test
+    void aRulesBlockFieldGivesItsPenalty() {
+        RuleSnapshot snapshot = parse(Map.of("demo.A.b.block", "300..3600", "demo.A.c.block", "0",
+                "demo.A.d.block", "soon"));
+
+        assertThat(snapshot.override("demo.A.b").penalty()).isEqualTo(new Penalty(300_000, 3_600_000));
+        assertThat(snapshot.override("demo.A.c").penalty()).isEqualTo(Penalty.NONE);
+        assertThat(snapshot.override("demo.A.d").penalty()).isNull();
+        assertThat(snapshot.ignored()).containsOnlyKeys("demo.A.d.block");
     }
 
     @Test

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Allowance;
 import dev.ratelimit.interceptor.RateLimitService;
+import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.fixture.PenaltyController;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
@@ -12,6 +14,7 @@ import dev.ratelimit.interceptor.testsupport.RedisWithApps;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.stream.IntStream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -64,6 +67,22 @@ class AllowanceTest {
         assertThat(allowance.remaining()).isZero();
         assertThat(allowance.retryAfter()).isBetween(Duration.ofSeconds(PenaltyController.BLOCK_SECONDS - 60),
                 Duration.ofSeconds(PenaltyController.BLOCK_SECONDS));
+    }
+
+    /** An operator gives an annotated rule a penalty through its {@code block} field, without a deploy. */
+    @Test
+    void anOperatorCanGiveARuleAPenalty() {
+        SysConfigEditor editor = app.getBean(SysConfigEditor.class);
+        assertThat(editor.setRulePenalty("fixture.LimitedController.user", " 7200 ").newValue()).isEqualTo("7200");
+        Awaitility.await("the instance has the penalty").atMost(Duration.ofSeconds(10)).until(() -> app
+                .getBean(RuleSnapshotHolder.class).current().override("fixture.LimitedController.user").penalty() != null);
+
+        IntStream.range(0, 50).forEach(i -> http.status("/user?usercode=pat"));
+        HttpResponse<String> denied = http.get("/user?usercode=pat");
+
+        assertThat(denied.statusCode()).isEqualTo(429);
+        assertThat(Long.parseLong(denied.headers().firstValue("Retry-After").orElseThrow())).isBetween(7190L, 7200L);
+        editor.setRulePenalty("fixture.LimitedController.user", "0");
     }
 
     @Test
