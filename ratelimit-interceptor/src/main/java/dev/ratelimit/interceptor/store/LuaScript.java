@@ -10,9 +10,9 @@ import java.util.HexFormat;
 
 /**
  * A Lua script read once from {@code .lua} resources next to this class (joined in order, so scripts
- * can share a head), with the SHA-1 that {@code EVALSHA} names it by.
+ * can share a head and a tail), with the SHA-1 that {@code EVALSHA} names it by.
  */
-record LuaScript(String name, byte[] body, String sha1) {
+record LuaScript(byte[] body, String sha1) {
 
     static LuaScript load(String... resourceNames) {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
@@ -28,8 +28,7 @@ record LuaScript(String name, byte[] body, String sha1) {
         }
         byte[] bytes = body.toByteArray();
         try {
-            return new LuaScript(resourceNames[resourceNames.length - 1], bytes,
-                    HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes)));
+            return new LuaScript(bytes, HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-1 is required by every Java runtime", e);
         }
