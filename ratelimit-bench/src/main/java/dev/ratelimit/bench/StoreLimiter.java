@@ -22,11 +22,23 @@ public final class StoreLimiter implements Limiter {
     private final RateLimitStore store;
     private final List<List<CounterRequest>> requests;
     private final boolean refundAdmitted;
+    private final boolean peekOnly;
 
     private StoreLimiter(RateLimitStore store, List<List<CounterRequest>> requests, boolean refundAdmitted) {
+        this(store, requests, refundAdmitted, false);
+    }
+
+    private StoreLimiter(RateLimitStore store, List<List<CounterRequest>> requests, boolean refundAdmitted,
+                         boolean peekOnly) {
         this.store = store;
         this.requests = requests;
         this.refundAdmitted = refundAdmitted;
+        this.peekOnly = peekOnly;
+    }
+
+    /** Asks without spending ({@link RateLimitStore#peek}): what {@code RateLimitService.peek} costs the store. */
+    public static StoreLimiter oneLimitPeeked(RateLimitStore store, Algorithm algorithm, BenchLimit limit, int keys) {
+        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, 1, Penalty.NONE), false, true);
     }
 
     /** One limit per request, on counter {@code key(i)}. */
@@ -100,7 +112,8 @@ public final class StoreLimiter implements Limiter {
 
     @Override
     public boolean tryAcquire(int key) {
-        if (!(store.acquire(requests.get(key)) instanceof StoreResult.Decided decided)) {
+        StoreResult result = peekOnly ? store.peek(requests.get(key)) : store.acquire(requests.get(key));
+        if (!(result instanceof StoreResult.Decided decided)) {
             throw new IllegalStateException("the store did not decide");
         }
         List<CounterRequest> asked = requests.get(key);

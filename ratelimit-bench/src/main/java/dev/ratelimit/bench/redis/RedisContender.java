@@ -7,6 +7,8 @@ import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.store.RedisRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.Stores;
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * Everything that decides on Redis in the benchmarks. Ours and the two script-on-a-template peers use
@@ -31,6 +33,9 @@ public enum RedisContender {
     /** A daily calendar quota: the fixed window with the period starts around now as four more arguments. */
     OURS_DAILY_QUOTA((redis, limit, keys) -> StoreLimiter.oneDailyQuota(
             new RedisRateLimitStore(Stores.connection(redis.template())), limit, keys)),
+    /** A peek at a fixed window: the counting script in its mode that writes nothing. */
+    OURS_FIXED_WINDOW_PEEK((redis, limit, keys) -> StoreLimiter.oneLimitPeeked(
+            new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys)),
     /** Two stacked fixed-window limits per request (user and IP), sent together. */
     OURS_TWO_LIMITS((redis, limit, keys) ->
             StoreLimiter.twoLimits(new RedisRateLimitStore(Stores.connection(redis.template())), limit, keys)),
@@ -46,6 +51,10 @@ public enum RedisContender {
     BUCKET4J_LETTUCE((redis, limit, keys) -> new Bucket4jLettuceLimiter(redis.port(), limit, keys)),
     REDISSON((redis, limit, keys) -> new RedissonLimiter(redis.port(), limit, keys)),
     SCG_TOKEN_BUCKET((redis, limit, keys) -> new ScgTokenBucketLimiter(redis.template(), limit));
+
+    /** Our kinds of limit beyond the plain count, measured beside our fixed window rather than against the peers. */
+    private static final Set<RedisContender> OUR_OTHER_KINDS = EnumSet.of(OURS_FIXED_WINDOW_REFUNDED,
+            OURS_FIXED_WINDOW_PENALIZED, OURS_FIXED_WINDOW_COST_3, OURS_DAILY_QUOTA, OURS_FIXED_WINDOW_PEEK);
 
     /** How a contender is set up on a running Redis. */
     @FunctionalInterface
@@ -65,12 +74,12 @@ public enum RedisContender {
     }
 
     /**
-     * Whether it is one limiter deciding one limit per request: every contender but the two-limit one and
-     * the diagnostic transports of our fixed-window script.
+     * Whether it is one limiter deciding one plain limit per request, to compare with the peers: every
+     * contender but the two-limit one, our other kinds of limit, and the diagnostic transports of our
+     * fixed-window script.
      */
     public boolean decidesOneLimit() {
-        return this != OURS_TWO_LIMITS && this != OURS_FIXED_WINDOW_REFUNDED && this != OURS_FIXED_WINDOW_PENALIZED
-                && this != OURS_FIXED_WINDOW_COST_3 && this != OURS_DAILY_QUOTA && !name().startsWith("FIXED_WINDOW_SCRIPT_");
+        return this != OURS_TWO_LIMITS && !OUR_OTHER_KINDS.contains(this) && !name().startsWith("FIXED_WINDOW_SCRIPT_");
     }
 
     private static Limiter ours(RedisServerProcess redis, Algorithm algorithm, BenchLimit limit, int keys) {
