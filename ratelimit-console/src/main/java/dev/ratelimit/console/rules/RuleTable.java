@@ -11,9 +11,11 @@ import dev.ratelimit.apiindex.ApiIndexRepository;
 import dev.ratelimit.console.audit.AuditEntry;
 import dev.ratelimit.console.audit.AuditTrail;
 import dev.ratelimit.console.logs.LogClock;
+import dev.ratelimit.interceptor.config.LimitSpec;
 import dev.ratelimit.interceptor.config.RuleOverride;
 import dev.ratelimit.interceptor.config.RuleSnapshot;
 import dev.ratelimit.interceptor.config.SysConfigParser;
+import dev.ratelimit.interceptor.store.Penalty;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -100,14 +102,13 @@ final class RuleTable {
                 last.map(change -> clock.format(change.at())).orElse(null), ignored);
     }
 
-    /** The penalty in seconds: {@code "900 s"}, or {@code "900–14400 s"} when it doubles; {@code null} for none. */
+    /** The penalty in seconds as the {@code <rule>.block} field takes it, {@code "900..14400 s"}; {@code null} for none. */
     private static String blockFor(ApiIndexEntry.Limit limit) {
         if (limit.blockForMillis() == null) {
             return null;
         }
-        long first = limit.blockForMillis() / 1000;
-        long longest = limit.blockForMaxMillis() == null ? first : limit.blockForMaxMillis() / 1000;
-        return longest == first ? first + " s" : first + "–" + longest + " s";
+        long longest = limit.blockForMaxMillis() == null ? limit.blockForMillis() : limit.blockForMaxMillis();
+        return LimitSpec.formatBlocks(new Penalty(limit.blockForMillis(), longest)) + " s";
     }
 
     private static List<String> knobs(String id) {

@@ -123,14 +123,9 @@ public class RateLimitEndpoint {
                 mode(snapshot, id));
     }
 
-    /** {@code "PT15M"}, or {@code "PT15M..PT4H"} for a block that doubles up to a longest, else {@code null}. */
+    /** In seconds as the {@code <rule>.block} field takes it, {@code "900..14400"}; {@code null} for none. */
     private static String blockFor(Penalty penalty) {
-        if (!penalty.applies()) {
-            return null;
-        }
-        String first = Duration.ofMillis(penalty.firstBlockMillis()).toString();
-        return penalty.longestMillis() == penalty.firstBlockMillis() ? first
-                : first + ".." + Duration.ofMillis(penalty.longestMillis());
+        return penalty.applies() ? LimitSpec.formatBlocks(penalty) : null;
     }
 
     private static String mode(RuleSnapshot snapshot, String ruleId) {
@@ -190,7 +185,7 @@ public class RateLimitEndpoint {
      * @param count           in force
      * @param declaredCount   as the annotation declares it; {@code null} for dynamic rules
      * @param countWhen       the condition on the response for a request to stay counted; {@code null}: every request
-     * @param blockFor        the penalty of a denied client, as {@code PT15M} or {@code PT15M..PT4H}; {@code null}: none
+     * @param blockFor        the penalty of a denied client in seconds, {@code 900} or {@code 900..14400}; {@code null}: none
      * @param cost            what one request weighs: a number or its cost expression; {@code null}: 1
      * @param quota           a calendar quota, {@code "DAY"} or {@code "MONTH Asia/Tokyo"}; {@code null}: none
      * @param plan            the expression resolving a client's plan; {@code null}: none

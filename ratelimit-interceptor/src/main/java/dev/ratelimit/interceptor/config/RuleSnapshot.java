@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.config;
 
 import dev.ratelimit.interceptor.identity.Whitelist;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -73,6 +74,11 @@ public record RuleSnapshot(long version, Instant loadedAt, boolean globalCheck, 
         Map<String, IdentityException> ofRule = exceptions.isEmpty() ? null : exceptions.get(ruleId);
         IdentityException exception = ofRule == null ? null : ofRule.get(identity);
         return exception != null && exception.inForceAt(now) ? exception : null;
+    }
+
+    /** The same, the clock read only when the hash holds exceptions: the request path's common case has none. */
+    public IdentityException exception(String ruleId, String identity, Clock clock) {
+        return exceptions.isEmpty() ? null : exception(ruleId, identity, clock.instant());
     }
 
     /** The {@code dyn.<module>.<rule>} limit of an endpoint, or {@code null}. */

@@ -59,7 +59,7 @@ public class RequestLimiter {
         this.metrics = metrics;
         this.whitelist = whitelist;
         this.clock = clock;
-        this.quotaPeriods = new QuotaPeriods(quotaZone);
+        this.quotaPeriods = new QuotaPeriods(quotaZone, clock);
     }
 
     public Verdict decide(Endpoint endpoint, LimitedRequest request) {
@@ -175,8 +175,7 @@ public class RequestLimiter {
      */
     private LimitDefinition personalised(LimitDefinition limit, String identity, LimitedRequest request,
                                          RuleSnapshot snapshot) {
-        IdentityException exception = snapshot.exceptions().isEmpty() ? null
-                : snapshot.exception(limit.id(), identity, clock.instant());
+        IdentityException exception = snapshot.exception(limit.id(), identity, clock);
         if (exception != null) {
             return withLimit(limit, exception.count(), exception.intervalSeconds());
         }
@@ -210,7 +209,7 @@ public class RequestLimiter {
         return new CounterRequest(
                 keys.counter(limit.module(), limit.rule(), limit.dimension(), limit.algorithm(), identity),
                 limit.algorithm(), limit.count(), limit.windowSeconds() * 1000, cost, limit.countsSome(),
-                limit.penalty(), quotaPeriods.around(limit.quota(), clock.millis()));
+                limit.penalty(), quotaPeriods.around(limit.quota()));
     }
 
     /**

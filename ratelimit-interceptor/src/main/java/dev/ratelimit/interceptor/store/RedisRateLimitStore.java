@@ -214,25 +214,33 @@ public class RedisRateLimitStore implements RateLimitStore {
      */
     private byte[][] args(CounterRequest request, byte[] reservedAt, boolean peek) {
         byte[][] args = new byte[12][];
+        Arrays.fill(args, NO_VALUE);
         args[0] = number(request.limit());
         args[1] = number(request.windowMillis());
-        args[2] = testClock == null ? NO_VALUE : number(testClock.millis());
-        args[3] = request.cost() == 1 ? NO_VALUE : number(request.cost());
-        args[4] = reservedAt == null ? NO_VALUE : reservedAt;
-        Penalty penalty = request.penalty();
-        args[5] = penalty.applies() ? number(penalty.firstBlockMillis()) : NO_VALUE;
-        args[6] = penalty.applies() ? number(penalty.longestMillis()) : NO_VALUE;
-        CalendarBounds calendar = request.calendar();
-        for (int i = 7; i < 11; i++) {
-            args[i] = NO_VALUE;
+        if (testClock != null) {
+            args[2] = number(testClock.millis());
         }
+        if (request.cost() != 1) {
+            args[3] = number(request.cost());
+        }
+        if (reservedAt != null) {
+            args[4] = reservedAt;
+        }
+        Penalty penalty = request.penalty();
+        if (penalty.applies()) {
+            args[5] = number(penalty.firstBlockMillis());
+            args[6] = number(penalty.longestMillis());
+        }
+        CalendarBounds calendar = request.calendar();
         if (calendar != null) {
             args[7] = number(calendar.previous());
             args[8] = number(calendar.current());
             args[9] = number(calendar.next());
             args[10] = number(calendar.afterNext());
         }
-        args[11] = peek ? PEEK : NO_VALUE;
+        if (peek) {
+            args[11] = PEEK;
+        }
         int used = args.length;
         while (used > 2 && args[used - 1].length == 0) {
             used--;
