@@ -1,31 +1,27 @@
 package dev.ratelimit.interceptor.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RedisKeys;
-import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.fixture.AlgorithmController;
 import dev.ratelimit.interceptor.fixture.BatchController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.fixture.PenaltyController;
-import dev.ratelimit.interceptor.fixture.PlanController;
 import dev.ratelimit.interceptor.fixture.QuotaController;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -129,92 +125,31 @@ public interface LimitKindsContract {
     default void calendarQuotasAdmitExactlyTheirCountAndPointAtThePeriodsEnd() throws Exception {
         List<HttpProbe> probes = apps().stream().map(app -> new HttpProbe(FixtureApplication.port(app))).toList();
         for (String period : List.of("day", "month")) {
-            String path = "/quota/" + period + "?usercode=ida";
             ZoneId zone = period.equals("day") ? ZoneOffset.UTC : ZoneId.of(QuotaController.MONTH_ZONE);
+            UnaryOperator<ZonedDateTime> periodEnd = period.equals("day") ? CalendarBurst.dayEnd(zone)
+                    : CalendarBurst.monthEnd(zone);
             List<Long> retryAfters = new CopyOnWriteArrayList<>();
 
-            int admitted = ConcurrentClients.admitted(64, 2, thread -> {
-                HttpResponse<String> response = probes.get(thread % probes.size()).get(path);
-                assertThat(response.statusCode()).isIn(200, 429);
-                if (response.statusCode() == 429) {
-                    retryAfters.add(Long.parseLong(response.headers().firstValue("Retry-After").orElseThrow()));
-                }
-                return response.statusCode() == 200;
+            CalendarBurst.Result burst = CalendarBurst.withinOnePeriod(zone, periodEnd, attempt -> {
+                retryAfters.clear();
+                return ConcurrentClients.admitted(64, 2, thread -> {
+                    HttpResponse<String> response = probes.get(thread % probes.size())
+                            .get("/quota/" + period + "?usercode=ida" + attempt);
+                    assertThat(response.statusCode()).isIn(200, 429);
+                    if (response.statusCode() == 429) {
+                        retryAfters.add(Long.parseLong(response.headers().firstValue("Retry-After").orElseThrow()));
+                    }
+                    return response.statusCode() == 200;
+                });
             });
 
-            assertThat(admitted).as(period).isEqualTo(period.equals("day") ? QuotaController.PER_DAY
+            assertThat(burst.admitted()).as(period).isEqualTo(period.equals("day") ? QuotaController.PER_DAY
                     : QuotaController.PER_MONTH);
-            ZonedDateTime now = ZonedDateTime.now(zone);
-            ZonedDateTime end = period.equals("day") ? now.toLocalDate().plusDays(1).atStartOfDay(zone)
-                    : now.toLocalDate().withDayOfMonth(1).plusMonths(1).atStartOfDay(zone);
-            long secondsLeft = Duration.between(now, end).toSeconds();
-            // Rounded up to whole seconds, and measured before now was read.
+            long secondsLeft = Duration.between(burst.endedAt(), periodEnd.apply(burst.endedAt())).toSeconds();
+            // Rounded up to whole seconds, and measured before the burst ended.
             assertThat(retryAfters).as("Retry-After of the %s quota", period).isNotEmpty()
                     .allSatisfy(retryAfter -> assertThat(retryAfter).isBetween(secondsLeft, secondsLeft + 60));
         }
-    }
-
-    /**
-     * A client gets its plan's limit from the config hash, or an operator's exception for it, exactly,
-     * under 64 concurrent clients over the instances; a plan without a field and an ended exception leave
-     * the declared limit. On the in-process store's app there is no Redis to hold the config hash.
-     */
-    @Test
-    default void plansAndExceptionsGiveEachClientItsOwnLimitExactly() throws Exception {
-        ConfigurableApplicationContext first = apps().get(0);
-        assumeFalse("memory".equals(first.getBean(RateLimitStore.class).describe().type()),
-                "the in-process store's app has no Redis for the config hash");
-        List<HttpProbe> probes = apps().stream().map(app -> new HttpProbe(FixtureApplication.port(app))).toList();
-        SysConfigEditor editor = first.getBean(SysConfigEditor.class);
-        editor.setPlanLimit(PlanController.RULE, "pro", "7/60");
-        editor.setException(PlanController.RULE, "vip", "11/60", Instant.now().plus(Duration.ofHours(1)));
-        Awaitility.await("every instance has the plan and the exception").atMost(Duration.ofSeconds(10))
-                .until(() -> apps().stream().map(app -> app.getBean(RuleSnapshotHolder.class).current())
-                        .allMatch(snapshot -> snapshot.plan(PlanController.RULE, "pro") != null
-                                && snapshot.exception(PlanController.RULE, "vip", Instant.now()) != null));
-
-        Map<String, Integer> expected = Map.of("pro", 7, "free", PlanController.DECLARED, "vip", 11);
-        for (Map.Entry<String, Integer> client : expected.entrySet()) {
-            String user = client.getKey().equals("vip") ? "vip" : "liz-" + client.getKey();
-            String plan = client.getKey().equals("vip") ? "free" : client.getKey();
-            int admitted = ConcurrentClients.admitted(64, 1, thread -> probes.get(thread % probes.size())
-                    .status("/planned?usercode=" + user, "X-Plan", plan) == 200);
-            assertThat(admitted).as(client.getKey()).isEqualTo(client.getValue());
-        }
-    }
-
-    /**
-     * An operator's {@code dynuri} rule {@code 3/day block=600} on an endpoint without annotation: exactly 3
-     * under 64 clients over the instances, and a denial says the true wait, the longer of the block and
-     * the time to midnight (UTC).
-     */
-    @Test
-    default void aDynamicRuleCanBeADailyQuotaWithAPenalty() throws Exception {
-        ConfigurableApplicationContext first = apps().get(0);
-        assumeFalse("memory".equals(first.getBean(RateLimitStore.class).describe().type()),
-                "the in-process store's app has no Redis for the config hash");
-        List<HttpProbe> probes = apps().stream().map(app -> new HttpProbe(FixtureApplication.port(app))).toList();
-        first.getBean(SysConfigEditor.class).setUriRule("/open/quota", "3/day block=600");
-        Awaitility.await("every instance has the rule").atMost(Duration.ofSeconds(10))
-                .until(() -> apps().stream().allMatch(app -> app.getBean(RuleSnapshotHolder.class).current()
-                        .uriRule("/open/quota") != null));
-        List<Long> retryAfters = new CopyOnWriteArrayList<>();
-
-        int admitted = ConcurrentClients.admitted(64, 1, thread -> {
-            HttpResponse<String> response = probes.get(thread % probes.size()).get("/open/quota?usercode=ned");
-            assertThat(response.statusCode()).isIn(200, 429);
-            if (response.statusCode() == 429) {
-                retryAfters.add(Long.parseLong(response.headers().firstValue("Retry-After").orElseThrow()));
-            }
-            return response.statusCode() == 200;
-        });
-
-        assertThat(admitted).isEqualTo(3);
-        ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);
-        long toMidnight = Duration.between(now, now.toLocalDate().plusDays(1).atStartOfDay(ZoneOffset.UTC)).toSeconds();
-        long expected = Math.max(600, toMidnight);
-        assertThat(retryAfters).isNotEmpty().allSatisfy(retryAfter -> assertThat(retryAfter).isBetween(expected - 60,
-                expected + 60));
     }
 
     @Test
