@@ -110,6 +110,11 @@ class ConsoleRulePageTest {
         assertThat(between(page, "id=\"plans\"", "</table>")).contains("gold").contains("4/60");
         assertThat(between(page, "id=\"exceptions\"", "</table>")).contains("zoe").contains("6/60").contains("2099-01-01");
         assertThat(between(page, "id=\"plan\"", "</td>")).contains("#headers[&#39;X-Plan&#39;]");
+        String rules = console.get(CONSOLE + "/rules").body();
+        assertThat(between(rules, "id=\"rule-fixture.PlanController.planned\"", "</tr>"))
+                .as("the rules list shows the plan expression").contains("#headers[&#39;X-Plan&#39;]");
+        assertThat(between(rules, "id=\"rule-fixture.BatchController.fixedWindow\"", "</tr>"))
+                .as("and the cost expression").contains("getParameter(&#39;items&#39;)");
         HttpProbe probe = instances.probe(0);
         Awaitility.await("the instance applies the plan and the exception").atMost(Duration.ofSeconds(10))
                 .until(() -> probe.status("/planned?usercode=max-probe", "X-Plan", "gold") == 200);
@@ -132,6 +137,41 @@ class ConsoleRulePageTest {
         assertThat(console.post(CONSOLE + "/rules/exception/delete", "module", "fixture", "rule", "PlanController.planned",
                 "identity", "zoe").statusCode()).isEqualTo(302);
         assertThat(between(console.get(rulePage).body(), "id=\"exceptions\"", "</table>")).doesNotContain("zoe");
+    }
+
+    /**
+     * An annotated rule's penalty ({@code <rule>.block}) through the rule page: shown in force on both
+     * pages, applied by the instance, in the rule's history; garbage comes back refused with what was
+     * typed, and a blank field gives the declared penalty (none) back.
+     */
+    @Test
+    void anOperatorGivesARulePenaltyOnTheRulePage() {
+        String rule = "AlgorithmController.tokenBucket";
+        String rulePage = CONSOLE + "/rule?module=fixture&rule=" + rule;
+        console.get(rulePage);
+        assertThat(console.post(CONSOLE + "/rules/penalty", "module", "fixture", "rule", rule, "block", " 100000 ")
+                .statusCode()).isEqualTo(302);
+
+        String page = console.get(rulePage).body();
+        assertThat(between(page, "id=\"penalty\"", "</td>")).contains("value=\"100000\"").doesNotContain("penalty-as-declared");
+        assertThat(between(page, "id=\"rule-changes\"", "</table>")).contains("fixture." + rule + ".block");
+        assertThat(between(console.get(CONSOLE + "/rules").body(), "id=\"rule-fixture." + rule + "\"", "</tr>"))
+                .contains("100000 s");
+        HttpProbe probe = instances.probe(0);
+        String path = AlgorithmController.path(Algorithm.TOKEN_BUCKET) + "?usercode=pia";
+        Awaitility.await("the instance blocks a denied client for the operator's penalty").atMost(Duration.ofSeconds(10))
+                .until(() -> {
+                    HttpResponse<String> response = probe.get(path);
+                    return response.statusCode() == 429
+                            && Long.parseLong(response.headers().firstValue("Retry-After").orElseThrow()) > 86_400;
+                });
+
+        HttpResponse<String> refused = console.follow(console.post(CONSOLE + "/rules/penalty", "module", "fixture",
+                "rule", rule, "block", "soon"));
+        assertThat(refused.body()).contains("id=\"error\"").contains("value=\"soon\"");
+        assertThat(console.post(CONSOLE + "/rules/penalty", "module", "fixture", "rule", rule, "block", "")
+                .statusCode()).isEqualTo(302);
+        assertThat(between(console.get(rulePage).body(), "id=\"penalty\"", "</td>")).contains("penalty-as-declared");
     }
 
     @Test

@@ -18,7 +18,7 @@ import dev.ratelimit.console.live.LiveTraffic;
 import dev.ratelimit.console.logs.LogClock;
 import dev.ratelimit.console.logs.LogsController;
 import dev.ratelimit.console.logs.OverviewController;
-import dev.ratelimit.console.rules.ClientLimitsController;
+import dev.ratelimit.console.rules.RuleFormsController;
 import dev.ratelimit.console.rules.RulePageController;
 import dev.ratelimit.console.rules.RulesController;
 import dev.ratelimit.interceptor.blocked.BlockedClients;
@@ -134,16 +134,16 @@ public class ConsoleAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ClientLimitsController ratelimitConsoleClientLimits(AuditedEditor editor, LogClock clock,
-                                                        ConsoleProperties properties) {
-        return new ClientLimitsController(editor, clock, properties);
+    RuleFormsController ratelimitConsoleRuleForms(AuditedEditor editor, LogClock clock,
+                                                  ConsoleProperties properties) {
+        return new RuleFormsController(editor, clock, properties);
     }
 
     @Bean
     @ConditionalOnMissingBean
     DynamicRulesController ratelimitConsoleDynamicRules(ApiIndexRepository index, SysConfigRepository config,
                                                         AuditedEditor editor, MessageSource messages,
-                                                        ConsoleProperties properties) {
+                                                  ConsoleProperties properties) {
         return new DynamicRulesController(index, config, editor, messages, properties);
     }
 

@@ -1,5 +1,6 @@
 package dev.ratelimit.console.rules;
 
+import static dev.ratelimit.interceptor.config.SysConfigFields.BLOCK_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.CHECK_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.COUNT_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DYNURI_PREFIX;
@@ -167,7 +168,7 @@ public class RulePageController {
     private boolean changes(String module, String rule, String id, Model model) {
         model.addAttribute("auditKept", audit.isPersistent());
         List<String> fields = List.of(id + CHECK_SUFFIX, id + COUNT_SUFFIX, id + INTERVAL_SUFFIX, id + MODE_SUFFIX,
-                DYN_PREFIX + id, DYNURI_PREFIX + rule);
+                id + BLOCK_SUFFIX, DYN_PREFIX + id, DYNURI_PREFIX + rule);
         try {
             model.addAttribute("changes", audit.history(fields, BlockedController.unblockField(module,
                             RedisKeys.escaped(rule) + ":"), CHANGES).stream()

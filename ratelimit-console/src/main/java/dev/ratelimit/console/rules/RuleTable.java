@@ -97,7 +97,9 @@ final class RuleTable {
         List<String> ignored = knobs(id).stream().filter(snapshot.ignored()::containsKey)
                 .map(knob -> knob + ": " + snapshot.ignored().get(knob)).toList();
         return new RuleRow(id, entry.pattern(), String.join(", ", entry.methods()), limit.dimension(), limit.algorithm(),
-                limit.countWhen(), blockFor(limit), limit.cost(), limit.quota(), limit.plan(), override.enabled(), snapshot.shadowRules().contains(id), count, interval, declaredCount,
+                limit.countWhen(), blockFor(limit), override.penalty() == null ? null : LimitSpec.formatBlocks(override.penalty()),
+                limit.cost(), limit.quota(), limit.plan(), override.enabled(), snapshot.shadowRules().contains(id), count,
+                interval, declaredCount,
                 declaredInterval, overridden, last.map(AuditEntry::operator).orElse(null),
                 last.map(change -> clock.format(change.at())).orElse(null), ignored);
     }

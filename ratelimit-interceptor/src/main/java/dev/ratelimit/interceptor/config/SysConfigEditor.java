@@ -222,6 +222,11 @@ public class SysConfigEditor {
         }
     }
 
+    /** Removes {@code <ruleId>.block}: the rule's penalty is the annotation's again. */
+    public SysConfigChange removeRulePenalty(String ruleId) {
+        return remove(ruleField(ruleId, BLOCK_SUFFIX));
+    }
+
     /**
      * {@code <ruleId>.plan.<plan>}: the count and window, {@code <count>/<interval>}, of one plan of a rule
      * whose annotation resolves plans ({@code @RateLimit(plan = ...)}).

@@ -16,7 +16,7 @@ import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -24,63 +24,77 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.util.UriUtils;
 
 /**
- * The rule page's forms for the limits of particular clients: a plan's count and window
- * ({@code <rule>.plan.<plan>}) and an exception for one identity until a time
- * ({@code <rule>.exception.<identity>}). Written by the limiter's editor, so checked as the limiter
- * reads them, and audited; a refused form comes back to the rule page with the reason and what was typed.
+ * The rule page's forms for what an operator adds to an annotated rule beyond its count and window: its
+ * penalty ({@code <rule>.block}), a plan's count and window ({@code <rule>.plan.<plan>}) and an exception
+ * for one identity until a time ({@code <rule>.exception.<identity>}). Written by the limiter's editor, so
+ * checked as the limiter reads them, and audited; a refused form comes back to the rule page with the
+ * reason and what was typed.
  */
 @Controller
 @RateLimitExempt
 @RequestMapping(ConsolePaths.BASE)
-public class ClientLimitsController {
+public class RuleFormsController {
+
+    private static final String RULE_CONFIG = "#rule-config";
+    private static final String CLIENT_LIMITS = "#client-limits";
 
     private final AuditedEditor editor;
     private final LogClock clock;
     private final String rulePage;
 
-    public ClientLimitsController(AuditedEditor editor, LogClock clock, ConsoleProperties properties) {
+    public RuleFormsController(AuditedEditor editor, LogClock clock, ConsoleProperties properties) {
         this.editor = editor;
         this.clock = clock;
         this.rulePage = properties.path() + "/rule";
     }
 
+    /** A blank {@code block} gives the rule its declared penalty back. */
+    @PostMapping("/rules/penalty")
+    public String savePenalty(@RequestParam String module, @RequestParam String rule,
+                              @RequestParam(defaultValue = "") String block, HttpServletRequest request) {
+        return write(module, rule, RULE_CONFIG, (edit, id) -> block.isBlank() ? edit.removeRulePenalty(id)
+                : edit.setRulePenalty(id, block.strip()), request, Map.of("block", block));
+    }
+
     @PostMapping("/rules/plan")
     public String savePlan(@RequestParam String module, @RequestParam String rule, @RequestParam String plan,
                            @RequestParam String limit, HttpServletRequest request) {
-        return write(module, rule, edit -> edit.setPlanLimit(module + "." + rule, plan.strip(), limit.strip()), request,
-                Map.of("plan", plan, "planLimit", limit));
+        return write(module, rule, CLIENT_LIMITS, (edit, id) -> edit.setPlanLimit(id, plan.strip(), limit.strip()),
+                request, Map.of("plan", plan, "planLimit", limit));
     }
 
     @PostMapping("/rules/plan/delete")
     public String deletePlan(@RequestParam String module, @RequestParam String rule, @RequestParam String plan,
                              HttpServletRequest request) {
-        return write(module, rule, edit -> edit.removePlanLimit(module + "." + rule, plan), request, Map.of());
+        return write(module, rule, CLIENT_LIMITS, (edit, id) -> edit.removePlanLimit(id, plan), request, Map.of());
     }
 
     /** {@code until} as the browser's date and time field sends it, in the console's zone, or an ISO instant. */
     @PostMapping("/rules/exception")
     public String saveException(@RequestParam String module, @RequestParam String rule, @RequestParam String identity,
                                 @RequestParam String limit, @RequestParam String until, HttpServletRequest request) {
-        return write(module, rule, edit -> edit.setException(module + "." + rule, identity.strip(), limit.strip(),
+        return write(module, rule, CLIENT_LIMITS, (edit, id) -> edit.setException(id, identity.strip(), limit.strip(),
                 instant(until)), request, Map.of("identity", identity, "exceptionLimit", limit, "until", until));
     }
 
     @PostMapping("/rules/exception/delete")
     public String deleteException(@RequestParam String module, @RequestParam String rule,
                                   @RequestParam String identity, HttpServletRequest request) {
-        return write(module, rule, edit -> edit.removeException(module + "." + rule, identity), request, Map.of());
+        return write(module, rule, CLIENT_LIMITS, (edit, id) -> edit.removeException(id, identity), request, Map.of());
     }
 
-    private String write(String module, String rule, Function<SysConfigEditor, SysConfigChange> edit,
-                         HttpServletRequest request, Map<String, String> typed) {
+    /** Applies {@code edit} to the rule {@code <module>.<rule>} and goes back to the rule page at {@code anchor}. */
+    private String write(String module, String rule, String anchor,
+                         BiFunction<SysConfigEditor, String, SysConfigChange> edit, HttpServletRequest request,
+                         Map<String, String> typed) {
         String page = rulePage + "?module=" + UriUtils.encodeQueryParam(module, StandardCharsets.UTF_8)
                 + "&rule=" + UriUtils.encodeQueryParam(rule, StandardCharsets.UTF_8);
         try {
-            editor.apply(Operators.of(request), edit);
+            editor.apply(Operators.of(request), configEditor -> edit.apply(configEditor, module + "." + rule));
         } catch (IllegalArgumentException e) {
             return Refusal.redirect(page, e, typed);
         }
-        return "redirect:" + page + "#client-limits";
+        return "redirect:" + page + anchor;
     }
 
     private Instant instant(String until) {
