@@ -14,6 +14,8 @@
 #   allowed-no-stats, rejected-no-stats  as allowed and rejected, with ratelimit.stats.enabled=false:
 #             what the live statistics and the blocked-clients list cost a request (an in-memory count
 #             per limit, a note per refusal; their Redis writes run on a thread of their own)
+#   allowed-planned  as allowed, on a rule whose client plan is an expression on the request
+#             (GET /planned?plan=pro, with a count for plan pro in the config hash): what a plan costs
 #   redis-call without the starter, GET /redis-call (one INCR of the app's own per request: what a single
 #             Redis round trip costs a request here, whoever makes it)
 # After one warm-up pass (WARMUP seconds each, long enough for the JIT on a busy 2-core machine), ROUNDS passes run wrk against each in turn (side by side in time, so a change
@@ -22,7 +24,9 @@
 # /proc/<pid>/stat around each run), which shows where the time of a limited request goes.
 #
 # Usage: ratelimit-bench/http-overhead.sh [--no-build]
-# Environment: DURATION (s per wrk run, default 10), WARMUP (s per variant, default 30), CONNECTIONS (default 32), WRK_THREADS (default 1),
+# Environment: VARIANTS (a space-separated subset of the variants above, starting with bare and no-rule;
+#              default all),
+#              DURATION (s per wrk run, default 10), WARMUP (s per variant, default 30), CONNECTIONS (default 32), WRK_THREADS (default 1),
 #              ROUNDS (default 5), OUT (result folder, default ratelimit-bench/target/bench-results).
 set -euo pipefail
 
@@ -33,7 +37,7 @@ CONNECTIONS=${CONNECTIONS:-32}
 WRK_THREADS=${WRK_THREADS:-1}
 ROUNDS=${ROUNDS:-5}
 OUT=${OUT:-ratelimit-bench/target/bench-results}
-VARIANTS=(bare no-rule allowed allowed-no-stats rejected rejected-no-stats rejected-uncached allowed-in-process redis-call)
+read -r -a VARIANTS <<<"${VARIANTS:-bare no-rule allowed allowed-planned allowed-no-stats rejected rejected-no-stats rejected-uncached allowed-in-process redis-call}"
 
 if [[ "${1:-}" != "--no-build" ]]; then
   mvn -B -q -pl ratelimit-bench -am package dependency:build-classpath -DskipTests \
@@ -66,6 +70,9 @@ for variant in "${VARIANTS[@]}"; do
     rejected-no-stats) cp=$FULL_CP path=/rejected stats=false ;;
     rejected-uncached) cp=$FULL_CP path=/rejected near_cache=false ;;
     allowed-in-process) cp=$FULL_CP path=/allowed store=memory ;;
+    allowed-planned) cp=$FULL_CP path=/planned?plan=pro
+      await_redis "$redis_port"
+      redis-cli -p "$redis_port" hset ratelimit:sysconfig app-bench.OverheadController.planned.plan.pro 1000000000/1 >/dev/null ;;
     redis-call) cp=$BARE_CP path=/redis-call ;;
   esac
   java -Xms512m -Xmx512m -cp "$cp" dev.ratelimit.bench.http.OverheadApplication \

@@ -21,6 +21,16 @@ free_port() {
   exit 1
 }
 
+# Waits at most 30 s for the redis-server on a port to answer.
+await_redis() {
+  for _ in $(seq 1 60); do
+    redis-cli -p "$1" ping >/dev/null 2>&1 && return 0
+    sleep 0.5
+  done
+  echo "redis-server on port $1 did not answer within 30 s" >&2
+  exit 1
+}
+
 # Waits at most 60 s for a URL to answer.
 await() {
   for _ in $(seq 1 120); do

@@ -33,6 +33,18 @@ class OverheadController {
     }
 
     /**
+     * As {@code /allowed}, with the client's plan resolved by an expression on the request and looked up
+     * in the config hash ({@code plan=pro}, which the bench gives its own count): what a plan costs a
+     * request in the app, since the store is asked exactly as for {@code /allowed}.
+     */
+    @RateLimit(count = 1_000_000_000L, interval = 1, dimension = Dimension.METHOD,
+            plan = "#request.getParameter('plan')")
+    @GetMapping("/planned")
+    String planned() {
+        return BODY;
+    }
+
+    /**
      * No rule, but one {@code INCR} of the app's own per request: what any single Redis round trip costs
      * a request on this machine, to compare the limited endpoints with.
      */
