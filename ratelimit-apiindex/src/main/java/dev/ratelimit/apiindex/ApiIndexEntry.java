@@ -16,14 +16,30 @@ import java.util.List;
  * @param methods  the HTTP methods, sorted; empty means the mapping takes every method
  * @param handler  the Java method, e.g. {@code com.shop.OrderController.create(java.lang.String)}
  * @param limits   the limits its {@code @RateLimit} annotations declare; empty if it has none
+ * @param limitsDeclaredOn {@code "class"} when the limits are its controller class's {@code @RateLimit}
+ *                 (the method declares none of its own); {@code null} (left out) when they are the method's
  */
 public record ApiIndexEntry(String pattern, List<String> patterns, List<String> methods, String handler,
-                            List<Limit> limits) {
+                            List<Limit> limits,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) String limitsDeclaredOn) {
+
+    /** The value of {@link #limitsDeclaredOn} for limits declared on the controller class. */
+    public static final String CLASS = "class";
 
     public ApiIndexEntry {
         patterns = List.copyOf(patterns);
         methods = List.copyOf(methods);
         limits = List.copyOf(limits);
+    }
+
+    /** An entry whose limits, if any, are declared on the method itself. */
+    public ApiIndexEntry(String pattern, List<String> patterns, List<String> methods, String handler,
+                         List<Limit> limits) {
+        this(pattern, patterns, methods, handler, limits, null);
+    }
+
+    public boolean limitsFromClass() {
+        return CLASS.equals(limitsDeclaredOn);
     }
 
     /**
@@ -62,6 +78,6 @@ public record ApiIndexEntry(String pattern, List<String> patterns, List<String> 
     static ApiIndexEntry of(Endpoint endpoint) {
         return new ApiIndexEntry(endpoint.primaryPattern(), endpoint.patterns(),
                 endpoint.httpMethods().stream().sorted().toList(), endpoint.handler(),
-                endpoint.limits().stream().map(Limit::of).toList());
+                endpoint.limits().stream().map(Limit::of).toList(), endpoint.limitsFromClass() ? CLASS : null);
     }
 }

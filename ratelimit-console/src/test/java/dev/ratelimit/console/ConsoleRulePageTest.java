@@ -175,6 +175,17 @@ class ConsoleRulePageTest {
     }
 
     @Test
+    void aLimitDeclaredOnTheControllerClassSaysSoOnBothPages() {
+        String fromClass = console.get(CONSOLE + "/rule?module=fixture&rule=ClassLimitedController.first").body();
+        String own = console.get(CONSOLE + "/rule?module=fixture&rule=ClassLimitedController.own").body();
+
+        assertThat(between(fromClass, "id=\"rule-source\"", "</td>")).contains("on its controller class");
+        assertThat(between(own, "id=\"rule-source\"", "</td>")).doesNotContain("on its controller class");
+        assertThat(between(console.get(CONSOLE + "/rules").body(), "id=\"rule-fixture.ClassLimitedController.first\"",
+                "</tr>")).contains("on its controller class");
+    }
+
+    @Test
     void aRuleNoLongerConfiguredSaysSo() {
         HttpResponse<String> page = console.get(CONSOLE + "/rule?module=fixture&rule=Gone.rule");
 

@@ -11,7 +11,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * Limits how often a Spring MVC handler method may be called.
  *
- * <p>Repeatable: every limit on a method applies, and any one of them denies. The counters live in
+ * <p>Repeatable: every limit on a method applies, and any one of them denies. On a controller class it
+ * limits each handler method of the class that declares no {@code @RateLimit} of its own (a method's own
+ * limits replace the class's, as a method's {@code @Transactional} does; {@link RateLimitExempt} on a
+ * method exempts it): each method counts on its own, under its own rule name, unless the class's
+ * annotation names a {@link #rule()}, which makes every method of the class share one counter. The counters live in
  * Redis, so every instance of the app shares them. Operators can switch the limit off or change its
  * window and count at run time through the {@code <module>.<rule>.*} fields of the config hash.
  *
@@ -24,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
-@Target(ElementType.METHOD)
+@Target({ElementType.TYPE, ElementType.METHOD})
 @Repeatable(RateLimits.class)
 public @interface RateLimit {
 

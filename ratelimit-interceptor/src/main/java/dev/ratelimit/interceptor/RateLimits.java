@@ -9,7 +9,7 @@ import java.lang.annotation.Target;
 /** Container of repeated {@link RateLimit} annotations; write several {@code @RateLimit} instead. */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
-@Target(ElementType.METHOD)
+@Target({ElementType.TYPE, ElementType.METHOD})
 public @interface RateLimits {
 
     RateLimit[] value();

@@ -8,6 +8,7 @@ import java.util.List;
  *
  * @param blockFor     the declared penalty, as the {@code <rule>.block} field writes it, with its unit
  * @param penalty      the operator's {@code <rule>.block} in force in its place, {@code null} for as declared
+ * @param onClass      whether the {@code @RateLimit} is its controller class's, not the method's own
  * @param count        in force, or what the operator typed into a refused form
  * @param overridden   whether a knob differs from the declaration: an operator's value, kept across deploys
  * @param overriddenBy the operator who last changed one of its knobs, when the audit trail knows
@@ -15,7 +16,7 @@ import java.util.List;
  * @param ignored      knobs the limiter does not apply, each as {@code <field>: <reason>}
  */
 public record RuleRow(String id, String pattern, String methods, String dimension, String algorithm, String countWhen,
-                      String blockFor, String penalty, String cost, String quota, String plan, boolean enabled,
+                      String blockFor, String penalty, String cost, String quota, String plan, boolean onClass, boolean enabled,
                       boolean shadow, String count, String interval, long declaredCount, long declaredInterval,
                       boolean overridden, String overriddenBy, String overriddenAt, List<String> ignored) {
 }

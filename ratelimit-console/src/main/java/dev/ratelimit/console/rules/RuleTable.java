@@ -98,7 +98,7 @@ final class RuleTable {
                 .map(knob -> knob + ": " + snapshot.ignored().get(knob)).toList();
         return new RuleRow(id, entry.pattern(), String.join(", ", entry.methods()), limit.dimension(), limit.algorithm(),
                 limit.countWhen(), blockFor(limit), override.penalty() == null ? null : LimitSpec.formatBlocks(override.penalty()),
-                limit.cost(), limit.quota(), limit.plan(), override.enabled(), snapshot.shadowRules().contains(id), count,
+                limit.cost(), limit.quota(), limit.plan(), entry.limitsFromClass(), override.enabled(), snapshot.shadowRules().contains(id), count,
                 interval, declaredCount,
                 declaredInterval, overridden, last.map(AuditEntry::operator).orElse(null),
                 last.map(change -> clock.format(change.at())).orElse(null), ignored);

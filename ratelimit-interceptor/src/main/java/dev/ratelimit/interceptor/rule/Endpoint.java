@@ -13,9 +13,11 @@ import java.util.StringJoiner;
  * @param rule     {@code ControllerSimpleName.methodName} (with {@code ~2}... when another handler method
  *                 derives the same name): the name {@code dyn.<module>.<rule>} refers to
  * @param patterns URL patterns, the primary one first
+ * @param limitsFromClass whether its limits are its controller class's {@code @RateLimit}: the method
+ *                 declares none of its own
  */
 public record Endpoint(String module, String rule, Class<?> controller, Method method, List<String> patterns,
-                       Set<String> httpMethods, List<LimitDefinition> limits) {
+                       Set<String> httpMethods, List<LimitDefinition> limits, boolean limitsFromClass) {
 
     public Endpoint {
         patterns = List.copyOf(patterns);

@@ -115,8 +115,13 @@ public final class EndpointCatalog {
     private Endpoint describe(HandlerMethod handler, Collection<String> patterns, Set<String> httpMethods) {
         EndpointKey key = EndpointKey.of(handler);
         String rule = ruleOf(key);
+        Set<RateLimit> own = AnnotatedElementUtils.findMergedRepeatableAnnotations(key.method(), RateLimit.class,
+                RateLimits.class);
+        Set<RateLimit> annotations = own.isEmpty() ? AnnotatedElementUtils.findMergedRepeatableAnnotations(
+                key.controller(), RateLimit.class, RateLimits.class) : own;
         return new Endpoint(naming.module(), rule, key.controller(), key.method(),
-                new ArrayList<>(new TreeSet<>(patterns)), httpMethods, limitsOf(key.controller(), key.method(), rule));
+                new ArrayList<>(new TreeSet<>(patterns)), httpMethods,
+                limitsOf(key.controller(), key.method(), rule, annotations), own.isEmpty() && !annotations.isEmpty());
     }
 
     /** The derived rule name of a handler method, made unique among the app's handler methods. */
@@ -144,9 +149,8 @@ public final class EndpointCatalog {
         }
     }
 
-    private List<LimitDefinition> limitsOf(Class<?> controller, Method method, String endpointRule) {
-        Set<RateLimit> annotations = AnnotatedElementUtils.findMergedRepeatableAnnotations(method, RateLimit.class,
-                RateLimits.class);
+    private List<LimitDefinition> limitsOf(Class<?> controller, Method method, String endpointRule,
+                                           Set<RateLimit> annotations) {
         List<LimitDefinition> limits = new ArrayList<>(annotations.size());
         Set<String> ids = new HashSet<>();
         for (RateLimit annotation : annotations) {
