@@ -1,23 +1,28 @@
 package dev.ratelimit.demo;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.util.Map;
+import org.apache.commons.logging.Log;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.logging.DeferredLogFactory;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
-import redis.embedded.RedisServer;
 
 /**
  * Lets the demo run with nothing installed: unless {@code spring.data.redis.host}, {@code .url} or
- * {@code .port} is set, starts the redis-server binary shipped in the embedded-redis artifact on a
- * free port and points the app at it. The process stops with the JVM.
+ * {@code .port} is set, starts {@link DemoRedisServer} and points the app at it, and says how to look
+ * inside with {@code redis-cli}. The server stops after the app has (a Spring Boot shutdown handler),
+ * so Ctrl-C stops the demo quietly.
  */
 public class EmbeddedRedisEnvironmentPostProcessor implements EnvironmentPostProcessor {
 
-    private static RedisServer server;
+    private static DemoRedisServer server;
+
+    private final Log log;
+
+    public EmbeddedRedisEnvironmentPostProcessor(DeferredLogFactory logs) {
+        this.log = logs.getLog(EmbeddedRedisEnvironmentPostProcessor.class);
+    }
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
@@ -30,35 +35,16 @@ public class EmbeddedRedisEnvironmentPostProcessor implements EnvironmentPostPro
         int port = start();
         environment.getPropertySources().addFirst(new MapPropertySource("embeddedRedis",
                 Map.of("spring.data.redis.host", "127.0.0.1", "spring.data.redis.port", port)));
+        log.info("The demo's own redis-server listens on 127.0.0.1:" + port + "; look inside with: redis-cli -p "
+                + port);
     }
 
     private static synchronized int start() {
         if (server == null) {
-            try {
-                int port = freePort();
-                RedisServer started = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
-                        .setting("save \"\"").setting("appendonly no").build();
-                started.start();
-                Runtime.getRuntime().addShutdownHook(new Thread(() -> stopQuietly(started), "embedded-redis-stop"));
-                server = started;
-            } catch (IOException e) {
-                throw new UncheckedIOException("Cannot start the embedded redis-server", e);
-            }
+            DemoRedisServer started = DemoRedisServer.start();
+            SpringApplication.getShutdownHandlers().add(started::stop);
+            server = started;
         }
-        return server.ports().get(0);
-    }
-
-    private static void stopQuietly(RedisServer redis) {
-        try {
-            redis.stop();
-        } catch (IOException e) {
-            // the JVM is exiting; the process dies with it
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        return server.port();
     }
 }

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -19,8 +20,14 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * app stopping while Redis was away could wait for ever (a CI run did). Here a connection being made
  * holds nothing the stop needs: stopping closes what is open, and a connection that is opened after
  * the stop is closed at once.
+ *
+ * <p>A lifecycle bean stopped before the app's connection factory ({@link #PHASE}): the factory's stop
+ * closes its connection pool, which warns about the subscription's connection if it is still borrowed.
  */
-public final class ConfigChangeSubscription implements DisposableBean {
+public final class ConfigChangeSubscription implements SmartLifecycle, DisposableBean {
+
+    /** Stops before the connection factory (phase 0), after the web server has stopped taking requests. */
+    static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
 
     private static final Logger log = LoggerFactory.getLogger(ConfigChangeSubscription.class);
 
@@ -29,6 +36,7 @@ public final class ConfigChangeSubscription implements DisposableBean {
     private final ConfigChangeListener listener;
     private RedisConnection connection;
     private boolean closed;
+    private volatile boolean running;
 
     public ConfigChangeSubscription(RedisConnectionFactory factory, String channel, ConfigChangeListener listener) {
         this.factory = factory;
@@ -53,6 +61,30 @@ public final class ConfigChangeSubscription implements DisposableBean {
             forget(opened);
             throw e;
         }
+    }
+
+    @Override
+    public void start() {
+        synchronized (this) {
+            closed = false;
+        }
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        destroy();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
     }
 
     @Override
