@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -35,8 +36,13 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
      */
     public MicrometerRateLimitMetrics(MeterRegistry registry, CircuitBreaker circuit, DroppedInterceptions log) {
         this.registry = registry;
+        // Histogram buckets from 100 µs to 2 s (about 50 series), so a dashboard can show percentiles
+        // aggregated over instances; one timer per app, so the cost is bounded.
         this.decisions = Timer.builder("ratelimit.decision")
                 .description("Time for the store to decide the limits of one request")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(100_000))
+                .maximumExpectedValue(Duration.ofSeconds(2))
                 .register(registry);
         if (circuit != null) {
             Gauge.builder("ratelimit.circuit.open", circuit, c -> c.isClosed() ? 0 : 1)
