@@ -50,6 +50,11 @@ public class MemoryRateLimitStore implements RateLimitStore {
         this.maxKeys = maxKeys;
     }
 
+    /** Forgets every counter and penalty, as if the app had just started (tests reset it between cases). */
+    public void clear() {
+        counters.clear();
+    }
+
     @Override
     public Set<Algorithm> supportedAlgorithms() {
         return EnumSet.allOf(Algorithm.class);

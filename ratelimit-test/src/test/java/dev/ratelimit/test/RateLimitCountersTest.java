@@ -1,0 +1,65 @@
+package dev.ratelimit.test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.fixture.PenaltyController;
+import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.RedisWithApps;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.setup.MockMvcBuilders;
+import org.springframework.web.context.WebApplicationContext;
+
+/**
+ * {@link RateLimitCounters#reset} gives a client that used up its limit, and was put under a penalty
+ * for it, its full limit back, with counters in Redis and in the process; {@link EndpointLimit} tells
+ * the exact limit from one off by one.
+ */
+class RateLimitCountersTest {
+
+    @RegisterExtension
+    final RedisWithApps env = new RedisWithApps();
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void aResetGivesTheFullLimitBackOnRedis(Algorithm algorithm) throws Exception {
+        assertTheResetGivesTheFullLimitBack(env.start(), algorithm);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void aResetGivesTheFullLimitBackInProcess(Algorithm algorithm) throws Exception {
+        ConfigurableApplicationContext app = FixtureApplication.start(RedisServerProcess.freePort(),
+                "ratelimit.store=memory", "ratelimit.config.initial-load-timeout=100ms");
+        try {
+            assertTheResetGivesTheFullLimitBack(app, algorithm);
+        } finally {
+            app.close();
+        }
+    }
+
+    private static void assertTheResetGivesTheFullLimitBack(ConfigurableApplicationContext app, Algorithm algorithm)
+            throws Exception {
+        MockMvc mvc = MockMvcBuilders.webAppContextSetup((WebApplicationContext) app).build();
+        EndpointLimit limit = EndpointLimit.of(mvc, () -> get(PenaltyController.path(algorithm)).param("usercode", "tess"));
+
+        assertThat(limit.admitsExactly(PenaltyController.LIMIT).getHeader("Retry-After"))
+                .as("blocked for the penalty").isEqualTo(Long.toString(PenaltyController.BLOCK_SECONDS));
+        RateLimitCounters.reset(app);
+        limit.admitsExactly(PenaltyController.LIMIT);
+
+        RateLimitCounters.reset(app);
+        assertThatThrownBy(() -> limit.admitsExactly(PenaltyController.LIMIT + 1)).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("request " + (PenaltyController.LIMIT + 1) + " was refused with 429");
+        RateLimitCounters.reset(app);
+        assertThatThrownBy(() -> limit.admitsExactly(PenaltyController.LIMIT - 1)).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("to be refused with 429 after " + (PenaltyController.LIMIT - 1) + " admitted");
+    }
+}
