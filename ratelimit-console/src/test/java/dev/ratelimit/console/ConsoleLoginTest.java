@@ -70,7 +70,7 @@ class ConsoleLoginTest {
 
         assertThat(one.cookie("rlc_session")).isNotEqualTo(two.cookie("rlc_session"));
         assertThat(one.csrf()).isNotEqualTo(two.csrf());
-        assertThat(one.postRaw(CONSOLE + "/rules/switches", Map.of("_csrf", two.csrf(), "global", "true", "log", "true"))
+        assertThat(one.postRaw(CONSOLE + "/rules/switches", Map.of("ratelimit_csrf", two.csrf(), "global", "true", "log", "true"))
                 .statusCode()).as("another session's token").isEqualTo(403);
     }
 

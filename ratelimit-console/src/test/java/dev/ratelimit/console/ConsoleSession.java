@@ -25,7 +25,7 @@ public final class ConsoleSession {
     /** The property that sets it. */
     public static final String PASSWORD_PROPERTY = "ratelimit.console.password=" + PASSWORD;
 
-    private static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([^\"]*)\"");
+    private static final Pattern CSRF = Pattern.compile("name=\"ratelimit_csrf\" value=\"([^\"]*)\"");
 
     private final String base;
     private final CookieManager cookies = new CookieManager();
@@ -83,7 +83,7 @@ public final class ConsoleSession {
     /** Posts a form with the CSRF token of the last page fetched. */
     public HttpResponse<String> post(String path, String... fields) {
         Map<String, String> form = new LinkedHashMap<>();
-        form.put("_csrf", csrf);
+        form.put("ratelimit_csrf", csrf);
         for (int i = 0; i < fields.length; i += 2) {
             form.put(fields[i], fields[i + 1]);
         }

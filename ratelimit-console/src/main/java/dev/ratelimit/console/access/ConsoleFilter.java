@@ -30,7 +30,11 @@ public class ConsoleFilter extends OncePerRequestFilter {
 
     public static final String OPERATOR_ATTRIBUTE = "ratelimitConsoleOperator";
     public static final String CSRF_ATTRIBUTE = "ratelimitConsoleCsrf";
-    static final String CSRF_PARAMETER = "_csrf";
+    /**
+     * Not {@code _csrf}: in an app with Spring Security, Thymeleaf forms also get Spring's hidden
+     * {@code _csrf} field, placed first, and the console would read the app's token instead of its own.
+     */
+    static final String CSRF_PARAMETER = "ratelimit_csrf";
     static final String CSRF_HEADER = "X-CSRF-Token";
     static final String LOGIN_CSRF_COOKIE = "rlc_login";
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS");

@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.config;
 
+import dev.ratelimit.interceptor.RedisWorkPhase;
 import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,13 +22,12 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * holds nothing the stop needs: stopping closes what is open, and a connection that is opened after
  * the stop is closed at once.
  *
- * <p>A lifecycle bean stopped before the app's connection factory ({@link #PHASE}): the factory's stop
- * closes its connection pool, which warns about the subscription's connection if it is still borrowed.
+ * <p>A lifecycle bean stopped before the app's connection factory ({@link RedisWorkPhase}): the
+ * factory's stop closes its connection pool, which warns about the subscription's connection if it is
+ * still borrowed.
  */
 public final class ConfigChangeSubscription implements SmartLifecycle, DisposableBean {
 
-    /** Stops before the connection factory (phase 0), after the web server has stopped taking requests. */
-    static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
 
     private static final Logger log = LoggerFactory.getLogger(ConfigChangeSubscription.class);
 
@@ -84,7 +84,7 @@ public final class ConfigChangeSubscription implements SmartLifecycle, Disposabl
 
     @Override
     public int getPhase() {
-        return PHASE;
+        return RedisWorkPhase.PHASE;
     }
 
     @Override

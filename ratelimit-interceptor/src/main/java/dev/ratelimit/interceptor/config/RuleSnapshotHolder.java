@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.config;
 
+import dev.ratelimit.interceptor.RedisWorkPhase;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,6 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.InitializingBean;
+import org.springframework.context.SmartLifecycle;
 
 /**
  * Holds the current {@link RuleSnapshot} in a {@code volatile} field and refreshes it from Redis on a
@@ -24,7 +26,7 @@ import org.springframework.beans.factory.InitializingBean;
  * A refresh that fails keeps the snapshot it had; a first load that fails leaves
  * the defaults (declared limits on, nothing dynamic) until Redis answers.
  */
-public class RuleSnapshotHolder implements InitializingBean, DisposableBean {
+public class RuleSnapshotHolder implements InitializingBean, SmartLifecycle, DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(RuleSnapshotHolder.class);
 
@@ -46,6 +48,8 @@ public class RuleSnapshotHolder implements InitializingBean, DisposableBean {
     private volatile Instant lastRead;
     private Map<String, String> currentHash = Map.of();
     private boolean lastRefreshFailed;
+    private volatile boolean running;
+    private volatile boolean stopped;
 
     /**
      * @param source             reads the whole hash; may throw when Redis is away
@@ -93,6 +97,10 @@ public class RuleSnapshotHolder implements InitializingBean, DisposableBean {
                 }
                 return true;
             } catch (RuntimeException e) {
+                if (stopped) {
+                    log.debug("Rate limit config not read: the app is stopping ({})", e.toString());
+                    return false;
+                }
                 if (!lastRefreshFailed) {
                     log.warn("Cannot read the rate limit config, keeping the snapshot of {} (version {}): {}",
                             current.loadedAt(), current.version(), e.toString());
@@ -129,6 +137,30 @@ public class RuleSnapshotHolder implements InitializingBean, DisposableBean {
             log.warn("Rate limit config not loaded within {}; starting with defaults until Redis answers",
                     initialLoadTimeout);
         }
+    }
+
+    /** Refreshes begin in {@link #afterPropertiesSet}, before the app takes requests. */
+    @Override
+    public void start() {
+        running = true;
+    }
+
+    /** No refresh after this: the Redis connections close next ({@link RedisWorkPhase}). */
+    @Override
+    public void stop() {
+        stopped = true;
+        running = false;
+        RedisWorkPhase.stop(scheduler);
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return RedisWorkPhase.PHASE;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.instance;
 
 import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.RedisWorkPhase;
 import dev.ratelimit.interceptor.stats.PeriodicRedisWrite;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -105,7 +106,7 @@ public class InstanceHeartbeat implements ApplicationListener<ApplicationReadyEv
 
     @Override
     public int getPhase() {
-        return PeriodicRedisWrite.PHASE;
+        return RedisWorkPhase.PHASE;
     }
 
     @Override

@@ -1,7 +1,7 @@
 package dev.ratelimit.interceptor.startup;
 
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import dev.ratelimit.interceptor.RedisWorkPhase;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.ExponentialBackOff;
@@ -16,9 +17,10 @@ import org.springframework.util.backoff.ExponentialBackOff;
 /**
  * Something an app does with Redis once per start, when it is ready: done on a thread of its own and
  * retried with growing pauses until Redis answers, so a slow or absent Redis never delays or fails
- * the start, and an app started during a Redis outage still catches up once Redis is back.
+ * the start, and an app started during a Redis outage still catches up once Redis is back. An app that
+ * stops first drops the task quietly, before its Redis connections close ({@link RedisWorkPhase}).
  */
-public final class StartupTask implements ApplicationListener<ApplicationReadyEvent>, DisposableBean {
+public final class StartupTask implements ApplicationListener<ApplicationReadyEvent>, SmartLifecycle, DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(StartupTask.class);
     private static final long FIRST_PAUSE_MILLIS = 500;
@@ -27,7 +29,9 @@ public final class StartupTask implements ApplicationListener<ApplicationReadyEv
     private final String description;
     private final Runnable task;
     private final AtomicBoolean started = new AtomicBoolean();
-    private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
+    private volatile boolean running;
+    private volatile boolean stopped;
+    private final ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
         Thread thread = new Thread(runnable, "ratelimit-startup");
         thread.setDaemon(true);
         return thread;
@@ -40,6 +44,7 @@ public final class StartupTask implements ApplicationListener<ApplicationReadyEv
     public StartupTask(String description, Runnable task) {
         this.description = description;
         this.task = task;
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false); // a retry waiting is dropped at the stop
     }
 
     /** Starts on the first ready event only: a child context's event reaches its parent's listeners too. */
@@ -59,6 +64,10 @@ public final class StartupTask implements ApplicationListener<ApplicationReadyEv
             }
             executor.shutdown();
         } catch (RuntimeException e) {
+            if (stopped) {
+                log.debug("Did not {}: the app stopped first ({})", description, e.toString());
+                return;
+            }
             if (failures == 0) {
                 log.warn("Cannot {} yet, retrying in the background until Redis answers: {}", description,
                         e.toString());
@@ -66,7 +75,7 @@ public final class StartupTask implements ApplicationListener<ApplicationReadyEv
                 log.debug("Still cannot {} (attempt {}): {}", description, failures + 1, e.toString());
             }
             long pause = pauses.nextBackOff();
-            if (pause != BackOffExecution.STOP) {
+            if (pause != BackOffExecution.STOP && !stopped) {
                 executor.schedule(() -> attempt(pauses, failures + 1), pause, TimeUnit.MILLISECONDS);
             }
         }
@@ -81,6 +90,28 @@ public final class StartupTask implements ApplicationListener<ApplicationReadyEv
         ExponentialBackOff pauses = new ExponentialBackOff(FIRST_PAUSE_MILLIS, 2);
         pauses.setMaxInterval(MAX_PAUSE_MILLIS);
         return pauses;
+    }
+
+    @Override
+    public void start() {
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        stopped = true;
+        running = false;
+        RedisWorkPhase.stop(executor);
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return RedisWorkPhase.PHASE;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.stats;
 
+import dev.ratelimit.interceptor.RedisWorkPhase;
 import java.time.Clock;
 import java.time.Duration;
 import org.springframework.context.SmartLifecycle;
@@ -61,6 +62,6 @@ public abstract class IntervalRedisWriter implements SmartLifecycle {
 
     @Override
     public int getPhase() {
-        return PeriodicRedisWrite.PHASE;
+        return RedisWorkPhase.PHASE;
     }
 }

@@ -1,11 +1,11 @@
 package dev.ratelimit.interceptor.stats;
 
+import dev.ratelimit.interceptor.RedisWorkPhase;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * A write to Redis repeated on a daemon thread of its own, for the statistics and heartbeats that
@@ -14,13 +14,6 @@ import org.springframework.context.SmartLifecycle;
  */
 public final class PeriodicRedisWrite {
 
-    /**
-     * The lifecycle phase of the writers: stopped after the web server (which stops at
-     * {@code DEFAULT_PHASE - 2048}, so no request is counted after the last write) and before the
-     * Redis connection factories (phase 0), so the last write still reaches Redis.
-     */
-    public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
-
     private static final Logger log = LoggerFactory.getLogger(PeriodicRedisWrite.class);
 
     private final String what;
@@ -28,6 +21,7 @@ public final class PeriodicRedisWrite {
     private final Runnable write;
     private final ScheduledExecutorService scheduler;
     private volatile boolean failing;
+    private volatile boolean cancelled;
 
     /**
      * @param what         what is written, for the log and the thread's name ("traffic statistics")
@@ -46,11 +40,15 @@ public final class PeriodicRedisWrite {
     }
 
     public void schedule(long initialDelayMillis, long periodMillis) {
-        scheduler.scheduleAtFixedRate(this::run, initialDelayMillis, periodMillis, TimeUnit.MILLISECONDS);
+        scheduler.scheduleAtFixedRate(() -> attempt(true), initialDelayMillis, periodMillis, TimeUnit.MILLISECONDS);
     }
 
     /** Writes once, now, on the calling thread. */
     public void run() {
+        attempt(false);
+    }
+
+    private void attempt(boolean scheduled) {
         try {
             write.run();
             if (failing) {
@@ -58,6 +56,11 @@ public final class PeriodicRedisWrite {
                 log.info("Rate limit {}: written to Redis again", what);
             }
         } catch (RuntimeException e) {
+            if (scheduled && cancelled) {
+                // the stop cut it short; the stopping thread writes once more
+                log.debug("Rate limit {}: a scheduled write cut short by the stop: {}", what, e.toString());
+                return;
+            }
             if (!failing) {
                 failing = true;
                 log.warn("Rate limit {}: cannot write to Redis, {}: {}", what, whileFailing, e.toString());
@@ -65,8 +68,9 @@ public final class PeriodicRedisWrite {
         }
     }
 
-    /** No more scheduled writes; one under way is interrupted. */
+    /** No more scheduled writes; one under way may finish ({@link RedisWorkPhase#stop}). */
     public void cancel() {
-        scheduler.shutdownNow();
+        cancelled = true;
+        RedisWorkPhase.stop(scheduler);
     }
 }
