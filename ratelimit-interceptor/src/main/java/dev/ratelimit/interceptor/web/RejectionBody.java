@@ -67,7 +67,7 @@ public enum RejectionBody {
         this.contentType = contentType;
     }
 
-    String contentType() {
+    public String contentType() {
         return contentType;
     }
 

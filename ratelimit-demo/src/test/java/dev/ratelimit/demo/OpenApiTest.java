@@ -1,0 +1,77 @@
+package dev.ratelimit.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratelimit.interceptor.testsupport.HttpProbe;
+import io.swagger.parser.OpenAPIParser;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.parser.core.models.ParseOptions;
+import io.swagger.v3.parser.core.models.SwaggerParseResult;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The demo's OpenAPI description (springdoc, {@code /v3/api-docs}) as a client generator reads it:
+ * valid for the swagger-parser validator, and every operation a limit can refuse documents that refusal:
+ * the 429, its body, its headers, and the declared limits in {@code x-ratelimit}.
+ */
+class OpenApiTest {
+
+    @Test
+    void everyLimitedOperationDocumentsItsRefusalAndTheDescriptionIsValid() {
+        OpenAPI api = apiDocs();
+
+        Operation hello = api.getPaths().get("/api/hello").getGet();
+        ApiResponse refusal = hello.getResponses().get("429");
+        assertThat(refusal).as("the 429 of /api/hello").isNotNull();
+        assertThat(refusal.getHeaders()).containsKeys("Retry-After", "RateLimit", "RateLimit-Policy");
+        assertThat(refusal.getContent()).containsOnlyKeys("application/json");
+        assertThat(refusal.getContent().get("application/json").getSchema().get$ref())
+                .isEqualTo("#/components/schemas/RateLimitRejection");
+        assertThat(api.getComponents().getSchemas().get("RateLimitRejection").getRequired())
+                .containsExactlyInAnyOrder("error", "successful", "ratelimit", "retryAfter");
+        assertThat(hello.getResponses().get("200").getHeaders()).as("admitted responses carry the fields too")
+                .containsKeys("RateLimit", "RateLimit-Policy");
+        assertThat(hello.getExtensions().get("x-ratelimit")).isEqualTo(List.of(Map.of("rule", "demo.DemoController.hello",
+                "count", 3, "windowSeconds", 10, "dimension", "USER", "algorithm", "FIXED_WINDOW")));
+
+        List<?> sms = (List<?>) api.getPaths().get("/api/sms").getGet().getExtensions().get("x-ratelimit");
+        assertThat(sms).as("both limits of /api/sms").hasSize(2);
+        Operation open = api.getPaths().get("/api/open").getGet();
+        assertThat(open.getResponses()).as("no limit, no 429").doesNotContainKey("429");
+        assertThat(open.getExtensions()).isNull();
+        assertThat(api.getPaths().keySet()).noneMatch(path -> path.startsWith("/ratelimit-console"));
+    }
+
+    @Test
+    void aProblemBodyIsDocumentedAsAProblem() {
+        OpenAPI api = apiDocs("--ratelimit.response.body=problem");
+
+        ApiResponse refusal = api.getPaths().get("/api/hello").getGet().getResponses().get("429");
+        assertThat(refusal.getContent()).containsOnlyKeys("application/problem+json");
+        assertThat(api.getComponents().getSchemas().get("RateLimitProblem").getProperties())
+                .containsKeys("type", "title", "status", "detail", "instance", "retryAfter", "policy");
+    }
+
+    /** The demo's description, parsed and validated: a message of the validator fails the test. */
+    private static OpenAPI apiDocs(String... arguments) {
+        String[] all = new String[arguments.length + 1];
+        all[0] = "--server.port=0";
+        System.arraycopy(arguments, 0, all, 1, arguments.length);
+        String json;
+        try (ConfigurableApplicationContext demo = SpringApplication.run(DemoApplication.class, all)) {
+            HttpProbe http = new HttpProbe(Integer.parseInt(demo.getEnvironment().getProperty("local.server.port")));
+            json = http.get("/v3/api-docs").body();
+        }
+        ParseOptions options = new ParseOptions();
+        options.setResolve(true);
+        SwaggerParseResult result = new OpenAPIParser().readContents(json, null, options);
+        assertThat(result.getMessages()).as("the validator's messages on\n%s", json).isEmpty();
+        return result.getOpenAPI();
+    }
+}

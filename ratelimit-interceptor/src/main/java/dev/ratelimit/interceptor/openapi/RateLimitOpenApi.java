@@ -1,0 +1,172 @@
+package dev.ratelimit.interceptor.openapi;
+
+import dev.ratelimit.interceptor.rule.Endpoint;
+import dev.ratelimit.interceptor.rule.EndpointCatalog;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.web.RejectionBody;
+import dev.ratelimit.interceptor.web.ResponseOptions;
+import io.swagger.v3.oas.models.Components;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.headers.Header;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.IntegerSchema;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.ObjectSchema;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.responses.ApiResponses;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springdoc.core.customizers.OperationCustomizer;
+import org.springframework.web.method.HandlerMethod;
+
+/**
+ * Documents the limits in the app's OpenAPI description (springdoc): every operation a limit can refuse
+ * gets that refusal, a response of {@code ratelimit.response.status} (429) with the body of
+ * {@code ratelimit.response.body} and the {@code Retry-After}, {@code RateLimit} and
+ * {@code RateLimit-Policy} headers, and the extension {@code x-ratelimit} listing its declared limits;
+ * its successful responses get the {@code RateLimit} fields when the app sends them on admitted
+ * requests. Rules an operator adds at run time ({@code dyn}, {@code dynuri}) are not in it: the
+ * description is made from the code.
+ */
+public class RateLimitOpenApi implements OpenApiCustomizer, OperationCustomizer {
+
+    static final String EXTENSION = "x-ratelimit";
+    private static final String COMPONENTS = "#/components/";
+    private static final String RETRY_AFTER = "Retry-After";
+    private static final String RATE_LIMIT = "RateLimit";
+    private static final String RATE_LIMIT_POLICY = "RateLimit-Policy";
+    private static final List<String> LEGACY = List.of("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset");
+
+    private final EndpointCatalog catalog;
+    private final ResponseOptions options;
+
+    public RateLimitOpenApi(EndpointCatalog catalog, ResponseOptions options) {
+        this.catalog = catalog;
+        this.options = options;
+    }
+
+    /** The schema of the refusal's body and the rate limit headers, once, for the operations to refer to. */
+    @Override
+    public void customise(OpenAPI openApi) {
+        if (openApi.getComponents() == null) {
+            openApi.setComponents(new Components());
+        }
+        Components components = openApi.getComponents();
+        components.addSchemas(bodySchemaName(), bodySchema());
+        components.addHeaders(RETRY_AFTER, header("Seconds to wait before a request may be admitted, rounded up",
+                new IntegerSchema().format("int64").minimum(BigDecimal.ZERO)));
+        components.addHeaders(RATE_LIMIT, header("The limit closest to its end (draft-ietf-httpapi-ratelimit-headers): "
+                + "requests left r and seconds t until one is admitted again (r = 0) or the quota is whole",
+                new StringSchema().example("\"OrderController.create#user\";r=0;t=42")));
+        components.addHeaders(RATE_LIMIT_POLICY, header("Every limit that counted the request: its quota q per window "
+                + "w seconds", new StringSchema().example("\"OrderController.create#user\";q=5;w=60")));
+        if (options.legacyHeaders()) {
+            components.addHeaders(LEGACY.get(0), header("The quota of the limit closest to its end", new IntegerSchema()));
+            components.addHeaders(LEGACY.get(1), header("Requests left", new IntegerSchema()));
+            components.addHeaders(LEGACY.get(2), header("Seconds from now until the quota is whole", new IntegerSchema()));
+        }
+    }
+
+    @Override
+    public Operation customize(Operation operation, HandlerMethod handler) {
+        Endpoint endpoint = catalog.endpoint(handler);
+        if (endpoint == null || endpoint.limits().isEmpty()) {
+            return operation;
+        }
+        if (operation.getResponses() == null) {
+            operation.setResponses(new ApiResponses());
+        }
+        if (options.headersOnAllowed()) {
+            operation.getResponses().forEach((status, response) -> {
+                if (status.startsWith("2")) {
+                    rateLimitHeaders(response);
+                }
+            });
+        }
+        String refused = Integer.toString(options.status());
+        if (!operation.getResponses().containsKey(refused)) {
+            ApiResponse refusal = new ApiResponse().description("Too many requests: a rate limit refused the request")
+                    .content(new Content().addMediaType(options.body().contentType(),
+                            new MediaType().schema(new Schema<>().$ref(COMPONENTS + "schemas/" + bodySchemaName()))));
+            refusal.addHeaderObject(RETRY_AFTER, new Header().$ref(COMPONENTS + "headers/" + RETRY_AFTER));
+            operation.getResponses().addApiResponse(refused, rateLimitHeaders(refusal));
+        }
+        operation.addExtension(EXTENSION, endpoint.limits().stream().map(RateLimitOpenApi::describe).toList());
+        return operation;
+    }
+
+    private ApiResponse rateLimitHeaders(ApiResponse response) {
+        List<String> names = new ArrayList<>(List.of(RATE_LIMIT, RATE_LIMIT_POLICY));
+        if (options.legacyHeaders()) {
+            names.addAll(LEGACY);
+        }
+        names.forEach(name -> response.addHeaderObject(name, new Header().$ref(COMPONENTS + "headers/" + name)));
+        return response;
+    }
+
+    /** A declared limit as {@code x-ratelimit} lists it; knobs left at their defaults are left out. */
+    private static Map<String, Object> describe(LimitDefinition limit) {
+        Map<String, Object> described = new LinkedHashMap<>();
+        described.put("rule", limit.id());
+        described.put("count", limit.count());
+        if (limit.quota().isCalendar()) {
+            described.put("quota", limit.quota().describe());
+        } else {
+            described.put("windowSeconds", limit.windowSeconds());
+        }
+        described.put("dimension", limit.dimension().name());
+        described.put("algorithm", limit.algorithm().name());
+        if (limit.countsSome()) {
+            described.put("countWhen", limit.countWhen());
+        }
+        if (limit.penalty().applies()) {
+            described.put("blockForSeconds", limit.penalty().firstBlockMillis() / 1000);
+        }
+        String cost = limit.cost().describe();
+        if (cost != null) {
+            described.put("cost", cost);
+        }
+        if (!limit.plan().isEmpty()) {
+            described.put("plan", limit.plan());
+        }
+        return described;
+    }
+
+    private String bodySchemaName() {
+        return options.body() == RejectionBody.PROBLEM ? "RateLimitProblem" : "RateLimitRejection";
+    }
+
+    private Schema<?> bodySchema() {
+        ObjectSchema schema = new ObjectSchema();
+        if (options.body() == RejectionBody.PROBLEM) {
+            schema.description("An RFC 9457 problem: a rate limit refused the request")
+                    .addProperty("type", new StringSchema().example("about:blank"))
+                    .addProperty("title", new StringSchema().example("Too Many Requests"))
+                    .addProperty("status", new IntegerSchema().example(options.status()))
+                    .addProperty("detail", new StringSchema().description("The refusal, in the request's language"))
+                    .addProperty("instance", new StringSchema().description("The request's path"))
+                    .addProperty("retryAfter", new IntegerSchema().format("int64").description("Seconds to wait"))
+                    .addProperty("policy", new StringSchema().description("The rule that refused"));
+            schema.setRequired(List.of("type", "title", "status", "detail", "retryAfter", "policy"));
+        } else {
+            schema.description("A rate limit refused the request")
+                    .addProperty("error", new StringSchema().description("The refusal, in the request's language"))
+                    .addProperty("successful", new IntegerSchema().example(0))
+                    .addProperty("ratelimit", new IntegerSchema().example(1).description("1: a limit refused it"))
+                    .addProperty("retryAfter", new IntegerSchema().format("int64").description("Seconds to wait"));
+            schema.setRequired(List.of("error", "successful", "ratelimit", "retryAfter"));
+        }
+        return schema;
+    }
+
+    private static Header header(String description, Schema<?> schema) {
+        return new Header().description(description).schema(schema);
+    }
+}
