@@ -1,11 +1,10 @@
 package dev.ratelimit.interceptor.config;
 
-import dev.ratelimit.interceptor.RedisWorkPhase;
+import dev.ratelimit.interceptor.RedisBackgroundWork;
 import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -22,11 +21,11 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * holds nothing the stop needs: stopping closes what is open, and a connection that is opened after
  * the stop is closed at once.
  *
- * <p>A lifecycle bean stopped before the app's connection factory ({@link RedisWorkPhase}): the
+ * <p>Stopped before the app's connection factory ({@link RedisBackgroundWork}): the
  * factory's stop closes its connection pool, which warns about the subscription's connection if it is
  * still borrowed.
  */
-public final class ConfigChangeSubscription implements SmartLifecycle, DisposableBean {
+public final class ConfigChangeSubscription extends RedisBackgroundWork implements DisposableBean {
 
 
     private static final Logger log = LoggerFactory.getLogger(ConfigChangeSubscription.class);
@@ -36,7 +35,6 @@ public final class ConfigChangeSubscription implements SmartLifecycle, Disposabl
     private final ConfigChangeListener listener;
     private RedisConnection connection;
     private boolean closed;
-    private volatile boolean running;
 
     public ConfigChangeSubscription(RedisConnectionFactory factory, String channel, ConfigChangeListener listener) {
         this.factory = factory;
@@ -64,28 +62,18 @@ public final class ConfigChangeSubscription implements SmartLifecycle, Disposabl
     }
 
     @Override
-    public void start() {
+    protected void started() {
         synchronized (this) {
             closed = false;
         }
-        running = true;
     }
 
     @Override
-    public void stop() {
-        running = false;
+    protected void stopping() {
         destroy();
     }
 
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
 
-    @Override
-    public int getPhase() {
-        return RedisWorkPhase.PHASE;
-    }
 
     @Override
     public void destroy() {

@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.config;
 
-import dev.ratelimit.interceptor.RedisWorkPhase;
+import dev.ratelimit.interceptor.RedisBackgroundWork;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,7 +18,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.InitializingBean;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * Holds the current {@link RuleSnapshot} in a {@code volatile} field and refreshes it from Redis on a
@@ -26,7 +25,7 @@ import org.springframework.context.SmartLifecycle;
  * A refresh that fails keeps the snapshot it had; a first load that fails leaves
  * the defaults (declared limits on, nothing dynamic) until Redis answers.
  */
-public class RuleSnapshotHolder implements InitializingBean, SmartLifecycle, DisposableBean {
+public class RuleSnapshotHolder extends RedisBackgroundWork implements InitializingBean, DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(RuleSnapshotHolder.class);
 
@@ -48,7 +47,6 @@ public class RuleSnapshotHolder implements InitializingBean, SmartLifecycle, Dis
     private volatile Instant lastRead;
     private Map<String, String> currentHash = Map.of();
     private boolean lastRefreshFailed;
-    private volatile boolean running;
     private volatile boolean stopped;
 
     /**
@@ -139,29 +137,14 @@ public class RuleSnapshotHolder implements InitializingBean, SmartLifecycle, Dis
         }
     }
 
-    /** Refreshes begin in {@link #afterPropertiesSet}, before the app takes requests. */
+    /** No refresh after this: the Redis connections close next. Refreshes begin in {@link #afterPropertiesSet}. */
     @Override
-    public void start() {
-        running = true;
-    }
-
-    /** No refresh after this: the Redis connections close next ({@link RedisWorkPhase}). */
-    @Override
-    public void stop() {
+    protected void stopping() {
         stopped = true;
-        running = false;
-        RedisWorkPhase.stop(scheduler);
+        stop(scheduler);
     }
 
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
 
-    @Override
-    public int getPhase() {
-        return RedisWorkPhase.PHASE;
-    }
 
     @Override
     public void destroy() {

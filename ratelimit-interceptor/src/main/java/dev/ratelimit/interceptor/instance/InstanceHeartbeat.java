@@ -1,7 +1,7 @@
 package dev.ratelimit.interceptor.instance;
 
+import dev.ratelimit.interceptor.RedisBackgroundWork;
 import dev.ratelimit.interceptor.RedisKeys;
-import dev.ratelimit.interceptor.RedisWorkPhase;
 import dev.ratelimit.interceptor.stats.PeriodicRedisWrite;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -16,7 +16,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -26,7 +25,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * The set's members are the hashes' keys. A stopped app removes both; one that dies leaves a hash
  * that expires, and an entry that readers skip and a later heartbeat of any instance prunes.
  */
-public class InstanceHeartbeat implements ApplicationListener<ApplicationReadyEvent>, SmartLifecycle {
+public class InstanceHeartbeat extends RedisBackgroundWork implements ApplicationListener<ApplicationReadyEvent> {
 
     private static final Logger log = LoggerFactory.getLogger(InstanceHeartbeat.class);
     /** Heartbeats an instance may miss, to a slow Redis or a long pause, before it disappears. */
@@ -41,7 +40,6 @@ public class InstanceHeartbeat implements ApplicationListener<ApplicationReadyEv
     private final AtomicReference<Announcement> announced = new AtomicReference<>();
     private final PeriodicRedisWrite writes = new PeriodicRedisWrite("heartbeat",
             "this instance may disappear from the console until Redis answers", this::write);
-    private volatile boolean running;
 
     public InstanceHeartbeat(StringRedisTemplate redis, RedisKeys keys, InstanceState state, Duration interval,
                              Clock clock) {
@@ -93,25 +91,12 @@ public class InstanceHeartbeat implements ApplicationListener<ApplicationReadyEv
         });
     }
 
-    /** Heartbeats begin once the app is ready and listens on its port. */
-    @Override
-    public void start() {
-        running = true;
-    }
 
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
 
-    @Override
-    public int getPhase() {
-        return RedisWorkPhase.PHASE;
-    }
 
+    /** Heartbeats begin once the app is ready and listens on its port; they end here. */
     @Override
-    public void stop() {
-        running = false;
+    protected void stopping() {
         writes.cancel();
         Announcement me = announced.get();
         if (me == null) {

@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.startup;
 
-import dev.ratelimit.interceptor.RedisWorkPhase;
+import dev.ratelimit.interceptor.RedisBackgroundWork;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -9,7 +9,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.ExponentialBackOff;
@@ -18,9 +17,10 @@ import org.springframework.util.backoff.ExponentialBackOff;
  * Something an app does with Redis once per start, when it is ready: done on a thread of its own and
  * retried with growing pauses until Redis answers, so a slow or absent Redis never delays or fails
  * the start, and an app started during a Redis outage still catches up once Redis is back. An app that
- * stops first drops the task quietly, before its Redis connections close ({@link RedisWorkPhase}).
+ * stops first drops the task quietly, before its Redis connections close.
  */
-public final class StartupTask implements ApplicationListener<ApplicationReadyEvent>, SmartLifecycle, DisposableBean {
+public final class StartupTask extends RedisBackgroundWork
+        implements ApplicationListener<ApplicationReadyEvent>, DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(StartupTask.class);
     private static final long FIRST_PAUSE_MILLIS = 500;
@@ -29,7 +29,6 @@ public final class StartupTask implements ApplicationListener<ApplicationReadyEv
     private final String description;
     private final Runnable task;
     private final AtomicBoolean started = new AtomicBoolean();
-    private volatile boolean running;
     private volatile boolean stopped;
     private final ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
         Thread thread = new Thread(runnable, "ratelimit-startup");
@@ -93,26 +92,12 @@ public final class StartupTask implements ApplicationListener<ApplicationReadyEv
     }
 
     @Override
-    public void start() {
-        running = true;
-    }
-
-    @Override
-    public void stop() {
+    protected void stopping() {
         stopped = true;
-        running = false;
-        RedisWorkPhase.stop(executor);
+        stop(executor);
     }
 
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
 
-    @Override
-    public int getPhase() {
-        return RedisWorkPhase.PHASE;
-    }
 
     @Override
     public void destroy() {

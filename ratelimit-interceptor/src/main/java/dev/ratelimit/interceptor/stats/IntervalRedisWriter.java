@@ -1,9 +1,8 @@
 package dev.ratelimit.interceptor.stats;
 
-import dev.ratelimit.interceptor.RedisWorkPhase;
+import dev.ratelimit.interceptor.RedisBackgroundWork;
 import java.time.Clock;
 import java.time.Duration;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * A writer that adds what this instance gathered to Redis every {@code interval}, aligned to the
@@ -11,12 +10,11 @@ import org.springframework.context.SmartLifecycle;
  * own, and once more when the app stops: after the web server has stopped taking requests and before
  * the Redis connections close, so that nothing gathered while the process lives is lost.
  */
-public abstract class IntervalRedisWriter implements SmartLifecycle {
+public abstract class IntervalRedisWriter extends RedisBackgroundWork {
 
     private final PeriodicRedisWrite writes;
     private final Duration interval;
     private final Clock clock;
-    private volatile boolean running;
 
     /**
      * @param what         what is written, for the log and the thread's name
@@ -42,26 +40,16 @@ public abstract class IntervalRedisWriter implements SmartLifecycle {
     }
 
     @Override
-    public void start() {
+    protected void started() {
         long period = interval.toMillis();
         writes.schedule(period - Math.floorMod(clock.millis(), period), period);
-        running = true;
     }
 
     @Override
-    public void stop() {
-        running = false;
+    protected void stopping() {
         writes.cancel();
         flush();
     }
 
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
 
-    @Override
-    public int getPhase() {
-        return RedisWorkPhase.PHASE;
-    }
 }

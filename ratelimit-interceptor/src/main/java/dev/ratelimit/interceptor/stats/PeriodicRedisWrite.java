@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.stats;
 
-import dev.ratelimit.interceptor.RedisWorkPhase;
+import dev.ratelimit.interceptor.RedisBackgroundWork;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -68,9 +68,9 @@ public final class PeriodicRedisWrite {
         }
     }
 
-    /** No more scheduled writes; one under way may finish ({@link RedisWorkPhase#stop}). */
+    /** No more scheduled writes; one under way may finish ({@link RedisBackgroundWork#stop}). */
     public void cancel() {
         cancelled = true;
-        RedisWorkPhase.stop(scheduler);
+        RedisBackgroundWork.stop(scheduler);
     }
 }

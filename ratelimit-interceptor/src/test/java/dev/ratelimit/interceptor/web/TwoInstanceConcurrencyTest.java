@@ -29,13 +29,18 @@ class TwoInstanceConcurrencyTest implements LimitKindsContract, ConfigHashLimits
     private static RedisServerProcess redis;
     private static ConfigurableApplicationContext first;
     private static ConfigurableApplicationContext second;
-    private static List<HttpProbe> instances;
+    static List<HttpProbe> instances;
 
     @BeforeAll
     static void start() {
+        startInstances();
+    }
+
+    /** A Redis and two instances of the fixture app on it, with {@code properties}. */
+    static void startInstances(String... properties) {
         redis = RedisServerProcess.start();
-        first = FixtureApplication.start(redis.port());
-        second = FixtureApplication.start(redis.port());
+        first = FixtureApplication.start(redis.port(), properties);
+        second = FixtureApplication.start(redis.port(), properties);
         instances = List.of(new HttpProbe(FixtureApplication.port(first)), new HttpProbe(FixtureApplication.port(second)));
     }
 

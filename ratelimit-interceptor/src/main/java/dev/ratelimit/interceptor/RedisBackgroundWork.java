@@ -6,14 +6,15 @@ import java.util.concurrent.TimeUnit;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * When and how the limiter's background work with Redis (statistics and heartbeat writes, start-up
- * tasks, config refreshes, the config-change subscription) stops as the app shuts down.
+ * Work the limiter does with Redis in the background (statistics and heartbeat writes, start-up tasks,
+ * config refreshes, the config-change subscription), as a lifecycle bean that stops in {@link #PHASE}:
+ * after the web server has stopped taking requests and before the Redis connections close.
  */
-public final class RedisWorkPhase {
+public abstract class RedisBackgroundWork implements SmartLifecycle {
 
     /**
-     * Stopped after the web server (which stops at {@code DEFAULT_PHASE - 2048}, so no request is counted
-     * after the last write) and before the Redis connection factories (phase 0), so the last write still
+     * After the web server (which stops at {@code DEFAULT_PHASE - 2048}, so no request is counted after
+     * the last write) and before the Redis connection factories (phase 0), so the last write still
      * reaches Redis and no work is left to fail on a closing connection and warn about it.
      */
     public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
@@ -24,8 +25,36 @@ public final class RedisWorkPhase {
      */
     static final Duration STOP_WAIT = Duration.ofSeconds(2);
 
-    private RedisWorkPhase() {
+    private volatile boolean running;
+
+    @Override
+    public final void start() {
+        running = true;
+        started();
     }
+
+    @Override
+    public final void stop() {
+        running = false;
+        stopping();
+    }
+
+    @Override
+    public final boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public final int getPhase() {
+        return PHASE;
+    }
+
+    /** What begins when the app starts; nothing by default. */
+    protected void started() {
+    }
+
+    /** Stops the work, before the Redis connections close. */
+    protected abstract void stopping();
 
     /**
      * Starts no more work on {@code executor} and lets the work under way finish, for at most
