@@ -40,6 +40,13 @@ class OpenApiTest {
         assertThat(hello.getExtensions().get("x-ratelimit")).isEqualTo(List.of(Map.of("rule", "demo.DemoController.hello",
                 "count", 3, "windowSeconds", 10, "dimension", "USER", "algorithm", "FIXED_WINDOW")));
 
+        ApiResponse tooHeavy = api.getPaths().get("/api/batch").getPost().getResponses().get("400");
+        assertThat(tooHeavy).as("a batch heavier than its limit").isNotNull();
+        assertThat(tooHeavy.getContent().get("application/json").getSchema().get$ref())
+                .isEqualTo("#/components/schemas/RateLimitTooCostly");
+        assertThat(hello.getResponses()).as("no cost expression, no 400; policy local, no 503")
+                .doesNotContainKeys("400", "503");
+
         List<?> sms = (List<?>) api.getPaths().get("/api/sms").getGet().getExtensions().get("x-ratelimit");
         assertThat(sms).as("both limits of /api/sms").hasSize(2);
         Operation open = api.getPaths().get("/api/open").getGet();
@@ -49,13 +56,17 @@ class OpenApiTest {
     }
 
     @Test
-    void aProblemBodyIsDocumentedAsAProblem() {
-        OpenAPI api = apiDocs("--ratelimit.response.body=problem");
+    void aProblemBodyAndAClosedFailurePolicyAreDocumented() {
+        OpenAPI api = apiDocs("--ratelimit.response.body=problem", "--ratelimit.redis-failure.mode=closed");
 
-        ApiResponse refusal = api.getPaths().get("/api/hello").getGet().getResponses().get("429");
-        assertThat(refusal.getContent()).containsOnlyKeys("application/problem+json");
+        Map<String, ApiResponse> hello = api.getPaths().get("/api/hello").getGet().getResponses();
+        assertThat(hello.get("429").getContent()).containsOnlyKeys("application/problem+json");
+        assertThat(hello.get("503").getContent().get("application/problem+json").getSchema().get$ref())
+                .isEqualTo("#/components/schemas/RateLimitProblem");
+        assertThat(hello.get("503").getHeaders()).containsKey("Retry-After");
         assertThat(api.getComponents().getSchemas().get("RateLimitProblem").getProperties())
-                .containsKeys("type", "title", "status", "detail", "instance", "retryAfter", "policy");
+                .containsKeys("type", "title", "status", "detail", "instance", "retryAfter", "policy", "cost", "limit");
+        assertThat(api.getComponents().getSchemas()).doesNotContainKey("RateLimitRejection");
     }
 
     /** The demo's description, parsed and validated: a message of the validator fails the test. */

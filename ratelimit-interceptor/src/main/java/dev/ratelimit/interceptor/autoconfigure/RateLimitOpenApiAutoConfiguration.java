@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.autoconfigure;
 
 import dev.ratelimit.interceptor.openapi.RateLimitOpenApi;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
+import dev.ratelimit.interceptor.store.resilience.FailurePolicy;
 import org.springdoc.core.customizers.OperationCustomizer;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -18,6 +19,7 @@ public class RateLimitOpenApiAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RateLimitOpenApi rateLimitOpenApi(EndpointCatalog catalog, RateLimitProperties properties) {
-        return new RateLimitOpenApi(catalog, properties.response().options());
+        return new RateLimitOpenApi(catalog, properties.response().options(),
+                properties.redisFailure().mode() == FailurePolicy.CLOSED);
     }
 }

@@ -32,12 +32,17 @@ import org.springframework.web.method.HandlerMethod;
  * {@code ratelimit.response.body} and the {@code Retry-After}, {@code RateLimit} and
  * {@code RateLimit-Policy} headers, and the extension {@code x-ratelimit} listing its declared limits;
  * its successful responses get the {@code RateLimit} fields when the app sends them on admitted
- * requests. Rules an operator adds at run time ({@code dyn}, {@code dynuri}) are not in it: the
+ * requests. An operation with a cost expression also gets the 400 of a request heavier than the whole
+ * limit, and, when the failure policy refuses while Redis is away ({@code closed}), every limited one
+ * gets that 503. Rules an operator adds at run time ({@code dyn}, {@code dynuri}) are not in it: the
  * description is made from the code.
  */
 public class RateLimitOpenApi implements OpenApiCustomizer, OperationCustomizer {
 
     static final String EXTENSION = "x-ratelimit";
+    private static final String REJECTION = "RateLimitRejection";
+    private static final String TOO_COSTLY = "RateLimitTooCostly";
+    private static final String PROBLEM = "RateLimitProblem";
     private static final String COMPONENTS = "#/components/";
     private static final String RETRY_AFTER = "Retry-After";
     private static final String RATE_LIMIT = "RateLimit";
@@ -46,10 +51,13 @@ public class RateLimitOpenApi implements OpenApiCustomizer, OperationCustomizer 
 
     private final EndpointCatalog catalog;
     private final ResponseOptions options;
+    private final boolean refusesWhileRedisIsAway;
 
-    public RateLimitOpenApi(EndpointCatalog catalog, ResponseOptions options) {
+    /** @param refusesWhileRedisIsAway whether the failure policy refuses limited requests with 503 ({@code closed}) */
+    public RateLimitOpenApi(EndpointCatalog catalog, ResponseOptions options, boolean refusesWhileRedisIsAway) {
         this.catalog = catalog;
         this.options = options;
+        this.refusesWhileRedisIsAway = refusesWhileRedisIsAway;
     }
 
     /** The schema of the refusal's body and the rate limit headers, once, for the operations to refer to. */
@@ -59,7 +67,12 @@ public class RateLimitOpenApi implements OpenApiCustomizer, OperationCustomizer 
             openApi.setComponents(new Components());
         }
         Components components = openApi.getComponents();
-        components.addSchemas(bodySchemaName(), bodySchema());
+        if (options.body() == RejectionBody.PROBLEM) {
+            components.addSchemas(PROBLEM, problemSchema());
+        } else {
+            components.addSchemas(REJECTION, rejectionSchema());
+            components.addSchemas(TOO_COSTLY, tooCostlySchema());
+        }
         components.addHeaders(RETRY_AFTER, header("Seconds to wait before a request may be admitted, rounded up",
                 new IntegerSchema().format("int64").minimum(BigDecimal.ZERO)));
         components.addHeaders(RATE_LIMIT, header("The limit closest to its end (draft-ietf-httpapi-ratelimit-headers): "
@@ -90,16 +103,36 @@ public class RateLimitOpenApi implements OpenApiCustomizer, OperationCustomizer 
                 }
             });
         }
-        String refused = Integer.toString(options.status());
-        if (!operation.getResponses().containsKey(refused)) {
-            ApiResponse refusal = new ApiResponse().description("Too many requests: a rate limit refused the request")
-                    .content(new Content().addMediaType(options.body().contentType(),
-                            new MediaType().schema(new Schema<>().$ref(COMPONENTS + "schemas/" + bodySchemaName()))));
-            refusal.addHeaderObject(RETRY_AFTER, new Header().$ref(COMPONENTS + "headers/" + RETRY_AFTER));
-            operation.getResponses().addApiResponse(refused, rateLimitHeaders(refusal));
+        addResponse(operation, Integer.toString(options.status()), rateLimitHeaders(
+                refusal("Too many requests: a rate limit refused the request", REJECTION, true)));
+        if (endpoint.limits().stream().anyMatch(limit -> limit.cost().isExpression())) {
+            addResponse(operation, "400", refusal("The request weighs more than a rate limit's whole count "
+                    + "(its cost expression): it could never be admitted", TOO_COSTLY, false));
+        }
+        if (refusesWhileRedisIsAway) {
+            addResponse(operation, "503", refusal("The rate limits cannot be decided (Redis does not answer) and "
+                    + "the failure policy refuses (ratelimit.redis-failure.mode=closed)", REJECTION, true));
         }
         operation.addExtension(EXTENSION, endpoint.limits().stream().map(RateLimitOpenApi::describe).toList());
         return operation;
+    }
+
+    /** Adds {@code response} unless the operation documents that status already. */
+    private static void addResponse(Operation operation, String status, ApiResponse response) {
+        if (!operation.getResponses().containsKey(status)) {
+            operation.getResponses().addApiResponse(status, response);
+        }
+    }
+
+    /** @param jsonSchema the body's schema with the JSON body; with the problem body, always the problem */
+    private ApiResponse refusal(String description, String jsonSchema, boolean retryAfter) {
+        String schema = options.body() == RejectionBody.PROBLEM ? PROBLEM : jsonSchema;
+        ApiResponse refusal = new ApiResponse().description(description).content(new Content().addMediaType(
+                options.body().contentType(), new MediaType().schema(new Schema<>().$ref(COMPONENTS + "schemas/" + schema))));
+        if (retryAfter) {
+            refusal.addHeaderObject(RETRY_AFTER, new Header().$ref(COMPONENTS + "headers/" + RETRY_AFTER));
+        }
+        return refusal;
     }
 
     private ApiResponse rateLimitHeaders(ApiResponse response) {
@@ -139,30 +172,42 @@ public class RateLimitOpenApi implements OpenApiCustomizer, OperationCustomizer 
         return described;
     }
 
-    private String bodySchemaName() {
-        return options.body() == RejectionBody.PROBLEM ? "RateLimitProblem" : "RateLimitRejection";
+    private static Schema<?> problemSchema() {
+        ObjectSchema schema = new ObjectSchema();
+        schema.description("An RFC 9457 problem: a rate limit refused the request, or could not decide it")
+                .addProperty("type", new StringSchema().example("about:blank"))
+                .addProperty("title", new StringSchema().example("Too Many Requests"))
+                .addProperty("status", new IntegerSchema().example(429))
+                .addProperty("detail", new StringSchema().description("The refusal, in the request's language"))
+                .addProperty("instance", new StringSchema().description("The request's path"))
+                .addProperty("retryAfter", new IntegerSchema().format("int64").description("Seconds to wait"))
+                .addProperty("policy", new StringSchema().description("The rule that refused"))
+                .addProperty("cost", new IntegerSchema().format("int64").description("What the request weighed (400)"))
+                .addProperty("limit", new IntegerSchema().format("int64").description("The count it is above (400)"));
+        schema.setRequired(List.of("type", "title", "status", "detail"));
+        return schema;
     }
 
-    private Schema<?> bodySchema() {
+    private static Schema<?> rejectionSchema() {
         ObjectSchema schema = new ObjectSchema();
-        if (options.body() == RejectionBody.PROBLEM) {
-            schema.description("An RFC 9457 problem: a rate limit refused the request")
-                    .addProperty("type", new StringSchema().example("about:blank"))
-                    .addProperty("title", new StringSchema().example("Too Many Requests"))
-                    .addProperty("status", new IntegerSchema().example(options.status()))
-                    .addProperty("detail", new StringSchema().description("The refusal, in the request's language"))
-                    .addProperty("instance", new StringSchema().description("The request's path"))
-                    .addProperty("retryAfter", new IntegerSchema().format("int64").description("Seconds to wait"))
-                    .addProperty("policy", new StringSchema().description("The rule that refused"));
-            schema.setRequired(List.of("type", "title", "status", "detail", "retryAfter", "policy"));
-        } else {
-            schema.description("A rate limit refused the request")
-                    .addProperty("error", new StringSchema().description("The refusal, in the request's language"))
-                    .addProperty("successful", new IntegerSchema().example(0))
-                    .addProperty("ratelimit", new IntegerSchema().example(1).description("1: a limit refused it"))
-                    .addProperty("retryAfter", new IntegerSchema().format("int64").description("Seconds to wait"));
-            schema.setRequired(List.of("error", "successful", "ratelimit", "retryAfter"));
-        }
+        schema.description("A rate limit refused the request (ratelimit 1), or the limiter could not decide (0)")
+                .addProperty("error", new StringSchema().description("The refusal, in the request's language"))
+                .addProperty("successful", new IntegerSchema().example(0))
+                .addProperty("ratelimit", new IntegerSchema().example(1))
+                .addProperty("retryAfter", new IntegerSchema().format("int64").description("Seconds to wait"));
+        schema.setRequired(List.of("error", "successful", "ratelimit", "retryAfter"));
+        return schema;
+    }
+
+    private static Schema<?> tooCostlySchema() {
+        ObjectSchema schema = new ObjectSchema();
+        schema.description("The request weighs more than a rate limit's whole count: waiting would not help")
+                .addProperty("error", new StringSchema().description("The refusal, in the request's language"))
+                .addProperty("successful", new IntegerSchema().example(0))
+                .addProperty("ratelimit", new IntegerSchema().example(1))
+                .addProperty("cost", new IntegerSchema().format("int64").description("What the request weighed"))
+                .addProperty("limit", new IntegerSchema().format("int64").description("The count it is above"));
+        schema.setRequired(List.of("error", "successful", "ratelimit", "cost", "limit"));
         return schema;
     }
 
