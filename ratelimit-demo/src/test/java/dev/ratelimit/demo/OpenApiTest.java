@@ -2,11 +2,15 @@ package dev.ratelimit.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratelimit.interceptor.autoconfigure.RateLimitProperties;
+import dev.ratelimit.interceptor.openapi.RateLimitOpenApi;
+import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import io.swagger.parser.OpenAPIParser;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.responses.ApiResponses;
 import io.swagger.v3.parser.core.models.ParseOptions;
 import io.swagger.v3.parser.core.models.SwaggerParseResult;
 import java.util.List;
@@ -14,6 +18,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
  * The demo's OpenAPI description (springdoc, {@code /v3/api-docs}) as a client generator reads it:
@@ -56,17 +62,43 @@ class OpenApiTest {
     }
 
     @Test
-    void aProblemBodyAndAClosedFailurePolicyAreDocumented() {
-        OpenAPI api = apiDocs("--ratelimit.response.body=problem", "--ratelimit.redis-failure.mode=closed");
+    void aProblemBodyIsDocumentedAsAProblem() {
+        OpenAPI api = apiDocs("--ratelimit.response.body=problem");
 
         Map<String, ApiResponse> hello = api.getPaths().get("/api/hello").getGet().getResponses();
-        assertThat(hello.get("429").getContent()).containsOnlyKeys("application/problem+json");
-        assertThat(hello.get("503").getContent().get("application/problem+json").getSchema().get$ref())
+        assertThat(hello.get("429").getContent().get("application/problem+json").getSchema().get$ref())
                 .isEqualTo("#/components/schemas/RateLimitProblem");
-        assertThat(hello.get("503").getHeaders()).containsKey("Retry-After");
+        assertThat(api.getPaths().get("/api/batch").getPost().getResponses().get("400").getContent())
+                .containsOnlyKeys("application/problem+json");
         assertThat(api.getComponents().getSchemas().get("RateLimitProblem").getProperties())
                 .containsKeys("type", "title", "status", "detail", "instance", "retryAfter", "policy", "cost", "limit");
         assertThat(api.getComponents().getSchemas()).doesNotContainKey("RateLimitRejection");
+    }
+
+    /**
+     * Under the failure policy that refuses while Redis is away ({@code closed}), a limited operation
+     * also documents that 503. Built as the auto-configuration builds it for that policy, from the running
+     * demo's catalog, so that the demo itself runs the shipped policy.
+     */
+    @Test
+    void theRefusalOfTheClosedFailurePolicyIsDocumented() {
+        try (ConfigurableApplicationContext demo = SpringApplication.run(DemoApplication.class, "--server.port=0")) {
+            HandlerMethod hello = demo.getBean("requestMappingHandlerMapping", RequestMappingHandlerMapping.class)
+                    .getHandlerMethods().values().stream()
+                    .filter(handler -> handler.getBeanType() == DemoController.class
+                            && handler.getMethod().getName().equals("hello"))
+                    .findFirst().orElseThrow();
+            RateLimitOpenApi closed = new RateLimitOpenApi(demo.getBean(EndpointCatalog.class),
+                    demo.getBean(RateLimitProperties.class).response().options(), true);
+
+            ApiResponse unavailable = closed.customize(new Operation().responses(new ApiResponses()), hello)
+                    .getResponses().get("503");
+
+            assertThat(unavailable).isNotNull();
+            assertThat(unavailable.getHeaders()).containsKey("Retry-After");
+            assertThat(unavailable.getContent().get("application/json").getSchema().get$ref())
+                    .isEqualTo("#/components/schemas/RateLimitRejection");
+        }
     }
 
     /** The demo's description, parsed and validated: a message of the validator fails the test. */
