@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import redis.embedded.core.ExecutableProvider;
 
 /**
@@ -23,6 +24,7 @@ final class DemoRedisServer {
 
     private static final Path SETSID = Path.of("/usr/bin/setsid");
     private static final long READY_WITHIN_MILLIS = TimeUnit.SECONDS.toMillis(60);
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final Process process;
     private final int port;
@@ -37,6 +39,7 @@ final class DemoRedisServer {
             File binary = ExecutableProvider.newJarResourceProvider().get();
             int port = freePort();
             Path log = Files.createTempFile("demo-redis-", ".log");
+            log.toFile().deleteOnExit();
             List<String> command = new ArrayList<>();
             if (Files.isExecutable(SETSID)) {
                 command.add(SETSID.toString());
@@ -77,7 +80,7 @@ final class DemoRedisServer {
                 socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
                 return;
             } catch (IOException notYet) {
-                Thread.onSpinWait();
+                LockSupport.parkNanos(POLL_NANOS); // refused at once while it starts: do not spin
             }
         }
         process.destroyForcibly();

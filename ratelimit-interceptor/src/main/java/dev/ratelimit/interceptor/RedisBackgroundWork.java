@@ -26,9 +26,11 @@ public abstract class RedisBackgroundWork implements SmartLifecycle {
     static final Duration STOP_WAIT = Duration.ofSeconds(2);
 
     private volatile boolean running;
+    private volatile boolean stopped;
 
     @Override
     public final void start() {
+        stopped = false;
         running = true;
         started();
     }
@@ -36,6 +38,7 @@ public abstract class RedisBackgroundWork implements SmartLifecycle {
     @Override
     public final void stop() {
         running = false;
+        stopped = true;
         stopping();
     }
 
@@ -47,6 +50,11 @@ public abstract class RedisBackgroundWork implements SmartLifecycle {
     @Override
     public final int getPhase() {
         return PHASE;
+    }
+
+    /** Whether the app has stopped this work: a failure from then on is the stop's doing, not Redis'. */
+    protected final boolean hasStopped() {
+        return stopped;
     }
 
     /** What begins when the app starts; nothing by default. */

@@ -27,7 +27,6 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  */
 public final class ConfigChangeSubscription extends RedisBackgroundWork implements DisposableBean {
 
-
     private static final Logger log = LoggerFactory.getLogger(ConfigChangeSubscription.class);
 
     private final RedisConnectionFactory factory;
@@ -72,8 +71,6 @@ public final class ConfigChangeSubscription extends RedisBackgroundWork implemen
     protected void stopping() {
         destroy();
     }
-
-
 
     @Override
     public void destroy() {

@@ -47,7 +47,6 @@ public class RuleSnapshotHolder extends RedisBackgroundWork implements Initializ
     private volatile Instant lastRead;
     private Map<String, String> currentHash = Map.of();
     private boolean lastRefreshFailed;
-    private volatile boolean stopped;
 
     /**
      * @param source             reads the whole hash; may throw when Redis is away
@@ -95,7 +94,7 @@ public class RuleSnapshotHolder extends RedisBackgroundWork implements Initializ
                 }
                 return true;
             } catch (RuntimeException e) {
-                if (stopped) {
+                if (hasStopped()) {
                     log.debug("Rate limit config not read: the app is stopping ({})", e.toString());
                     return false;
                 }
@@ -140,11 +139,8 @@ public class RuleSnapshotHolder extends RedisBackgroundWork implements Initializ
     /** No refresh after this: the Redis connections close next. Refreshes begin in {@link #afterPropertiesSet}. */
     @Override
     protected void stopping() {
-        stopped = true;
         stop(scheduler);
     }
-
-
 
     @Override
     public void destroy() {

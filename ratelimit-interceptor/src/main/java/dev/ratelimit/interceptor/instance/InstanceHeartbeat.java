@@ -91,9 +91,6 @@ public class InstanceHeartbeat extends RedisBackgroundWork implements Applicatio
         });
     }
 
-
-
-
     /** Heartbeats begin once the app is ready and listens on its port; they end here. */
     @Override
     protected void stopping() {

@@ -29,7 +29,6 @@ public final class StartupTask extends RedisBackgroundWork
     private final String description;
     private final Runnable task;
     private final AtomicBoolean started = new AtomicBoolean();
-    private volatile boolean stopped;
     private final ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
         Thread thread = new Thread(runnable, "ratelimit-startup");
         thread.setDaemon(true);
@@ -63,7 +62,7 @@ public final class StartupTask extends RedisBackgroundWork
             }
             executor.shutdown();
         } catch (RuntimeException e) {
-            if (stopped) {
+            if (hasStopped()) {
                 log.debug("Did not {}: the app stopped first ({})", description, e.toString());
                 return;
             }
@@ -74,7 +73,7 @@ public final class StartupTask extends RedisBackgroundWork
                 log.debug("Still cannot {} (attempt {}): {}", description, failures + 1, e.toString());
             }
             long pause = pauses.nextBackOff();
-            if (pause != BackOffExecution.STOP && !stopped) {
+            if (pause != BackOffExecution.STOP && !hasStopped()) {
                 executor.schedule(() -> attempt(pauses, failures + 1), pause, TimeUnit.MILLISECONDS);
             }
         }
@@ -93,11 +92,8 @@ public final class StartupTask extends RedisBackgroundWork
 
     @Override
     protected void stopping() {
-        stopped = true;
         stop(executor);
     }
-
-
 
     @Override
     public void destroy() {

@@ -51,5 +51,4 @@ public abstract class IntervalRedisWriter extends RedisBackgroundWork {
         flush();
     }
 
-
 }
