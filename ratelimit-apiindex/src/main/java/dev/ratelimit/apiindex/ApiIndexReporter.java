@@ -33,7 +33,7 @@ public class ApiIndexReporter {
         Map<String, ApiIndexEntry> entries = new TreeMap<>();
         for (Endpoint endpoint : catalog.endpoints()) {
             if (!excluded.excludes(endpoint)) {
-                entries.put(endpoint.id(), ApiIndexEntry.of(endpoint));
+                entries.put(endpoint.id().toString(), ApiIndexEntry.of(endpoint));
             }
         }
         String module = catalog.naming().module();

@@ -1,8 +1,11 @@
 package dev.ratelimit.apiindex;
 
 import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.rule.Endpoint;
+import dev.ratelimit.interceptor.rule.RuleId;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,6 +83,27 @@ public class ApiIndexRepository {
             }
         });
         return entries;
+    }
+
+    /**
+     * The endpoints of every module that reported an index, as the apps that reported them see them: what
+     * the console builds its {@code RulesInForce} from. An entry that does not read is skipped, with a warning.
+     */
+    public List<Endpoint> endpoints() {
+        List<Endpoint> endpoints = new ArrayList<>();
+        for (String module : modules()) {
+            entries(module).forEach((id, entry) -> {
+                RuleId endpoint = RuleId.parse(id, List.of(module));
+                try {
+                    if (endpoint != null) {
+                        endpoints.add(entry.toEndpoint(endpoint));
+                    }
+                } catch (IllegalArgumentException e) {
+                    log.warn("Skipping unreadable API index entry {} of module {}: {}", id, module, e.getMessage());
+                }
+            });
+        }
+        return endpoints;
     }
 
     private static byte[] bytes(String text) {

@@ -2,18 +2,18 @@ package dev.ratelimit.apiindex;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratelimit.apiindex.ApiIndexEntry.Limit;
 import dev.ratelimit.apiindex.fixture.FullApi;
 import dev.ratelimit.apiindex.fixture.ReducedApi;
 import dev.ratelimit.interceptor.collision.CollisionApplication;
+import dev.ratelimit.interceptor.config.LimitDescription;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
-import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -58,23 +58,23 @@ class ApiIndexTest {
 
         assertThat(index).containsEntry("fixture.CatalogController.list", new ApiIndexEntry("/catalog/items",
                 List.of("/catalog/items", "/items"), List.of("GET"), CATALOG + "list()",
-                List.of(new Limit("fixture.CatalogController.list", 5, 60, "USER", "FIXED_WINDOW", null, null, null, null, null, null))));
+                Map.of("fixture.CatalogController.list", plain(5, 60, "USER")), null));
         assertThat(index).containsEntry("fixture.CatalogController.create", new ApiIndexEntry("/items",
                 List.of("/items"), List.of("POST"), CATALOG + "create()",
-                List.of(new Limit("fixture.CatalogController.create#user", 2, 10, "USER", "FIXED_WINDOW", null, null, null, null, null, null),
-                        new Limit("fixture.CatalogController.create#ip", 10, 10, "IP", "FIXED_WINDOW", null, null, null, null, null, null))));
+                ordered("fixture.CatalogController.create#user", plain(2, 10, "USER"),
+                        "fixture.CatalogController.create#ip", plain(10, 10, "IP")), null));
         assertThat(index).containsEntry("fixture.CatalogController.any", new ApiIndexEntry("/items/any",
-                List.of("/items/any"), List.of(), CATALOG + "any()", List.of()));
+                List.of("/items/any"), List.of(), CATALOG + "any()", Map.of(), null));
         assertThat(index).containsEntry("fixture.CatalogController.invoices", new ApiIndexEntry("/invoices",
                 List.of("/invoices"), List.of("GET"), CATALOG + "invoices()",
-                List.of(new Limit("billing.invoices", 3, 60, "METHOD", "FIXED_WINDOW", null, null, null, null, null, null))));
+                Map.of("billing.invoices", plain(3, 60, "METHOD")), null));
         assertThat(redis.hget(INDEX, "fixture.CatalogController.show")).isEqualTo(
                 "{\"pattern\":\"/items/{id}\",\"patterns\":[\"/items/{id}\"],\"methods\":[\"GET\"],"
-                        + "\"handler\":\"" + CATALOG + "show(long)\",\"limits\":[]}");
+                        + "\"handler\":\"" + CATALOG + "show(long)\",\"limits\":{}}");
         assertThat(redis.smembers("ratelimit:{apiindex}:modules")).containsExactly("fixture");
         assertThat(index.keySet()).as("every endpoint of the catalog except the excluded /error")
                 .isEqualTo(app.getBean(EndpointCatalog.class).endpoints().stream()
-                        .filter(endpoint -> !endpoint.patterns().contains("/error")).map(Endpoint::id)
+                        .filter(endpoint -> !endpoint.patterns().contains("/error")).map(endpoint -> endpoint.id().toString())
                         .collect(Collectors.toSet()));
     }
 
@@ -86,16 +86,16 @@ class ApiIndexTest {
         http.get("/catalog/items?usercode=una");
         http.get("/invoices");
 
-        List<Limit> hit = List.of(index.get("fixture.CatalogController.list").limits().get(0),
-                index.get("fixture.CatalogController.invoices").limits().get(0));
+        List<String> hit = List.of(index.get("fixture.CatalogController.list").limits().keySet().iterator().next(),
+                index.get("fixture.CatalogController.invoices").limits().keySet().iterator().next());
         assertThat(redis.keys("ratelimit:counter:*")).containsExactlyInAnyOrder(
-                "ratelimit:counter:" + hit.get(0).rule().replaceFirst("\\.", ":") + ":USER:una",
-                "ratelimit:counter:" + hit.get(1).rule().replaceFirst("\\.", ":") + ":METHOD:all");
+                "ratelimit:counter:" + hit.get(0).replaceFirst("\\.", ":") + ":USER:una",
+                "ratelimit:counter:" + hit.get(1).replaceFirst("\\.", ":") + ":METHOD:all");
         Awaitility.await().atMost(REPORTED).untilAsserted(() -> {
             Map<String, String> config = redis.hgetall("ratelimit:sysconfig");
-            index.values().stream().flatMap(entry -> entry.limits().stream()).forEach(limit -> assertThat(config)
-                    .containsEntry(limit.rule() + ".count", Long.toString(limit.count()))
-                    .containsEntry(limit.rule() + ".interval", Long.toString(limit.intervalSeconds())));
+            index.values().forEach(entry -> entry.limits().forEach((rule, limit) -> assertThat(config)
+                    .containsEntry(rule + ".count", Long.toString(limit.count()))
+                    .containsEntry(rule + ".interval", Long.toString(limit.windowSeconds()))));
         });
     }
 
@@ -189,5 +189,18 @@ class ApiIndexTest {
         ApiIndexRepository repository = app.getBean(ApiIndexRepository.class);
         return Awaitility.await().atMost(REPORTED).ignoreExceptions()
                 .until(() -> repository.entries("fixture"), index -> index.keySet().equals(ids));
+    }
+
+    /** A limit as the index describes it, every knob at its default. */
+    private static LimitDescription plain(long count, long windowSeconds, String dimension) {
+        return new LimitDescription(count, windowSeconds, dimension, "FIXED_WINDOW", null, null, null, null, null);
+    }
+
+    private static Map<String, LimitDescription> ordered(String firstRule, LimitDescription first, String secondRule,
+                                                         LimitDescription second) {
+        Map<String, LimitDescription> limits = new LinkedHashMap<>();
+        limits.put(firstRule, first);
+        limits.put(secondRule, second);
+        return limits;
     }
 }

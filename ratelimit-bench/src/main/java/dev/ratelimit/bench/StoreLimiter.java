@@ -63,7 +63,7 @@ public final class StoreLimiter implements Limiter {
         return new StoreLimiter(store, requests, false);
     }
 
-    /** One limit with a penalty ({@code blockFor}) per request: its script reads the penalty hash too. */
+    /** One limit with a penalty per request: its script reads the penalty hash too. */
     public static StoreLimiter oneLimitPenalized(RateLimitStore store, Algorithm algorithm, BenchLimit limit, int keys) {
         Penalty penalty = new Penalty(limit.window().toMillis() * 10, limit.window().toMillis() * 40);
         return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, 1, penalty), false);

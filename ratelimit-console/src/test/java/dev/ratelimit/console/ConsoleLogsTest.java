@@ -244,7 +244,7 @@ class ConsoleLogsTest {
     @Test
     void everyChangeIsAudited() {
         session.get(CONSOLE + "/rules");
-        assertThat(session.post(CONSOLE + "/rules/rule", "id", "fixture.LimitedController.globalA", "enabled", "true",
+        assertThat(session.post(CONSOLE + "/rules/rule", "module", "fixture", "rule", "LimitedController.globalA", "enabled", "true",
                 "count", "9", "interval", "60").statusCode()).isEqualTo(302);
 
         HttpResponse<String> audit = session.get(CONSOLE + "/audit");

@@ -79,7 +79,7 @@ class ConsoleRulePageTest {
     void anOperatorsChangeShowsInTheRulesHistoryAndInForce() {
         String edited = "AlgorithmController.slidingLog";
         console.get(CONSOLE + "/rules");
-        HttpResponse<String> saved = console.post(CONSOLE + "/rules/rule", "id", "fixture." + edited, "enabled", "true",
+        HttpResponse<String> saved = console.post(CONSOLE + "/rules/rule", "module", "fixture", "rule", edited, "enabled", "true",
                 "count", "70", "interval", "86400");
         assertThat(saved.statusCode()).isEqualTo(302);
 
@@ -140,7 +140,7 @@ class ConsoleRulePageTest {
     }
 
     /**
-     * An annotated rule's penalty ({@code <rule>.block}) through the rule page: shown in force on both
+     * An annotated rule's penalty ({@code <rule>.penalty}) through the rule page: shown in force on both
      * pages, applied by the instance, in the rule's history; garbage comes back refused with what was
      * typed, and a blank field gives the declared penalty (none) back.
      */
@@ -149,12 +149,12 @@ class ConsoleRulePageTest {
         String rule = "AlgorithmController.tokenBucket";
         String rulePage = CONSOLE + "/rule?module=fixture&rule=" + rule;
         console.get(rulePage);
-        assertThat(console.post(CONSOLE + "/rules/penalty", "module", "fixture", "rule", rule, "block", " 100000 ")
+        assertThat(console.post(CONSOLE + "/rules/penalty", "module", "fixture", "rule", rule, "penalty", " 100000 ")
                 .statusCode()).isEqualTo(302);
 
         String page = console.get(rulePage).body();
         assertThat(between(page, "id=\"penalty\"", "</td>")).contains("value=\"100000\"").doesNotContain("penalty-as-declared");
-        assertThat(between(page, "id=\"rule-changes\"", "</table>")).contains("fixture." + rule + ".block");
+        assertThat(between(page, "id=\"rule-changes\"", "</table>")).contains("fixture." + rule + ".penalty");
         assertThat(between(console.get(CONSOLE + "/rules").body(), "id=\"rule-fixture." + rule + "\"", "</tr>"))
                 .contains("100000 s");
         HttpProbe probe = instances.probe(0);
@@ -167,9 +167,9 @@ class ConsoleRulePageTest {
                 });
 
         HttpResponse<String> refused = console.follow(console.post(CONSOLE + "/rules/penalty", "module", "fixture",
-                "rule", rule, "block", "soon"));
+                "rule", rule, "penalty", "soon"));
         assertThat(refused.body()).contains("id=\"error\"").contains("value=\"soon\"");
-        assertThat(console.post(CONSOLE + "/rules/penalty", "module", "fixture", "rule", rule, "block", "")
+        assertThat(console.post(CONSOLE + "/rules/penalty", "module", "fixture", "rule", rule, "penalty", "")
                 .statusCode()).isEqualTo(302);
         assertThat(between(console.get(rulePage).body(), "id=\"penalty\"", "</td>")).contains("penalty-as-declared");
     }

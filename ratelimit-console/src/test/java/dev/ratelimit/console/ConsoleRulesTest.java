@@ -2,8 +2,11 @@ package dev.ratelimit.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import java.net.http.HttpResponse;
@@ -64,7 +67,7 @@ class ConsoleRulesTest {
         HttpResponse<String> wrong = stranger.login("admin", "guess");
         assertThat(wrong.statusCode()).isEqualTo(401);
         assertThat(wrong.body()).contains("Wrong user name or password.");
-        assertThat(stranger.post(CONSOLE + "/rules/rule", "id", "fixture.LimitedController.user", "count", "1",
+        assertThat(stranger.post(CONSOLE + "/rules/rule", "module", "fixture", "rule", "LimitedController.user", "count", "1",
                 "interval", "1").statusCode()).isEqualTo(403);
     }
 
@@ -72,7 +75,7 @@ class ConsoleRulesTest {
     void aStateChangingRequestWithoutTheCsrfTokenIsRefused() {
         session.get(CONSOLE + "/rules");
         HttpResponse<String> forged = session.postRaw(CONSOLE + "/rules/rule",
-                Map.of("id", "fixture.LimitedController.user", "count", "1", "interval", "60", "enabled", "true"));
+                Map.of("module", "fixture", "rule", "LimitedController.user", "count", "1", "interval", "60", "enabled", "true"));
         assertThat(forged.statusCode()).isEqualTo(403);
         assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.user.count")).isEqualTo("50");
     }
@@ -83,15 +86,15 @@ class ConsoleRulesTest {
         assertThat(rules.statusCode()).isEqualTo(200);
         assertThat(rules.body()).contains("fixture.LimitedController.stacked#ip").contains("/stacked");
 
-        HttpResponse<String> saved = session.post(CONSOLE + "/rules/rule", "id", "fixture.LimitedController.method",
+        HttpResponse<String> saved = session.post(CONSOLE + "/rules/rule", "module", "fixture", "rule", "LimitedController.method",
                 "enabled", "true", "count", "2", "interval", "120");
 
         assertThat(saved.statusCode()).isEqualTo(302);
         assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.method.count")).isEqualTo("2");
         assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.method.interval")).isEqualTo("120");
         Awaitility.await().atMost(Duration.ofSeconds(1)).until(() -> {
-            Long count = otherApp.getBean(RuleSnapshotHolder.class).current().override("fixture.LimitedController.method").count();
-            return count != null && count == 2;
+            return otherApp.getBean(RuleCatalog.class).current().limit(RuleId.of("fixture", "LimitedController.method"))
+                    .map(LimitDefinition::count).orElse(0L) == 2;
         });
     }
 
@@ -99,7 +102,7 @@ class ConsoleRulesTest {
     @Test
     void aRefusedValueComesBackWithTheReasonAndWhatWasTypedAndChangesNothing() {
         session.get(CONSOLE + "/rules");
-        HttpResponse<String> refused = session.post(CONSOLE + "/rules/rule", "id", "fixture.LimitedController.ip",
+        HttpResponse<String> refused = session.post(CONSOLE + "/rules/rule", "module", "fixture", "rule", "LimitedController.ip",
                 "enabled", "false", "count", "9", "interval", "lots");
 
         assertThat(refused.statusCode()).isEqualTo(302);
@@ -115,8 +118,7 @@ class ConsoleRulesTest {
     @Test
     void aWindowTheLimiterWouldNotApplyAsWrittenIsRefusedInTheOperatorsLanguage() {
         session.get(CONSOLE + "/rules?lang=ja");
-        HttpResponse<String> page = session.follow(session.post(CONSOLE + "/rules/rule", "id",
-                "fixture.LimitedController.method", "enabled", "true", "count", "5", "interval", "99999999999999"));
+        HttpResponse<String> page = session.follow(session.post(CONSOLE + "/rules/rule", "module", "fixture", "rule", "LimitedController.method", "enabled", "true", "count", "5", "interval", "99999999999999"));
 
         assertThat(page.body()).contains("fixture.LimitedController.method: ウィンドウは最長 366 日 (31622400 秒) です。"
                 + "指定: 99999999999999 秒");
@@ -138,7 +140,7 @@ class ConsoleRulesTest {
     @Test
     void fieldsOfARuleNoModuleDeclaresAreRefused() {
         session.get(CONSOLE + "/rules");
-        HttpResponse<String> page = session.follow(session.post(CONSOLE + "/rules/rule", "id", "fixture.Nope.rule",
+        HttpResponse<String> page = session.follow(session.post(CONSOLE + "/rules/rule", "module", "fixture", "rule", "Nope.rule",
                 "enabled", "true", "count", "1", "interval", "1"));
 
         assertThat(page.body()).contains("&#39;fixture.Nope.rule&#39;: no module declares this rule in its API index");
@@ -148,12 +150,12 @@ class ConsoleRulesTest {
     @Test
     void anOperatorsValueIsShownAsSuchAndCanBeResetToTheDeclaration() {
         session.get(CONSOLE + "/rules");
-        session.post(CONSOLE + "/rules/rule", "id", "fixture.LimitedController.shortWindow", "enabled", "true",
+        session.post(CONSOLE + "/rules/rule", "module", "fixture", "rule", "LimitedController.shortWindow", "enabled", "true",
                 "count", "7", "interval", "1");
         HttpResponse<String> rules = session.get(CONSOLE + "/rules");
         assertThat(rules.body()).containsPattern("Set by admin at \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}: kept across deploys");
 
-        assertThat(session.post(CONSOLE + "/rules/reset", "id", "fixture.LimitedController.shortWindow").statusCode())
+        assertThat(session.post(CONSOLE + "/rules/reset", "module", "fixture", "rule", "LimitedController.shortWindow").statusCode())
                 .isEqualTo(302);
 
         assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.shortWindow.count")).isEqualTo("2");
@@ -170,7 +172,7 @@ class ConsoleRulesTest {
                 "limit", "1/60").statusCode()).isEqualTo(302);
 
         Awaitility.await().atMost(Duration.ofSeconds(1)).until(() ->
-                otherApp.getBean(RuleSnapshotHolder.class).current().dynamicRule("fixture.OpenController.plain") != null);
+                otherApp.getBean(RuleSnapshotHolder.class).current().dynamicRules().containsKey("fixture.OpenController.plain"));
         assertThat(other.status("/open/plain?usercode=console-test")).isEqualTo(200);
         assertThat(other.status("/open/plain?usercode=console-test")).isEqualTo(429);
 
@@ -282,14 +284,14 @@ class ConsoleRulesTest {
     @Test
     void aRuleIsPutInShadowModeOnEveryInstanceAndBack() {
         session.get(CONSOLE + "/rules");
-        assertThat(session.post(CONSOLE + "/rules/rule", "id", "fixture.LimitedController.globalB", "enabled", "true",
+        assertThat(session.post(CONSOLE + "/rules/rule", "module", "fixture", "rule", "LimitedController.globalB", "enabled", "true",
                 "shadow", "true", "count", "4", "interval", "60").statusCode()).isEqualTo(302);
         assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.globalB.mode")).isEqualTo("shadow");
         Awaitility.await().atMost(Duration.ofSeconds(1)).until(() -> otherApp.getBean(RuleSnapshotHolder.class)
-                .current().shadow("fixture.LimitedController.globalB"));
+                .current().shadowRules().contains("fixture.LimitedController.globalB"));
         assertThat(session.get(CONSOLE + "/rules").body()).containsPattern(
                 "name=\"shadow\" value=\"true\"[^>]*form=\"rule-fixture-\\d+\"[^>]*checked");
-        session.post(CONSOLE + "/rules/rule", "id", "fixture.LimitedController.globalB", "enabled", "true",
+        session.post(CONSOLE + "/rules/rule", "module", "fixture", "rule", "LimitedController.globalB", "enabled", "true",
                 "count", "4", "interval", "60");
         assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.globalB.mode")).isEqualTo("enforce");
     }

@@ -85,7 +85,7 @@ public class DemoController {
      * as long each time it comes back for more, up to 4 hours.
      */
     @RateLimit(count = 5, interval = 15, unit = TimeUnit.MINUTES, dimension = Dimension.IP,
-            algorithm = Algorithm.SLIDING_LOG, countWhen = "#status == 401", blockFor = 15, blockForMax = 240)
+            algorithm = Algorithm.SLIDING_LOG, countWhen = "#status == 401", penalty = 15, penaltyMax = 240)
     @PostMapping("/login")
     public ResponseEntity<Map<String, Object>> login(@RequestParam(defaultValue = "") String password) {
         return "demo".equals(password) ? ResponseEntity.ok(reply("signed in"))

@@ -53,8 +53,8 @@ class DemoApplicationTest {
             Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(http.get("/api/index").body())
                     .contains("\"demo.DemoController.hello\":{\"pattern\":\"/api/hello\",\"patterns\":[\"/api/hello\"],"
                             + "\"methods\":[\"GET\"],\"handler\":\"dev.ratelimit.demo.DemoController.hello(java.lang.String)\","
-                            + "\"limits\":[{\"rule\":\"demo.DemoController.hello\",\"count\":3,\"intervalSeconds\":10,"
-                            + "\"dimension\":\"USER\",\"algorithm\":\"FIXED_WINDOW\"}]}")
+                            + "\"limits\":{\"demo.DemoController.hello\":{\"count\":3,\"windowSeconds\":10,"
+                            + "\"dimension\":\"USER\",\"algorithm\":\"FIXED_WINDOW\"}}}")
                     .contains("\"demo.DemoController.open\"", "\"demo.ApiIndexController.index\""));
         }
     }

@@ -79,17 +79,17 @@ public @interface RateLimit {
     String countWhen() default "";
 
     /**
-     * A penalty, in {@link #unit()}: once this limit denies a client, the client stays denied for this
+     * The penalty, in {@link #unit()}: once this limit denies a client, the client stays denied for this
      * long, whatever the window; 0 (the default) for none. While blocked, its attempts change no counter.
      */
-    long blockFor() default 0;
+    long penalty() default 0;
 
     /**
-     * The longest block, in {@link #unit()}, for repeat offenders: each denial that follows a block doubles
-     * the next one up to this; a client free for this long is forgiven. 0 (the default) means
-     * {@link #blockFor()}: every block the same.
+     * The longest penalty, in {@link #unit()}, for repeat offenders: each denial that follows a block
+     * doubles the next one up to this; a client free for this long is forgiven. 0 (the default) means
+     * {@link #penalty()}: every block the same.
      */
-    long blockForMax() default 0;
+    long penaltyMax() default 0;
 
     /**
      * The units one request takes from {@link #count()}: a heavier request counts for more. At most

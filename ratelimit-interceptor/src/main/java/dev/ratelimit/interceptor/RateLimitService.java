@@ -1,12 +1,10 @@
 package dev.ratelimit.interceptor;
 
-import dev.ratelimit.interceptor.config.RuleSnapshot;
-import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.decision.RequestLimiter;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
-import dev.ratelimit.interceptor.rule.Endpoint;
-import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.StoreResult;
 import jakarta.servlet.http.HttpServletRequest;
@@ -20,15 +18,12 @@ import java.util.Optional;
  */
 public class RateLimitService {
 
-    private final EndpointCatalog catalog;
-    private final RuleSnapshotHolder snapshots;
+    private final RuleCatalog catalog;
     private final RequestLimiter limiter;
     private final DimensionKeys identities;
 
-    public RateLimitService(EndpointCatalog catalog, RuleSnapshotHolder snapshots, RequestLimiter limiter,
-                            DimensionKeys identities) {
+    public RateLimitService(RuleCatalog catalog, RequestLimiter limiter, DimensionKeys identities) {
         this.catalog = catalog;
-        this.snapshots = snapshots;
         this.limiter = limiter;
         this.identities = identities;
     }
@@ -37,8 +32,8 @@ public class RateLimitService {
      * The allowance of the client a request comes from, as the interceptor would count it for the rule
      * (its user, its address, ...).
      */
-    public Optional<Allowance> peek(String ruleId, HttpServletRequest request) {
-        return inForce(ruleId).flatMap(limit -> {
+    public Optional<Allowance> peek(RuleId rule, HttpServletRequest request) {
+        return catalog.current().limit(rule).flatMap(limit -> {
             String identity = identities.identity(request, limit);
             return identity == null ? Optional.empty() : read(limit, identity);
         });
@@ -48,21 +43,13 @@ public class RateLimitService {
      * The allowance of one identity: what the counter key names, e.g. a user code for a {@code USER}
      * limit or an address for an {@code IP} one.
      */
-    public Optional<Allowance> peek(String ruleId, String identity) {
-        return inForce(ruleId).flatMap(limit -> read(limit, identity));
+    public Optional<Allowance> peek(RuleId rule, String identity) {
+        return catalog.current().limit(rule).flatMap(limit -> read(limit, identity));
     }
 
-    private Optional<LimitDefinition> inForce(String ruleId) {
-        RuleSnapshot snapshot = snapshots.current();
-        for (Endpoint endpoint : catalog.endpoints()) {
-            for (LimitDefinition declared : endpoint.limits()) {
-                if (declared.id().equals(ruleId)) {
-                    return snapshot.override(ruleId).enabled()
-                            ? Optional.of(snapshot.override(ruleId).applyTo(declared)) : Optional.empty();
-                }
-            }
-        }
-        return Optional.empty();
+    /** The rule {@code <module>.<rule>} names, among this app's modules; {@code null} when it names none. */
+    public RuleId ruleId(String text) {
+        return RuleId.parse(text, catalog.current().modules());
     }
 
     private Optional<Allowance> read(LimitDefinition limit, String identity) {

@@ -1,5 +1,7 @@
 package dev.ratelimit.interceptor;
 
+import dev.ratelimit.interceptor.rule.RuleId;
+
 /**
  * The Redis key layout, in one place. {@code prefix} is {@code ratelimit.redis.key-prefix}.
  *
@@ -45,14 +47,14 @@ public record RedisKeys(String prefix) {
      * changes with a deploy, two instances of a rolling deploy, or two GLOBAL limits with different
      * algorithms never meet a key of the wrong type; each just starts a counter of its own.
      */
-    public String counter(String module, String rule, Dimension dimension, Algorithm algorithm, String identity) {
-        String counterRule = dimension == Dimension.GLOBAL ? GLOBAL_RULE : rule;
+    public String counter(RuleId rule, Dimension dimension, Algorithm algorithm, String identity) {
+        String counterRule = dimension == Dimension.GLOBAL ? GLOBAL_RULE : rule.rule();
         String kind = algorithm == Algorithm.FIXED_WINDOW ? dimension.name() : dimension.name() + "@" + algorithm.name();
-        return counterPrefix() + escaped(module) + ":" + escaped(counterRule) + ":" + kind + ":" + identity;
+        return counterPrefix() + escaped(rule.module()) + ":" + escaped(counterRule) + ":" + kind + ":" + identity;
     }
 
     /**
-     * The penalty hash of a counter ({@code blockFor}): in the counter's Cluster slot, so that one script
+     * The penalty hash of a counter: in the counter's Cluster slot, so that one script
      * reads both. A counter key has no braces of its own (identity parts with braces are hashed), unless
      * the prefix brings a hash tag, which the penalty key then shares.
      */

@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratelimit.interceptor.rule.RuleId;
 import org.junit.jupiter.api.Test;
 
 /** Counter keys carry no hash tag and split back into their parts. */
@@ -11,14 +12,14 @@ class RedisKeysTest {
 
     @Test
     void plainNamesAreKeptAsTheyAre() {
-        assertThat(keys.counter("shop", "OrderController.create", Dimension.USER, Algorithm.FIXED_WINDOW, "alice"))
+        assertThat(keys.counter(RuleId.of("shop", "OrderController.create"), Dimension.USER, Algorithm.FIXED_WINDOW, "alice"))
                 .isEqualTo("ratelimit:counter:shop:OrderController.create:USER:alice");
     }
 
     /** A dynuri pattern with a path variable and a regex: braces would pick one slot for every counter of the rule. */
     @Test
     void bracesColonsAndPercentOfARuleNameAreEncoded() {
-        String key = keys.counter("shop", "/orders/{id:\\d+}/100%", Dimension.USER, Algorithm.TOKEN_BUCKET, "2001:db8::/64");
+        String key = keys.counter(RuleId.of("shop", "/orders/{id:\\d+}/100%"), Dimension.USER, Algorithm.TOKEN_BUCKET, "2001:db8::/64");
 
         assertThat(key).isEqualTo("ratelimit:counter:shop:/orders/%7Bid%3A\\d+%7D/100%25:USER@TOKEN_BUCKET:2001:db8::/64");
         assertThat(key).doesNotContain("{", "}");
@@ -28,7 +29,7 @@ class RedisKeysTest {
 
     @Test
     void distinctNamesStayDistinct() {
-        assertThat(keys.counter("m", "a%7Bb", Dimension.IP, Algorithm.FIXED_WINDOW, "x"))
-                .isNotEqualTo(keys.counter("m", "a{b", Dimension.IP, Algorithm.FIXED_WINDOW, "x"));
+        assertThat(keys.counter(RuleId.of("m", "a%7Bb"), Dimension.IP, Algorithm.FIXED_WINDOW, "x"))
+                .isNotEqualTo(keys.counter(RuleId.of("m", "a{b"), Dimension.IP, Algorithm.FIXED_WINDOW, "x"));
     }
 }

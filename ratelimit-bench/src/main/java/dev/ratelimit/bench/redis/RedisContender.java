@@ -24,7 +24,7 @@ public enum RedisContender {
     /** A fixed window with {@code countWhen} whose every admitted request gives its unit back. */
     OURS_FIXED_WINDOW_REFUNDED((redis, limit, keys) -> StoreLimiter.oneLimitRefunded(
             new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys)),
-    /** A fixed window with {@code blockFor}: the script also reads the counter's penalty hash. */
+    /** A fixed window with a penalty: the script also reads the counter's penalty hash. */
     OURS_FIXED_WINDOW_PENALIZED((redis, limit, keys) -> StoreLimiter.oneLimitPenalized(
             new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys)),
     /** A fixed window whose every request weighs 3 units ({@code cost}): one more script argument. */

@@ -1,5 +1,6 @@
 package dev.ratelimit.console.autoconfigure;
 
+import dev.ratelimit.apiindex.ApiIndexRepository;
 import dev.ratelimit.console.ConsoleModel;
 import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.access.ConsoleAccessPolicy;
@@ -18,6 +19,7 @@ import dev.ratelimit.console.live.LiveTraffic;
 import dev.ratelimit.console.logs.LogClock;
 import dev.ratelimit.console.logs.LogsController;
 import dev.ratelimit.console.logs.OverviewController;
+import dev.ratelimit.console.rules.ConsoleRules;
 import dev.ratelimit.console.rules.RuleFormsController;
 import dev.ratelimit.console.rules.RulePageController;
 import dev.ratelimit.console.rules.RulesController;
@@ -29,18 +31,17 @@ import dev.ratelimit.interceptor.instance.InstanceDirectory;
 import dev.ratelimit.interceptor.log.LogTimeZone;
 import dev.ratelimit.interceptor.log.report.LogReports;
 import dev.ratelimit.interceptor.stats.TrafficStatistics;
-import java.util.List;
-import org.springframework.context.MessageSource;
-import dev.ratelimit.apiindex.ApiIndexRepository;
 import java.time.Clock;
-import org.springframework.boot.autoconfigure.AutoConfiguration;
+import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.MessageSource;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.servlet.config.annotation.ResourceHandlerRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
@@ -115,21 +116,26 @@ public class ConsoleAutoConfiguration {
         return new BlockedController(blocked, index, trail, clock, properties);
     }
 
+    /** What every page of rules reads: the API index under the config hash, as the limiter applies them. */
     @Bean
     @ConditionalOnMissingBean
-    RulesController ratelimitConsoleRules(ApiIndexRepository index, SysConfigRepository config, AuditedEditor editor,
-                                          AuditTrail trail, LogClock clock, MessageSource messages,
-                                          ConsoleProperties properties) {
-        return new RulesController(index, config, editor, trail, clock, messages, properties);
+    ConsoleRules ratelimitConsoleRuleCatalog(ApiIndexRepository index, SysConfigRepository config) {
+        return new ConsoleRules(index, config);
     }
 
     @Bean
     @ConditionalOnMissingBean
-    RulePageController ratelimitConsoleRulePage(ApiIndexRepository index, SysConfigRepository config, AuditTrail trail,
-                                                LogClock clock, ObjectProvider<LiveTraffic> live,
-                                                ObjectProvider<BlockedClients> blocked,
+    RulesController ratelimitConsoleRules(ConsoleRules rules, AuditedEditor editor, AuditTrail trail, LogClock clock,
+                                          MessageSource messages, ConsoleProperties properties) {
+        return new RulesController(rules, editor, trail, clock, messages, properties);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RulePageController ratelimitConsoleRulePage(ConsoleRules rules, AuditTrail trail, LogClock clock,
+                                                ObjectProvider<LiveTraffic> live, ObjectProvider<BlockedClients> blocked,
                                                 ObjectProvider<LogReports> reports, MessageSource messages) {
-        return new RulePageController(index, config, trail, clock, live, blocked, reports, messages);
+        return new RulePageController(rules, trail, clock, live, blocked, reports, messages);
     }
 
     @Bean
@@ -141,10 +147,9 @@ public class ConsoleAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    DynamicRulesController ratelimitConsoleDynamicRules(ApiIndexRepository index, SysConfigRepository config,
-                                                        AuditedEditor editor, MessageSource messages,
-                                                  ConsoleProperties properties) {
-        return new DynamicRulesController(index, config, editor, messages, properties);
+    DynamicRulesController ratelimitConsoleDynamicRules(ConsoleRules rules, AuditedEditor editor,
+                                                        MessageSource messages, ConsoleProperties properties) {
+        return new DynamicRulesController(rules, editor, messages, properties);
     }
 
     @Bean

@@ -1,43 +1,33 @@
 package dev.ratelimit.console.dynamic;
 
-import static dev.ratelimit.interceptor.config.SysConfigFields.DYNURI_PREFIX;
-import static dev.ratelimit.interceptor.config.SysConfigFields.DYN_PREFIX;
-
-import dev.ratelimit.apiindex.ApiIndexEntry;
-import dev.ratelimit.apiindex.ApiIndexRepository;
 import dev.ratelimit.interceptor.InvalidValueException;
-import dev.ratelimit.interceptor.config.RuleSnapshot;
-import dev.ratelimit.interceptor.config.SysConfigParser;
-import dev.ratelimit.interceptor.config.UriRule;
-import java.time.Instant;
+import dev.ratelimit.interceptor.config.RuleDescription;
+import dev.ratelimit.interceptor.config.RulesInForce;
+import dev.ratelimit.interceptor.config.SysConfigFields;
+import dev.ratelimit.interceptor.rule.Endpoint;
+import dev.ratelimit.interceptor.rule.RuleId;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * The dynamic rules of the config hash beside the API index. The preview asks the very snapshot code
- * the interceptor uses which pattern wins for each endpoint, so what it shows is what will happen.
+ * The dynamic rules as the limiter applies them, beside the API index. The preview asks the limiter's
+ * own {@link RulesInForce}, with the candidate added, which pattern wins for each endpoint, so what it
+ * shows is what will happen.
  */
 final class DynamicRules {
 
-    private final Map<String, IndexedEndpoint> endpoints;
-    private final Map<String, String> hash;
+    /** Limits a preview candidate with: its limit does not matter, only which rule applies. */
+    private static final String ANY_LIMIT = "1";
+
+    private final RulesInForce rules;
     private final Function<InvalidValueException, String> localized;
 
     /** @param localized a refusal in the operator's language */
-    DynamicRules(ApiIndexRepository index, Map<String, String> hash, Function<InvalidValueException, String> localized) {
-        this.endpoints = new LinkedHashMap<>();
-        for (String module : index.modules()) {
-            for (Map.Entry<String, ApiIndexEntry> entry : index.entries(module).entrySet()) {
-                ApiIndexEntry value = entry.getValue();
-                endpoints.put(entry.getKey(), new IndexedEndpoint(entry.getKey(), value.pattern(),
-                        String.join(", ", value.methods()), !value.limits().isEmpty()));
-            }
-        }
-        this.hash = hash;
+    DynamicRules(RulesInForce rules, Function<InvalidValueException, String> localized) {
+        this.rules = rules;
         this.localized = localized;
     }
 
@@ -45,72 +35,83 @@ final class DynamicRules {
      * Refuses a {@code dyn} rule that could apply to nothing: an endpoint no index lists, or one with
      * {@code @RateLimit}, which a {@code dyn} rule never affects.
      */
-    void checkEndpointRule(String endpointId) {
-        IndexedEndpoint endpoint = endpoints.get(endpointId);
+    void checkEndpointRule(RuleId endpointId) {
+        Endpoint endpoint = endpointId == null ? null : rules.endpoint(endpointId).orElse(null);
         if (endpoint == null) {
             throw new InvalidValueException("ratelimit.config.unknownEndpoint", endpointId);
         }
-        if (endpoint.annotated()) {
+        if (endpoint.isAnnotated()) {
             throw new InvalidValueException("ratelimit.config.annotatedEndpoint", endpointId);
         }
     }
 
+    /** The endpoint a form names, {@code <module>.<rule>} read against the modules of the index; {@code null} for none. */
+    RuleId endpointId(String text) {
+        return RuleId.parse(text, rules.modules());
+    }
+
     /** Endpoints a {@code dyn} rule can limit: those without annotation. */
     List<IndexedEndpoint> unannotatedEndpoints() {
-        return endpoints.values().stream().filter(endpoint -> !endpoint.annotated()).toList();
+        return rules.endpoints().stream().filter(endpoint -> !endpoint.isAnnotated()).map(DynamicRules::indexed)
+                .toList();
     }
 
+    /** Every {@code dyn} field of the index's modules: those that apply, those that limit nothing, and those that do not read. */
     List<DynamicRuleRow> endpointRules() {
-        return rows(DYN_PREFIX, true);
+        Map<String, DynamicRuleRow> rows = new TreeMap<>();
+        for (RuleDescription rule : rules.rules()) {
+            if (rule.source() == RuleDescription.Source.DYN) {
+                rows.put(rule.id().toString(), new DynamicRuleRow(rule.id().toString(), rule.inForce().text(),
+                        rules.endpoint(rule.id()).map(DynamicRules::indexed).orElse(null), null));
+            }
+        }
+        rules.unappliedDynamicRules().values().forEach(rule -> rows.put(rule.endpoint().toString(),
+                new DynamicRuleRow(rule.endpoint().toString(), rule.limit(),
+                        rules.endpoint(rule.endpoint()).map(DynamicRules::indexed).orElse(null),
+                        localized.apply(rule.reason()))));
+        ignored(SysConfigFields::dynTarget, rows);
+        return List.copyOf(rows.values());
     }
 
+    /** Every {@code dynuri} field: those that apply, and those that do not read. */
     List<DynamicRuleRow> uriRules() {
-        return rows(DYNURI_PREFIX, false);
+        Map<String, DynamicRuleRow> rows = new TreeMap<>();
+        rules.snapshot().uriRules().forEach(rule -> rows.put(rule.pattern(),
+                new DynamicRuleRow(rule.pattern(), rule.limit().format(), null, null)));
+        ignored(SysConfigFields::dynUriTarget, rows);
+        return List.copyOf(rows.values());
     }
 
     /** The indexed endpoints {@code pattern} matches, and what it would do to each. */
     List<PreviewRow> preview(String pattern) {
-        RuleSnapshot alone = snapshot(Map.of(DYNURI_PREFIX + pattern, "1"));
-        Map<String, String> withCandidate = new HashMap<>(hash);
-        withCandidate.put(DYNURI_PREFIX + pattern, "1");
-        RuleSnapshot together = snapshot(withCandidate);
+        RulesInForce together = rules.with(SysConfigFields.dynUri(pattern), ANY_LIMIT);
         List<PreviewRow> rows = new ArrayList<>();
-        for (IndexedEndpoint endpoint : endpoints.values()) {
-            if (alone.uriRule(endpoint.pattern()) == null) {
+        for (Endpoint endpoint : rules.endpoints()) {
+            String path = endpoint.primaryPattern();
+            if (!RulesInForce.matches(pattern, path)) {
                 continue;
             }
-            UriRule winner = together.uriRule(endpoint.pattern());
-            String effect = endpoint.annotated() ? "annotated"
-                    : hash.containsKey(DYN_PREFIX + endpoint.id()) ? "hasDyn"
-                    : winner.pattern().equals(pattern) ? "wins" : "shadowed";
-            rows.add(new PreviewRow(endpoint, effect, winner.pattern()));
+            String winner = together.uriPattern(path).orElse(pattern);
+            String effect = endpoint.isAnnotated() ? "annotated"
+                    : rules.snapshot().fields().containsKey(SysConfigFields.dyn(endpoint.id())) ? "hasDyn"
+                    : winner.equals(pattern) ? "wins" : "shadowed";
+            rows.add(new PreviewRow(indexed(endpoint), effect, winner));
         }
         return rows;
     }
 
-    private List<DynamicRuleRow> rows(String prefix, boolean endpointRule) {
-        Map<String, String> ignored = snapshot(hash).ignored();
-        List<DynamicRuleRow> rows = new ArrayList<>();
-        hash.entrySet().stream()
-                .filter(field -> field.getKey().startsWith(prefix))
-                .sorted(Map.Entry.comparingByKey())
-                .forEach(field -> {
-                    String target = field.getKey().substring(prefix.length());
-                    String problem = ignored.get(field.getKey());
-                    if (endpointRule && problem == null) {
-                        try {
-                            checkEndpointRule(target);
-                        } catch (InvalidValueException e) {
-                            problem = localized.apply(e);
-                        }
-                    }
-                    rows.add(new DynamicRuleRow(target, field.getValue(), endpointRule ? endpoints.get(target) : null,
-                            problem));
-                });
-        return rows;
+    /** Fields of a kind the limiter does not read, by what they name. */
+    private void ignored(Function<String, String> target, Map<String, DynamicRuleRow> rows) {
+        rules.snapshot().ignored().forEach((field, reason) -> {
+            String named = target.apply(field);
+            if (named != null) {
+                rows.put(named, new DynamicRuleRow(named, rules.snapshot().fields().get(field), null, reason));
+            }
+        });
     }
 
-    private static RuleSnapshot snapshot(Map<String, String> fields) {
-        return SysConfigParser.parse(fields, 0, Instant.EPOCH, warning -> { });
+    private static IndexedEndpoint indexed(Endpoint endpoint) {
+        return new IndexedEndpoint(endpoint.id().toString(), endpoint.primaryPattern(),
+                String.join(", ", endpoint.httpMethods().stream().sorted().toList()), endpoint.isAnnotated());
     }
 }

@@ -1,18 +1,18 @@
 package dev.ratelimit.console.dynamic;
 
-import dev.ratelimit.apiindex.ApiIndexRepository;
 import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.Operators;
 import dev.ratelimit.console.Refusal;
 import dev.ratelimit.console.audit.AuditedEditor;
+import dev.ratelimit.console.rules.ConsoleRules;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.RateLimitExempt;
 import dev.ratelimit.interceptor.config.LimitSpec;
 import dev.ratelimit.interceptor.config.SysConfigChange;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.SysConfigParser;
-import dev.ratelimit.interceptor.config.SysConfigRepository;
+import dev.ratelimit.interceptor.rule.RuleId;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
 import java.util.function.Function;
@@ -37,16 +37,14 @@ import org.springframework.web.servlet.support.RequestContextUtils;
 @RequestMapping(ConsolePaths.BASE)
 public class DynamicRulesController {
 
-    private final ApiIndexRepository index;
-    private final SysConfigRepository config;
+    private final ConsoleRules rules;
     private final AuditedEditor editor;
     private final MessageSource messages;
     private final String page;
 
-    public DynamicRulesController(ApiIndexRepository index, SysConfigRepository config, AuditedEditor editor,
-                                  MessageSource messages, ConsoleProperties properties) {
-        this.index = index;
-        this.config = config;
+    public DynamicRulesController(ConsoleRules rules, AuditedEditor editor, MessageSource messages,
+                                  ConsoleProperties properties) {
+        this.rules = rules;
         this.editor = editor;
         this.messages = messages;
         this.page = properties.path() + "/dynamic";
@@ -54,11 +52,11 @@ public class DynamicRulesController {
 
     @GetMapping("/dynamic")
     public String dynamic(@RequestParam(required = false) String preview, HttpServletRequest request, Model model) {
-        DynamicRules rules = rules(request);
+        DynamicRules dynamic = rules(request);
         Map<String, String> typed = Refusal.typed(request);
-        model.addAttribute("endpoints", rules.unannotatedEndpoints());
-        model.addAttribute("endpointRules", rules.endpointRules());
-        model.addAttribute("uriRules", rules.uriRules());
+        model.addAttribute("endpoints", dynamic.unannotatedEndpoints());
+        model.addAttribute("endpointRules", dynamic.endpointRules());
+        model.addAttribute("uriRules", dynamic.uriRules());
         model.addAttribute("typed", typed);
         model.addAttribute("dimensions", LimitSpec.DIMENSIONS);
         model.addAttribute("algorithms", Algorithm.values());
@@ -68,7 +66,7 @@ public class DynamicRulesController {
             model.addAttribute("previewPattern", pattern);
             try {
                 SysConfigParser.validatePattern(pattern.strip());
-                model.addAttribute("preview", rules.preview(pattern.strip()));
+                model.addAttribute("preview", dynamic.preview(pattern.strip()));
             } catch (IllegalArgumentException e) {
                 model.addAttribute("error", Refusal.describe(e, messages, request));
             }
@@ -81,9 +79,10 @@ public class DynamicRulesController {
     public String saveEndpointRule(@RequestParam String endpoint, @RequestParam String limit,
                                    @RequestParam(defaultValue = "") String dimension,
                                    @RequestParam(defaultValue = "") String algorithm, HttpServletRequest request) {
-        String id = endpoint.strip();
         return write(edit -> {
-            rules(request).checkEndpointRule(id);
+            DynamicRules dynamic = rules(request);
+            RuleId id = dynamic.endpointId(endpoint.strip());
+            dynamic.checkEndpointRule(id);
             return edit.setDynamicRule(id, value(limit, dimension, algorithm));
         }, request, Map.of("endpoint", endpoint, "limit", limit, "dimension", dimension, "algorithm", algorithm));
     }
@@ -115,7 +114,7 @@ public class DynamicRulesController {
     }
 
     private DynamicRules rules(HttpServletRequest request) {
-        return new DynamicRules(index, config.readAll(), refused -> refused.message(messages,
+        return new DynamicRules(rules.now(), refused -> refused.message(messages,
                 RequestContextUtils.getLocale(request)));
     }
 

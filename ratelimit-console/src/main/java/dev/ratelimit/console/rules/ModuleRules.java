@@ -3,5 +3,5 @@ package dev.ratelimit.console.rules;
 import java.util.List;
 
 /** The annotated rules of one module that reported an API index. */
-public record ModuleRules(String module, List<RuleRow> rules) {
+public record ModuleRules(String module, List<RuleLine> rules) {
 }

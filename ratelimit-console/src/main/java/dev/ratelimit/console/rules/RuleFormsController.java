@@ -10,6 +10,7 @@ import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.RateLimitExempt;
 import dev.ratelimit.interceptor.config.SysConfigChange;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
+import dev.ratelimit.interceptor.rule.RuleId;
 import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
@@ -25,7 +26,7 @@ import org.springframework.web.util.UriUtils;
 
 /**
  * The rule page's forms for what an operator adds to an annotated rule beyond its count and window: its
- * penalty ({@code <rule>.block}), a plan's count and window ({@code <rule>.plan.<plan>}) and an exception
+ * penalty ({@code <rule>.penalty}), a plan's count and window ({@code <rule>.plan.<plan>}) and an exception
  * for one identity until a time ({@code <rule>.exception.<identity>}). Written by the limiter's editor, so
  * checked as the limiter reads them, and audited; a refused form comes back to the rule page with the
  * reason and what was typed.
@@ -48,12 +49,12 @@ public class RuleFormsController {
         this.rulePage = properties.path() + "/rule";
     }
 
-    /** A blank {@code block} gives the rule its declared penalty back. */
+    /** A blank {@code penalty} gives the rule its declared penalty back. */
     @PostMapping("/rules/penalty")
     public String savePenalty(@RequestParam String module, @RequestParam String rule,
-                              @RequestParam(defaultValue = "") String block, HttpServletRequest request) {
-        return write(module, rule, RULE_CONFIG, (edit, id) -> block.isBlank() ? edit.removeRulePenalty(id)
-                : edit.setRulePenalty(id, block.strip()), request, Map.of("block", block));
+                              @RequestParam(defaultValue = "") String penalty, HttpServletRequest request) {
+        return write(module, rule, RULE_CONFIG, (edit, id) -> penalty.isBlank() ? edit.removeRulePenalty(id)
+                : edit.setRulePenalty(id, penalty.strip()), request, Map.of("penalty", penalty));
     }
 
     @PostMapping("/rules/plan")
@@ -85,12 +86,12 @@ public class RuleFormsController {
 
     /** Applies {@code edit} to the rule {@code <module>.<rule>} and goes back to the rule page at {@code anchor}. */
     private String write(String module, String rule, String anchor,
-                         BiFunction<SysConfigEditor, String, SysConfigChange> edit, HttpServletRequest request,
+                         BiFunction<SysConfigEditor, RuleId, SysConfigChange> edit, HttpServletRequest request,
                          Map<String, String> typed) {
         String page = rulePage + "?module=" + UriUtils.encodeQueryParam(module, StandardCharsets.UTF_8)
                 + "&rule=" + UriUtils.encodeQueryParam(rule, StandardCharsets.UTF_8);
         try {
-            editor.apply(Operators.of(request), configEditor -> edit.apply(configEditor, module + "." + rule));
+            editor.apply(Operators.of(request), configEditor -> edit.apply(configEditor, RuleId.of(module, rule)));
         } catch (IllegalArgumentException e) {
             return Refusal.redirect(page, e, typed);
         }

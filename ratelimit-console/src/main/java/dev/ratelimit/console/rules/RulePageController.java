@@ -1,14 +1,5 @@
 package dev.ratelimit.console.rules;
 
-import static dev.ratelimit.interceptor.config.SysConfigFields.BLOCK_SUFFIX;
-import static dev.ratelimit.interceptor.config.SysConfigFields.CHECK_SUFFIX;
-import static dev.ratelimit.interceptor.config.SysConfigFields.COUNT_SUFFIX;
-import static dev.ratelimit.interceptor.config.SysConfigFields.DYNURI_PREFIX;
-import static dev.ratelimit.interceptor.config.SysConfigFields.DYN_PREFIX;
-import static dev.ratelimit.interceptor.config.SysConfigFields.INTERVAL_SUFFIX;
-import static dev.ratelimit.interceptor.config.SysConfigFields.MODE_SUFFIX;
-
-import dev.ratelimit.apiindex.ApiIndexRepository;
 import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.console.Refusal;
 import dev.ratelimit.console.audit.AuditController;
@@ -20,18 +11,22 @@ import dev.ratelimit.console.logs.LogColumn;
 import dev.ratelimit.interceptor.RateLimitExempt;
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.blocked.BlockedClients;
-import dev.ratelimit.interceptor.config.RuleSnapshot;
-import dev.ratelimit.interceptor.config.SysConfigRepository;
+import dev.ratelimit.interceptor.config.Knob;
+import dev.ratelimit.interceptor.config.RuleDescription;
+import dev.ratelimit.interceptor.config.RuleMode;
+import dev.ratelimit.interceptor.config.RulesInForce;
+import dev.ratelimit.interceptor.config.SysConfigFields;
 import dev.ratelimit.interceptor.log.report.LogFilter;
 import dev.ratelimit.interceptor.log.report.LogPageRequest;
 import dev.ratelimit.interceptor.log.report.LogReports;
+import dev.ratelimit.interceptor.rule.RuleId;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.MessageSource;
 import org.springframework.stereotype.Controller;
@@ -58,8 +53,7 @@ public class RulePageController {
     /** The log columns of the recent interceptions: the module and rule are the page's. */
     static final List<LogColumn> COLUMNS = List.copyOf(EnumSet.complementOf(EnumSet.of(LogColumn.MODULE, LogColumn.RULE)));
 
-    private final ApiIndexRepository index;
-    private final SysConfigRepository config;
+    private final ConsoleRules rules;
     private final AuditTrail audit;
     private final LogClock clock;
     private final ObjectProvider<LiveTraffic> live;
@@ -67,11 +61,10 @@ public class RulePageController {
     private final ObjectProvider<LogReports> reports;
     private final MessageSource messages;
 
-    public RulePageController(ApiIndexRepository index, SysConfigRepository config, AuditTrail audit, LogClock clock,
-                              ObjectProvider<LiveTraffic> live, ObjectProvider<BlockedClients> blocked,
-                              ObjectProvider<LogReports> reports, MessageSource messages) {
-        this.index = index;
-        this.config = config;
+    public RulePageController(ConsoleRules rules, AuditTrail audit, LogClock clock, ObjectProvider<LiveTraffic> live,
+                              ObjectProvider<BlockedClients> blocked, ObjectProvider<LogReports> reports,
+                              MessageSource messages) {
+        this.rules = rules;
         this.audit = audit;
         this.clock = clock;
         this.live = live;
@@ -83,7 +76,7 @@ public class RulePageController {
     @GetMapping("/rule")
     public String rule(@RequestParam String module, @RequestParam String rule, Model model,
                        HttpServletRequest request, HttpServletResponse response) {
-        String id = module + "." + rule;
+        RuleId id = RuleId.of(module, rule);
         model.addAttribute("module", module);
         model.addAttribute("rule", rule);
         model.addAttribute("id", id);
@@ -91,32 +84,32 @@ public class RulePageController {
         model.addAttribute("columns", COLUMNS);
         model.addAttribute("error", Refusal.message(request, messages));
         model.addAttribute("typed", Refusal.typed(request));
-        boolean failed = configuration(module, rule, id, model);
+        boolean failed = configuration(id, model);
         failed |= blockedNow(module, rule, model);
         failed |= log(module, rule, model);
-        failed |= changes(module, rule, id, model);
+        failed |= changes(id, model);
         if (failed) {
             response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
         }
         return "ratelimit-console/rule";
     }
 
-    /** The annotated rule as the rules page shows it, or the dynamic rule's value; {@code true} when Redis failed. */
-    private boolean configuration(String module, String rule, String id, Model model) {
+    /** The rule as the limiter applies it, annotated or dynamic; {@code true} when Redis failed. */
+    private boolean configuration(RuleId id, Model model) {
         try {
-            Map<String, String> hash = config.readAll();
-            RuleSnapshot snapshot = RuleTable.snapshot(hash);
-            model.addAttribute("annotated", RuleTable.find(index, module, id, hash, snapshot, audit, clock));
-            model.addAttribute("plans", new TreeMap<>(snapshot.plans().getOrDefault(id, Map.of())));
-            model.addAttribute("exceptions", snapshot.exceptions().getOrDefault(id, Map.of()).entrySet().stream()
-                    .sorted(Map.Entry.comparingByKey())
+            RulesInForce inForce = rules.now();
+            RuleDescription rule = inForce.rule(id).orElse(null);
+            boolean annotated = rule != null && rule.source() == RuleDescription.Source.ANNOTATION;
+            model.addAttribute("annotated", annotated ? RuleLines.line(rule, audit, clock, Map.of()) : null);
+            model.addAttribute("dynamic", rule != null && !annotated ? rule : null);
+            model.addAttribute("plans", rule == null ? Map.of() : rule.plans());
+            model.addAttribute("exceptions", rule == null ? List.of() : rule.exceptions().entrySet().stream()
                     .map(entry -> new ExceptionLine(entry.getKey(), entry.getValue().count() + "/"
-                            + entry.getValue().intervalSeconds(), clock.format(entry.getValue().until())))
+                            + entry.getValue().windowSeconds(), clock.format(entry.getValue().until())))
                     .toList());
-            model.addAttribute("dynamic", hash.get(DYN_PREFIX + id));
-            model.addAttribute("dynamicUri", hash.get(DYNURI_PREFIX + rule));
-            model.addAttribute("enabled", snapshot.override(id).enabled());
-            model.addAttribute("shadow", snapshot.shadow(id));
+            model.addAttribute("enabled", rule == null || rule.enabled());
+            model.addAttribute("shadow", inForce.snapshot().globalMode() == RuleMode.SHADOW
+                    || rule != null && rule.mode() == RuleMode.SHADOW);
             return false;
         } catch (RuntimeException e) {
             model.addAttribute("redisError", e.getClass().getSimpleName());
@@ -165,13 +158,17 @@ public class RulePageController {
     }
 
     /** Edits of its knobs or of its dynamic rule, and unblocks of its clients. */
-    private boolean changes(String module, String rule, String id, Model model) {
+    private boolean changes(RuleId id, Model model) {
         model.addAttribute("auditKept", audit.isPersistent());
-        List<String> fields = List.of(id + CHECK_SUFFIX, id + COUNT_SUFFIX, id + INTERVAL_SUFFIX, id + MODE_SUFFIX,
-                id + BLOCK_SUFFIX, DYN_PREFIX + id, DYNURI_PREFIX + rule);
+        List<String> fields = new ArrayList<>();
+        for (Knob knob : Knob.values()) {
+            fields.add(knob.field(id));
+        }
+        fields.add(SysConfigFields.dyn(id));
+        fields.add(SysConfigFields.dynUri(id.rule()));
         try {
-            model.addAttribute("changes", audit.history(fields, BlockedController.unblockField(module,
-                            RedisKeys.escaped(rule) + ":"), CHANGES).stream()
+            model.addAttribute("changes", audit.history(fields, BlockedController.unblockField(id.module(),
+                            RedisKeys.escaped(id.rule()) + ":"), CHANGES).stream()
                     .map(entry -> new AuditController.AuditLine(clock.format(entry.at()), entry)).toList());
             return false;
         } catch (RuntimeException e) {

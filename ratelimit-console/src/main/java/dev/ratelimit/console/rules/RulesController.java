@@ -1,6 +1,5 @@
 package dev.ratelimit.console.rules;
 
-import dev.ratelimit.apiindex.ApiIndexRepository;
 import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.Operators;
@@ -10,10 +9,12 @@ import dev.ratelimit.console.audit.AuditedEditor;
 import dev.ratelimit.console.logs.LogClock;
 import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.RateLimitExempt;
+import dev.ratelimit.interceptor.config.RuleDescription;
 import dev.ratelimit.interceptor.config.RuleMode;
 import dev.ratelimit.interceptor.config.RuleSnapshot;
+import dev.ratelimit.interceptor.config.RulesInForce;
 import dev.ratelimit.interceptor.config.SysConfigFields;
-import dev.ratelimit.interceptor.config.SysConfigRepository;
+import dev.ratelimit.interceptor.rule.RuleId;
 import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -28,27 +29,25 @@ import org.springframework.web.util.UriUtils;
 
 /**
  * The annotated rules of every module, with their switch, count and window editable in place, what
- * is in force beside what the app declares, and a reset to the declaration. Every value is read by the
- * limiter's parser and written by its editor; a refused form comes back (post/redirect/get) with the
- * reason in the operator's language and what they typed.
+ * is in force beside what the app declares, and a reset to the declaration. Every value is read through
+ * the limiter's {@link RulesInForce} and written by its editor; a refused form comes back
+ * (post/redirect/get) with the reason in the operator's language and what they typed.
  */
 @Controller
 @RateLimitExempt
 @RequestMapping(ConsolePaths.BASE)
 public class RulesController {
 
-    private final ApiIndexRepository index;
-    private final SysConfigRepository config;
+    private final ConsoleRules rules;
     private final AuditedEditor editor;
     private final AuditTrail audit;
     private final LogClock clock;
     private final MessageSource messages;
     private final String page;
 
-    public RulesController(ApiIndexRepository index, SysConfigRepository config, AuditedEditor editor, AuditTrail audit,
-                           LogClock clock, MessageSource messages, ConsoleProperties properties) {
-        this.index = index;
-        this.config = config;
+    public RulesController(ConsoleRules rules, AuditedEditor editor, AuditTrail audit, LogClock clock,
+                           MessageSource messages, ConsoleProperties properties) {
+        this.rules = rules;
         this.editor = editor;
         this.audit = audit;
         this.clock = clock;
@@ -58,17 +57,19 @@ public class RulesController {
 
     @GetMapping("/rules")
     public String rules(HttpServletRequest request, Model model) {
-        Map<String, String> hash = config.readAll();
-        RuleSnapshot snapshot = RuleTable.snapshot(hash);
+        RulesInForce inForce = rules.now();
+        RuleSnapshot snapshot = inForce.snapshot();
         Map<String, String> typed = Refusal.typed(request);
         model.addAttribute("globalOn", snapshot.globalCheck());
         model.addAttribute("logOn", snapshot.logCheck());
         model.addAttribute("globalShadow", snapshot.globalMode() == RuleMode.SHADOW);
-        model.addAttribute("whitelistIps", typed.getOrDefault("ips", hash.getOrDefault(SysConfigFields.WHITELIST_IPS, "")));
-        model.addAttribute("whitelistUsers",
-                typed.getOrDefault("users", hash.getOrDefault(SysConfigFields.WHITELIST_USERS, "")));
+        // as written, entries the limiter ignores included: the operator sees what to correct
+        model.addAttribute("whitelistIps", typed.getOrDefault("ips",
+                snapshot.fields().getOrDefault(SysConfigFields.WHITELIST_IPS, "")));
+        model.addAttribute("whitelistUsers", typed.getOrDefault("users",
+                snapshot.fields().getOrDefault(SysConfigFields.WHITELIST_USERS, "")));
         model.addAttribute("ignored", snapshot.ignored());
-        model.addAttribute("modules", RuleTable.build(index, hash, audit, clock, typed));
+        model.addAttribute("modules", RuleLines.of(inForce, audit, clock, typed));
         model.addAttribute("error", Refusal.message(request, messages));
         return "ratelimit-console/rules";
     }
@@ -77,65 +78,61 @@ public class RulesController {
     public String switches(@RequestParam(defaultValue = "false") boolean global,
                            @RequestParam(defaultValue = "false") boolean log,
                            @RequestParam(defaultValue = "false") boolean shadow, HttpServletRequest request) {
-        String operator = Operators.of(request);
-        editor.apply(operator, edit -> edit.setGlobalSwitch(global));
-        editor.apply(operator, edit -> edit.setLogSwitch(log));
-        if (shadow != (RuleTable.snapshot(config.readAll()).globalMode() == RuleMode.SHADOW)) {
-            editor.apply(operator, edit -> edit.setGlobalMode(shadow ? RuleMode.SHADOW : RuleMode.ENFORCE));
-        }
+        editor.applyAll(Operators.of(request), edit -> edit.edit().globalSwitch(global).logSwitch(log)
+                .globalMode(shadow ? RuleMode.SHADOW : RuleMode.ENFORCE).apply());
         return "redirect:" + page + "?saved";
     }
 
-    /** Clients never limited; a list with an entry that does not parse is refused whole. */
+    /** Clients never limited; a list with an entry that does not parse is refused whole, and nothing is written. */
     @PostMapping("/rules/whitelist")
     public String whitelist(@RequestParam(defaultValue = "") String ips, @RequestParam(defaultValue = "") String users,
                             HttpServletRequest request) {
-        String operator = Operators.of(request);
         try {
-            editor.apply(operator, edit -> edit.setWhitelistIps(ips));
-            editor.apply(operator, edit -> edit.setWhitelistUsers(users));
+            editor.applyAll(Operators.of(request), edit -> edit.edit().whitelistIps(ips).whitelistUsers(users).apply());
         } catch (IllegalArgumentException e) {
             return Refusal.redirect(page, e, Map.of("ips", ips, "users", users));
         }
         return "redirect:" + page + "?saved";
     }
 
-    /** Saves one rule: count and window checked together first, so a refused form changes nothing. */
+    /** Saves one rule in one atomic write: count and window checked together first, so a refused form changes nothing. */
     @PostMapping("/rules/rule")
-    public String rule(@RequestParam String id, @RequestParam(defaultValue = "false") boolean enabled,
+    public String rule(@RequestParam String module, @RequestParam String rule,
+                       @RequestParam(defaultValue = "false") boolean enabled,
                        @RequestParam(defaultValue = "false") boolean shadow, @RequestParam String count,
                        @RequestParam String interval, HttpServletRequest request) {
-        String operator = Operators.of(request);
+        RuleId id = RuleId.of(module, rule);
         try {
             declared(id);
-            editor.applyAll(operator, edit -> edit.setRuleLimit(id, count, interval));
-            editor.apply(operator, edit -> edit.setRuleSwitch(id, enabled));
-            if (shadow != RuleTable.snapshot(config.readAll()).shadowRules().contains(id)) {
-                editor.apply(operator, edit -> edit.setRuleMode(id, shadow ? RuleMode.SHADOW : RuleMode.ENFORCE));
-            }
+            editor.applyAll(Operators.of(request), edit -> edit.edit().ruleLimit(id, count, interval)
+                    .ruleSwitch(id, enabled).ruleMode(id, shadow ? RuleMode.SHADOW : RuleMode.ENFORCE).apply());
         } catch (IllegalArgumentException e) {
-            return Refusal.redirect(page, e, Map.of("id", id, "count", count, "interval", interval));
+            return Refusal.redirect(page, e, Map.of("module", module, "rule", rule, "count", count,
+                    "interval", interval));
         }
-        return "redirect:" + page + "?saved=" + UriUtils.encodeQueryParam(id, StandardCharsets.UTF_8);
+        return saved(id);
     }
 
     /** Every knob of a rule back to what the app declares; later deploys change it again. */
     @PostMapping("/rules/reset")
-    public String reset(@RequestParam String id, HttpServletRequest request) {
+    public String reset(@RequestParam String module, @RequestParam String rule, HttpServletRequest request) {
+        RuleId id = RuleId.of(module, rule);
         try {
             declared(id);
             editor.applyAll(Operators.of(request), edit -> edit.resetToDeclared(id));
         } catch (IllegalArgumentException e) {
             return Refusal.redirect(page, e, Map.of());
         }
-        return "redirect:" + page + "?saved=" + UriUtils.encodeQueryParam(id, StandardCharsets.UTF_8);
+        return saved(id);
+    }
+
+    private String saved(RuleId id) {
+        return "redirect:" + page + "?saved=" + UriUtils.encodeQueryParam(id.toString(), StandardCharsets.UTF_8);
     }
 
     /** Only a rule some module declares can be edited here: fields of any other would apply to nothing. */
-    private void declared(String id) {
-        boolean known = index.modules().stream().flatMap(module -> index.entries(module).values().stream())
-                .flatMap(entry -> entry.limits().stream()).anyMatch(limit -> limit.rule().equals(id));
-        if (!known) {
+    private void declared(RuleId id) {
+        if (rules.now().rule(id).filter(rule -> rule.source() == RuleDescription.Source.ANNOTATION).isEmpty()) {
             throw new InvalidValueException("ratelimit.config.unknownRule", id);
         }
     }

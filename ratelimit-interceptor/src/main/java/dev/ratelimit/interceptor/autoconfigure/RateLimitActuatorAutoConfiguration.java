@@ -3,11 +3,12 @@ package dev.ratelimit.interceptor.autoconfigure;
 import dev.ratelimit.interceptor.actuate.RateLimitEndpoint;
 import dev.ratelimit.interceptor.actuate.RateLimitHealthIndicator;
 import dev.ratelimit.interceptor.blocked.BlockedClients;
+import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.identity.Whitelist;
 import dev.ratelimit.interceptor.log.InterceptionLog;
 import dev.ratelimit.interceptor.metrics.OutcomeCounts;
-import dev.ratelimit.interceptor.rule.EndpointCatalog;
+import dev.ratelimit.interceptor.rule.RuleNaming;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.web.RateLimitInterceptor;
@@ -37,11 +38,11 @@ public class RateLimitActuatorAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        RateLimitEndpoint rateLimitEndpoint(EndpointCatalog catalog, RuleSnapshotHolder snapshots, RateLimitStore store,
-                                            OutcomeCounts counts, InterceptionLog log, Whitelist whitelist,
-                                            ObjectProvider<BlockedClients> blocked) {
-            return new RateLimitEndpoint(catalog, snapshots, store, counts, log, whitelist, blocked.getIfAvailable(),
-                    Clock.systemUTC());
+        RateLimitEndpoint rateLimitEndpoint(RuleNaming naming, RuleCatalog catalog, RuleSnapshotHolder snapshots,
+                                            RateLimitStore store, OutcomeCounts counts, InterceptionLog log,
+                                            Whitelist whitelist, ObjectProvider<BlockedClients> blocked) {
+            return new RateLimitEndpoint(naming.module(), catalog, snapshots, store, counts, log, whitelist,
+                    blocked.getIfAvailable(), Clock.systemUTC());
         }
     }
 

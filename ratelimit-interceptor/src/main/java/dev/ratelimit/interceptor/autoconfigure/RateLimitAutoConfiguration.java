@@ -4,15 +4,16 @@ import dev.ratelimit.interceptor.RateLimitService;
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.config.ConfigChangeListener;
 import dev.ratelimit.interceptor.config.ConfigChangeSubscription;
-import dev.ratelimit.interceptor.decision.RequestLimiter;
+import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.config.SysConfigDefaults;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
-import dev.ratelimit.interceptor.identity.RequestExpressions;
+import dev.ratelimit.interceptor.decision.RequestLimiter;
 import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.identity.IdentityResolver;
+import dev.ratelimit.interceptor.identity.RequestExpressions;
 import dev.ratelimit.interceptor.identity.RequestUserResolver;
 import dev.ratelimit.interceptor.identity.TrustedProxyResolver;
 import dev.ratelimit.interceptor.identity.Whitelist;
@@ -249,7 +250,7 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnBean(SysConfigRepository.class)
     SysConfigEditor rateLimitSysConfigEditor(SysConfigRepository repository) {
-        return new SysConfigEditor(repository);
+        return new SysConfigEditor(repository, Clock.systemUTC());
     }
 
     @Bean
@@ -315,14 +316,20 @@ public class RateLimitAutoConfiguration {
         return new OutcomeCounts();
     }
 
+    /** This app's rules in force: what the decision path, the allowance service and the actuator ask. */
+    @Bean
+    @ConditionalOnMissingBean
+    RuleCatalog rateLimitRuleCatalog(EndpointCatalog endpoints, RuleSnapshotHolder snapshots) {
+        return new RuleCatalog(endpoints, snapshots);
+    }
+
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(RateLimitStore.class)
-    RequestLimiter rateLimitRequestLimiter(RuleSnapshotHolder snapshots, RuleNaming naming, RedisKeys keys,
-                                           RateLimitStore store, InterceptionLog interceptionLog,
-                                           ObjectProvider<RateLimitMetrics> metrics, Whitelist whitelist,
-                                           RateLimitProperties properties) {
-        return new RequestLimiter(snapshots, naming.module(), keys, store, interceptionLog,
+    RequestLimiter rateLimitRequestLimiter(RuleCatalog catalog, RedisKeys keys, RateLimitStore store,
+                                           InterceptionLog interceptionLog, ObjectProvider<RateLimitMetrics> metrics,
+                                           Whitelist whitelist, RateLimitProperties properties) {
+        return new RequestLimiter(catalog, keys, store, interceptionLog,
                 RateLimitMetrics.all(metrics.orderedStream().toList()), whitelist, Clock.systemUTC(),
                 properties.quota().zone());
     }
@@ -330,9 +337,8 @@ public class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(RequestLimiter.class)
-    RateLimitService rateLimitService(EndpointCatalog catalog, RuleSnapshotHolder snapshots, RequestLimiter limiter,
-                                      DimensionKeys identities) {
-        return new RateLimitService(catalog, snapshots, limiter, identities);
+    RateLimitService rateLimitService(RuleCatalog catalog, RequestLimiter limiter, DimensionKeys identities) {
+        return new RateLimitService(catalog, limiter, identities);
     }
 
     @Bean

@@ -64,7 +64,7 @@ public class BlockedClientRecorder extends IntervalRedisWriter implements RateLi
     @Override
     public void denied(LimitDefinition limit, String counterKey, long retryAfterMillis) {
         long now = clock().millis();
-        note(new Blocked(limit.module(), keys.counterWithinModule(limit.module(), counterKey)),
+        note(new Blocked(limit.id().module(), keys.counterWithinModule(limit.id().module(), counterKey)),
                 new Refusals(now + retryAfterMillis, now));
     }
 

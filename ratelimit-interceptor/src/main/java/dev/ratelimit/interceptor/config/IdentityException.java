@@ -11,12 +11,12 @@ import java.time.format.DateTimeParseException;
  * the client gets this count and window instead of its plan's or the annotation's. Every exception ends:
  * one without an end would be forgotten in the hash.
  */
-public record IdentityException(long count, long intervalSeconds, Instant until) {
+public record IdentityException(long count, long windowSeconds, Instant until) {
 
     private static final String UNTIL = " until ";
 
     public IdentityException {
-        LimitDefinition.check(count, intervalSeconds);
+        LimitDefinition.check(count, windowSeconds);
     }
 
     /**
@@ -31,7 +31,7 @@ public record IdentityException(long count, long intervalSeconds, Instant until)
         }
         LimitSpec limit = LimitSpec.parse(value.substring(0, until).strip());
         try {
-            return new IdentityException(limit.count(), limit.intervalSeconds(),
+            return new IdentityException(limit.count(), limit.windowSeconds(),
                     Instant.parse(value.substring(until + UNTIL.length()).strip()));
         } catch (DateTimeParseException e) {
             throw new InvalidValueException("ratelimit.config.exception", LimitSpec.abbreviate(value));
@@ -39,7 +39,7 @@ public record IdentityException(long count, long intervalSeconds, Instant until)
     }
 
     public String format() {
-        return count + "/" + intervalSeconds + UNTIL + until;
+        return count + "/" + windowSeconds + UNTIL + until;
     }
 
     public boolean inForceAt(Instant now) {

@@ -19,23 +19,23 @@ import java.util.Set;
  * written before the dimension and algorithm existed mean what they meant: per user, fixed window.
  * The interval can be a calendar period, {@code day}, {@code week} or {@code month} (a quota in
  * {@code ratelimit.quota.zone}, fixed window: {@code 1000/day}), and a penalty can follow,
- * {@code block=<seconds>} or {@code block=<first>..<longest>} ({@code 5/60 ip block=300..3600}). The
+ * {@code penalty=<seconds>} or {@code penalty=<first>..<longest>} ({@code 5/60 ip penalty=300..3600}). The
  * words after the rate come in any order.
  *
- * @param period  a calendar quota's period, else {@link QuotaPeriod#NONE}; then {@code intervalSeconds} is
+ * @param period  a calendar quota's period, else {@link QuotaPeriod#NONE}; then {@code windowSeconds} is
  *                its longest length
  * @param penalty the block of a denied client, else {@link Penalty#NONE}
  */
-public record LimitSpec(long count, long intervalSeconds, Dimension dimension, Algorithm algorithm, QuotaPeriod period,
+public record LimitSpec(long count, long windowSeconds, Dimension dimension, Algorithm algorithm, QuotaPeriod period,
                         Penalty penalty) {
 
     /** The dimensions a dynamic rule can count by; the others need an annotation (a key, a shared counter). */
     public static final Set<Dimension> DIMENSIONS = EnumSet.of(Dimension.USER, Dimension.IP, Dimension.METHOD);
 
-    private static final String BLOCK = "block=";
+    private static final String PENALTY = "penalty=";
 
     public LimitSpec {
-        LimitDefinition.check(count, intervalSeconds);
+        LimitDefinition.check(count, windowSeconds);
         if (!DIMENSIONS.contains(dimension)) {
             throw new InvalidValueException("ratelimit.config.limit.dimension", String.valueOf(dimension));
         }
@@ -44,13 +44,13 @@ public record LimitSpec(long count, long intervalSeconds, Dimension dimension, A
         }
     }
 
-    public LimitSpec(long count, long intervalSeconds, Dimension dimension, Algorithm algorithm) {
-        this(count, intervalSeconds, dimension, algorithm, QuotaPeriod.NONE, Penalty.NONE);
+    public LimitSpec(long count, long windowSeconds, Dimension dimension, Algorithm algorithm) {
+        this(count, windowSeconds, dimension, algorithm, QuotaPeriod.NONE, Penalty.NONE);
     }
 
     /** Per user, fixed window. */
-    public LimitSpec(long count, long intervalSeconds) {
-        this(count, intervalSeconds, Dimension.USER, Algorithm.FIXED_WINDOW);
+    public LimitSpec(long count, long windowSeconds) {
+        this(count, windowSeconds, Dimension.USER, Algorithm.FIXED_WINDOW);
     }
 
     /**
@@ -85,7 +85,7 @@ public record LimitSpec(long count, long intervalSeconds, Dimension dimension, A
         for (int i = 1; i < words.length; i++) {
             String word = words[i];
             boolean repeated;
-            if (word.regionMatches(true, 0, BLOCK, 0, BLOCK.length())) {
+            if (word.regionMatches(true, 0, PENALTY, 0, PENALTY.length())) {
                 repeated = penalty != null;
                 penalty = penalty(word);
             } else if (isAlgorithm(word)) {
@@ -107,14 +107,20 @@ public record LimitSpec(long count, long intervalSeconds, Dimension dimension, A
 
     /** The canonical text of this spec, as written to the config hash: the defaults are left out. */
     public String format() {
-        String rate = count + "/" + (period != QuotaPeriod.NONE ? lower(period) : Long.toString(intervalSeconds));
+        return text(count, windowSeconds, dimension, algorithm, period, penalty);
+    }
+
+    /** A limit in the notation of the config hash, whatever its dimension: what views show of any limit. */
+    static String text(long count, long windowSeconds, Dimension dimension, Algorithm algorithm, QuotaPeriod period,
+                       Penalty penalty) {
+        String rate = count + "/" + (period != QuotaPeriod.NONE ? lower(period) : Long.toString(windowSeconds));
         String text;
         if (algorithm != Algorithm.FIXED_WINDOW) {
             text = rate + " " + lower(dimension) + " " + lower(algorithm);
         } else {
             text = dimension == Dimension.USER ? rate : rate + " " + lower(dimension);
         }
-        return penalty.applies() ? text + " " + BLOCK + formatBlocks(penalty) : text;
+        return penalty.applies() ? text + " " + PENALTY + formatPenalty(penalty) : text;
     }
 
     /** {@code day}, {@code week}, {@code month}, or {@link QuotaPeriod#NONE} for seconds. */
@@ -127,24 +133,24 @@ public record LimitSpec(long count, long intervalSeconds, Dimension dimension, A
         return QuotaPeriod.NONE;
     }
 
-    /** {@code block=<seconds>} or {@code block=<first>..<longest>}, each at most a year. */
+    /** {@code penalty=<seconds>} or {@code penalty=<first>..<longest>}, each at most a year. */
     private static Penalty penalty(String word) {
-        return blocks(word.substring(BLOCK.length()), word);
+        return blocks(word.substring(PENALTY.length()), word);
     }
 
     /**
-     * A penalty as a rule's {@code block} field writes it: {@code <seconds>} or {@code <first>..<longest>},
+     * A penalty as a rule's {@code penalty} field writes it: {@code <seconds>} or {@code <first>..<longest>},
      * each at most a year; {@code 0} for none.
      *
      * @throws IllegalArgumentException with a message fit to show an operator
      */
-    public static Penalty parseBlocks(String value) {
+    public static Penalty parsePenalty(String value) {
         String blocks = value == null ? "" : value.strip();
         return blocks.equals("0") ? Penalty.NONE : blocks(blocks, blocks);
     }
 
-    /** The canonical text of a penalty, as {@link #parseBlocks} reads it. */
-    public static String formatBlocks(Penalty penalty) {
+    /** The canonical text of a penalty, as {@link #parsePenalty} reads it. */
+    public static String formatPenalty(Penalty penalty) {
         if (!penalty.applies()) {
             return "0";
         }
@@ -163,7 +169,7 @@ public record LimitSpec(long count, long intervalSeconds, Dimension dimension, A
             }
             return new Penalty(first * 1000, longest * 1000);
         } catch (IllegalArgumentException e) {
-            throw new InvalidValueException("ratelimit.config.limit.block", abbreviate(shown));
+            throw new InvalidValueException("ratelimit.config.limit.penalty", abbreviate(shown));
         }
     }
 

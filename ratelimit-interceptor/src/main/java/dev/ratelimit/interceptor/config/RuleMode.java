@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.config;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import dev.ratelimit.interceptor.InvalidValueException;
 import java.util.Locale;
 
@@ -17,6 +18,7 @@ public enum RuleMode {
     SHADOW;
 
     /** The value in the config hash. */
+    @JsonValue
     public String value() {
         return name().toLowerCase(Locale.ROOT);
     }

@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.config;
 
 import dev.ratelimit.interceptor.identity.Whitelist;
+import dev.ratelimit.interceptor.rule.RuleId;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Comparator;
@@ -10,12 +11,14 @@ import java.util.Set;
 import org.springframework.util.AntPathMatcher;
 
 /**
- * An immutable view of the config hash. Every request reads one snapshot from a {@code volatile}
- * field, so the hot path makes no config call and takes no lock.
+ * An immutable view of the config hash, as the limiter reads it. Every request reads one snapshot from a
+ * {@code volatile} field, so the hot path makes no config call and takes no lock. What a rule is in force
+ * is {@link RulesInForce}'s to say; the snapshot holds what the hash says about each rule.
  *
- * @param version      grows by one each time the hash's content changed
+ * @param version      the hash's {@code config.version}: 0 for a hash written before versions (or none)
+ * @param fields       the hash as it was read, for putting it back should it vanish
  * @param globalMode   {@code global.mode}: in shadow mode no rule rejects anything
- * @param overrides    {@code <module>.<rule>} to its switch and window/count overrides
+ * @param overrides    {@code <module>.<rule>} to its switch and window/count/penalty overrides
  * @param shadowRules  {@code <module>.<rule>} of the rules in shadow mode
  * @param dynamicRules {@code <module>.<rule>} to the limit of a {@code dyn.*} field
  * @param uriRules     {@code dynuri.*} rules
@@ -24,16 +27,17 @@ import org.springframework.util.AntPathMatcher;
  * @param plans        {@code <rule>.plan.<plan>}: by rule, the count and window of each plan
  * @param exceptions   {@code <rule>.exception.<identity>}: by rule, the exception of each client
  */
-public record RuleSnapshot(long version, Instant loadedAt, boolean globalCheck, RuleMode globalMode,
-                           boolean logCheck, Map<String, RuleOverride> overrides, Set<String> shadowRules,
-                           Map<String, LimitSpec> dynamicRules, List<UriRule> uriRules, Whitelist whitelist,
-                           Map<String, String> ignored, Map<String, Map<String, LimitSpec>> plans,
+public record RuleSnapshot(long version, Instant loadedAt, Map<String, String> fields, boolean globalCheck,
+                           RuleMode globalMode, boolean logCheck, Map<String, RuleOverride> overrides,
+                           Set<String> shadowRules, Map<String, LimitSpec> dynamicRules, List<UriRule> uriRules,
+                           Whitelist whitelist, Map<String, String> ignored, Map<String, Map<String, LimitSpec>> plans,
                            Map<String, Map<String, IdentityException>> exceptions) {
 
     /** One matcher for every {@code dynuri.*} lookup; AntPathMatcher is thread-safe and caches patterns. */
     static final AntPathMatcher PATH_MATCHER = new AntPathMatcher();
 
     public RuleSnapshot {
+        fields = Map.copyOf(fields);
         overrides = Map.copyOf(overrides);
         shadowRules = Set.copyOf(shadowRules);
         dynamicRules = Map.copyOf(dynamicRules);
@@ -43,51 +47,51 @@ public record RuleSnapshot(long version, Instant loadedAt, boolean globalCheck, 
         exceptions = Map.copyOf(exceptions);
     }
 
-    /** What applies when the hash is empty or was never read: everything on, nothing dynamic. */
+    /** What applies when the hash was never read: everything on, nothing dynamic. */
     public static RuleSnapshot defaults() {
-        return new RuleSnapshot(0, Instant.EPOCH, true, RuleMode.ENFORCE, true, Map.of(), Set.of(), Map.of(), List.of(),
-                Whitelist.EMPTY, Map.of(), Map.of(), Map.of());
+        return new RuleSnapshot(0, Instant.EPOCH, Map.of(), true, RuleMode.ENFORCE, true, Map.of(), Set.of(), Map.of(),
+                List.of(), Whitelist.EMPTY, Map.of(), Map.of(), Map.of());
     }
 
-    public RuleOverride override(String ruleId) {
-        return overrides.getOrDefault(ruleId, RuleOverride.NONE);
+    /** Whether this is a hash that was read: an empty one, or none, holds nothing to keep. */
+    public boolean holdsConfig() {
+        return !fields.isEmpty();
+    }
+
+    RuleOverride override(RuleId rule) {
+        return overrides.isEmpty() ? RuleOverride.NONE : overrides.getOrDefault(rule.toString(), RuleOverride.NONE);
     }
 
     /** Whether any rule only watches. */
-    public boolean anyShadow() {
+    boolean anyShadow() {
         return globalMode == RuleMode.SHADOW || !shadowRules.isEmpty();
     }
 
     /** Whether a rule only watches: the whole limiter or the rule itself is in shadow mode. */
-    public boolean shadow(String ruleId) {
-        return globalMode == RuleMode.SHADOW || (!shadowRules.isEmpty() && shadowRules.contains(ruleId));
+    boolean shadow(RuleId rule) {
+        return globalMode == RuleMode.SHADOW || (!shadowRules.isEmpty() && shadowRules.contains(rule.toString()));
     }
 
     /** The count and window of a plan of a rule, or {@code null} when the hash has none for it. */
-    public LimitSpec plan(String ruleId, String plan) {
-        Map<String, LimitSpec> ofRule = plans.isEmpty() ? null : plans.get(ruleId);
+    LimitSpec plan(RuleId rule, String plan) {
+        Map<String, LimitSpec> ofRule = plans.isEmpty() ? null : plans.get(rule.toString());
         return ofRule == null ? null : ofRule.get(plan);
     }
 
     /** The exception of a client of a rule still in force at {@code now}, or {@code null}. */
-    public IdentityException exception(String ruleId, String identity, Instant now) {
-        Map<String, IdentityException> ofRule = exceptions.isEmpty() ? null : exceptions.get(ruleId);
+    IdentityException exception(RuleId rule, String identity, Instant now) {
+        Map<String, IdentityException> ofRule = exceptions.isEmpty() ? null : exceptions.get(rule.toString());
         IdentityException exception = ofRule == null ? null : ofRule.get(identity);
         return exception != null && exception.inForceAt(now) ? exception : null;
     }
 
     /** The same, the clock read only when the hash holds exceptions: the request path's common case has none. */
-    public IdentityException exception(String ruleId, String identity, Clock clock) {
-        return exceptions.isEmpty() ? null : exception(ruleId, identity, clock.instant());
-    }
-
-    /** The {@code dyn.<module>.<rule>} limit of an endpoint, or {@code null}. */
-    public LimitSpec dynamicRule(String endpointId) {
-        return dynamicRules.isEmpty() ? null : dynamicRules.get(endpointId);
+    IdentityException exception(RuleId rule, String identity, Clock clock) {
+        return exceptions.isEmpty() ? null : exception(rule, identity, clock.instant());
     }
 
     /** The most specific {@code dynuri.*} rule matching a path (Spring MVC's own pattern ordering), or {@code null}. */
-    public UriRule uriRule(String path) {
+    UriRule uriRule(String path) {
         if (uriRules.isEmpty()) {
             return null;
         }

@@ -45,7 +45,7 @@ public class RuleSnapshotHolder extends RedisBackgroundWork implements Initializ
 
     private volatile RuleSnapshot current = RuleSnapshot.defaults();
     private volatile Instant lastRead;
-    private Map<String, String> currentHash = Map.of();
+    private boolean read;
     private boolean lastRefreshFailed;
 
     /**
@@ -88,9 +88,9 @@ public class RuleSnapshotHolder extends RedisBackgroundWork implements Initializ
                     log.info("Rate limit config is readable again");
                     lastRefreshFailed = false;
                 }
-                if (!hash.equals(currentHash) || current.version() == 0) {
-                    current = SysConfigParser.parse(hash, current.version() + 1, clock.instant(), this::warnOnce);
-                    currentHash = hash;
+                if (!read || !hash.equals(current.fields())) {
+                    current = SysConfigParser.parse(hash, clock.instant(), this::warnOnce);
+                    read = true;
                 }
                 return true;
             } catch (RuntimeException e) {

@@ -1,12 +1,8 @@
 package dev.ratelimit.interceptor.config;
 
-import static dev.ratelimit.interceptor.config.SysConfigFields.CHECK_SUFFIX;
-import static dev.ratelimit.interceptor.config.SysConfigFields.COUNT_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.GLOBAL_CHECK;
 import static dev.ratelimit.interceptor.config.SysConfigFields.GLOBAL_MODE;
-import static dev.ratelimit.interceptor.config.SysConfigFields.INTERVAL_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.LOG_CHECK;
-import static dev.ratelimit.interceptor.config.SysConfigFields.MODE_SUFFIX;
 
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
@@ -56,10 +52,10 @@ public class SysConfigDefaults {
         fields.put(LOG_CHECK, ON);
         for (Endpoint endpoint : endpoints) {
             for (LimitDefinition limit : endpoint.limits()) {
-                fields.put(limit.id() + CHECK_SUFFIX, ON);
-                fields.put(limit.id() + INTERVAL_SUFFIX, Long.toString(limit.windowSeconds()));
-                fields.put(limit.id() + COUNT_SUFFIX, Long.toString(limit.count()));
-                fields.put(limit.id() + MODE_SUFFIX, RuleMode.ENFORCE.value());
+                fields.put(Knob.CHECK.field(limit.id()), ON);
+                fields.put(Knob.WINDOW.field(limit.id()), Long.toString(limit.windowSeconds()));
+                fields.put(Knob.COUNT.field(limit.id()), Long.toString(limit.count()));
+                fields.put(Knob.MODE.field(limit.id()), RuleMode.ENFORCE.value());
             }
         }
         return fields;

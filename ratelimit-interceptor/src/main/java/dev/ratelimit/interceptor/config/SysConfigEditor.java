@@ -1,18 +1,11 @@
 package dev.ratelimit.interceptor.config;
 
-import static dev.ratelimit.interceptor.config.SysConfigFields.BLOCK_SUFFIX;
-import static dev.ratelimit.interceptor.config.SysConfigFields.CHECK_SUFFIX;
-import static dev.ratelimit.interceptor.config.SysConfigFields.COUNT_SUFFIX;
-import static dev.ratelimit.interceptor.config.SysConfigFields.DECLARED_PREFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DYNURI_PREFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DYN_PREFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.EXCEPTION_INFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.GLOBAL_CHECK;
 import static dev.ratelimit.interceptor.config.SysConfigFields.GLOBAL_MODE;
-import static dev.ratelimit.interceptor.config.SysConfigFields.INTERVAL_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.LOG_CHECK;
-import static dev.ratelimit.interceptor.config.SysConfigFields.MODE_SUFFIX;
-import static dev.ratelimit.interceptor.config.SysConfigFields.PLAN_INFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_IPS;
 import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_USERS;
 
@@ -20,20 +13,26 @@ import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.identity.CidrBlock;
 import dev.ratelimit.interceptor.identity.Whitelist;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.rule.RuleId;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
- * Changes the config hash for operators' tools such as the console. Each method checks its input
- * before anything is written, writes one field in its canonical form, and announces the change on
- * {@code {p}:config-changed}, so every instance of every app refreshes its rules at once.
+ * Changes the config hash for operators' tools such as the console. Each change is checked before
+ * anything is written, written in its canonical form, and announced on {@code {p}:config-changed}, so
+ * every instance of every app refreshes its rules at once; every write advances the hash's
+ * {@code config.version}.
  *
- * <p>Input that is refused throws {@link IllegalArgumentException} with a message fit to show the
- * operator, and nothing is written. Each write returns the field's old and new value for the audit
- * trail.
+ * <p>Input that is refused throws {@link InvalidValueException} with a message fit to show the operator,
+ * and nothing is written. Each write returns the fields' old and new values for the audit trail. Several
+ * changes made with one {@link #edit()} are written together, in one atomic step.
  */
 public class SysConfigEditor {
 
@@ -42,34 +41,41 @@ public class SysConfigEditor {
     private static final String OFF = "0";
 
     private final SysConfigRepository repository;
+    private final Clock clock;
 
-    public SysConfigEditor(SysConfigRepository repository) {
+    public SysConfigEditor(SysConfigRepository repository, Clock clock) {
         this.repository = repository;
+        this.clock = clock;
+    }
+
+    /** Changes to be written together. */
+    public Edit edit() {
+        return new Edit();
     }
 
     /** {@code global.check}: the master switch of all limiting. */
     public SysConfigChange setGlobalSwitch(boolean on) {
-        return write(GLOBAL_CHECK, on ? ON : OFF);
+        return edit().globalSwitch(on).applyOne();
     }
 
     /** {@code global.mode}: in {@link RuleMode#SHADOW} no rule rejects anything, whatever its own mode. */
     public SysConfigChange setGlobalMode(RuleMode mode) {
-        return write(GLOBAL_MODE, mode.value());
+        return edit().globalMode(mode).applyOne();
     }
 
     /** {@code log.check}: whether interceptions are logged. */
     public SysConfigChange setLogSwitch(boolean on) {
-        return write(LOG_CHECK, on ? ON : OFF);
+        return edit().logSwitch(on).applyOne();
     }
 
-    /** {@code <ruleId>.check}: switches one rule (annotated or dynamic) on or off. */
-    public SysConfigChange setRuleSwitch(String ruleId, boolean on) {
-        return write(ruleField(ruleId, CHECK_SUFFIX), on ? ON : OFF);
+    /** {@code <rule>.check}: switches one rule (annotated or dynamic) on or off. */
+    public SysConfigChange setRuleSwitch(RuleId rule, boolean on) {
+        return edit().ruleSwitch(rule, on).applyOne();
     }
 
-    /** {@code <ruleId>.mode}: whether one rule (annotated or dynamic) rejects, or only logs, what it would deny. */
-    public SysConfigChange setRuleMode(String ruleId, RuleMode mode) {
-        return write(ruleField(ruleId, MODE_SUFFIX), mode.value());
+    /** {@code <rule>.mode}: whether one rule (annotated or dynamic) rejects, or only logs, what it would deny. */
+    public SysConfigChange setRuleMode(RuleId rule, RuleMode mode) {
+        return edit().ruleMode(rule, mode).applyOne();
     }
 
     /**
@@ -77,15 +83,7 @@ public class SysConfigEditor {
      * (IPv4, IPv6); empty clears it. Refused whole when an entry does not parse.
      */
     public SysConfigChange setWhitelistIps(String commaSeparated) {
-        List<String> entries = Whitelist.split(commaSeparated);
-        for (String entry : entries) {
-            try {
-                CidrBlock.parse(entry);
-            } catch (IllegalArgumentException e) {
-                throw refused(WHITELIST_IPS, e);
-            }
-        }
-        return write(WHITELIST_IPS, String.join(",", new LinkedHashSet<>(entries)));
+        return edit().whitelistIps(commaSeparated).applyOne();
     }
 
     /**
@@ -93,177 +91,108 @@ public class SysConfigEditor {
      * users the server established (session, login), never a request parameter.
      */
     public SysConfigChange setWhitelistUsers(String commaSeparated) {
-        return write(WHITELIST_USERS, String.join(",", new LinkedHashSet<>(Whitelist.split(commaSeparated))));
+        return edit().whitelistUsers(commaSeparated).applyOne();
     }
 
     /**
-     * {@code <ruleId>.count}: requests admitted per window, in place of the annotation's. Checked with the
+     * {@code <rule>.count}: requests admitted per window, in place of the annotation's. Checked with the
      * window in force as the annotation is checked at start-up.
      */
-    public SysConfigChange setRuleCount(String ruleId, String count) {
-        return setRuleLimit(ruleId, count, null).get(0);
+    public SysConfigChange setRuleCount(RuleId rule, String count) {
+        return edit().ruleLimit(rule, count, null).applyOne();
     }
 
-    /** {@code <ruleId>.interval}: the window in seconds, in place of the annotation's; checked with the count in force. */
-    public SysConfigChange setRuleInterval(String ruleId, String intervalSeconds) {
-        return setRuleLimit(ruleId, null, intervalSeconds).get(0);
+    /** {@code <rule>.interval}: the window in seconds, in place of the annotation's; checked with the count in force. */
+    public SysConfigChange setRuleWindow(RuleId rule, String windowSeconds) {
+        return edit().ruleLimit(rule, null, windowSeconds).applyOne();
     }
 
     /**
-     * {@code <ruleId>.count} and {@code <ruleId>.interval} together, checked together before either is
+     * {@code <rule>.count} and {@code <rule>.interval} together, checked together before either is
      * written, as the annotation's are: a pair the limiter would not apply as written is refused.
      * {@code null} keeps the value in force (or declared) of that knob.
      *
      * @return the changes written, count first
      */
-    public List<SysConfigChange> setRuleLimit(String ruleId, String count, String intervalSeconds) {
-        String countField = ruleField(ruleId, COUNT_SUFFIX);
-        String intervalField = ruleField(ruleId, INTERVAL_SUFFIX);
-        Map<String, String> hash = repository.readAll();
-        String newCount = count == null ? null : positive(countField, count);
-        String newInterval = intervalSeconds == null ? null : positive(intervalField, intervalSeconds);
-        long checkedCount = Long.parseLong(newCount != null ? newCount : inForce(hash, countField));
-        long checkedInterval = Long.parseLong(newInterval != null ? newInterval : inForce(hash, intervalField));
-        try {
-            LimitDefinition.check(checkedCount, checkedInterval);
-        } catch (IllegalArgumentException e) {
-            throw refused(ruleId, e);
-        }
-        List<SysConfigChange> changes = new ArrayList<>(2);
-        if (newCount != null) {
-            changes.add(write(countField, newCount));
-        }
-        if (newInterval != null) {
-            changes.add(write(intervalField, newInterval));
-        }
-        return changes;
+    public List<SysConfigChange> setRuleLimit(RuleId rule, String count, String windowSeconds) {
+        return edit().ruleLimit(rule, count, windowSeconds).apply();
     }
 
     /**
      * Sets each knob of a rule ({@code check}, {@code count}, {@code interval}, {@code mode}) back to what
-     * the app declares ({@code declared.<knob>}), so that later deploys change it again.
+     * the app declares ({@code declared.<knob>}) and removes its penalty, so that later deploys change it
+     * again.
      *
      * @return the knobs that changed
-     * @throws IllegalArgumentException when no app declared the rule
+     * @throws InvalidValueException when no app declared the rule
      */
-    public List<SysConfigChange> resetToDeclared(String ruleId) {
-        String id = checkedId(ruleId);
-        Map<String, String> hash = repository.readAll();
-        List<SysConfigChange> changes = new ArrayList<>();
-        boolean declared = false;
-        for (String suffix : List.of(CHECK_SUFFIX, COUNT_SUFFIX, INTERVAL_SUFFIX, MODE_SUFFIX)) {
-            String knob = id + suffix;
-            String value = hash.get(DECLARED_PREFIX + knob);
-            if (value != null) {
-                declared = true;
-                if (!value.equals(hash.get(knob))) {
-                    changes.add(write(knob, value));
-                }
-            }
-        }
-        if (!declared) {
-            throw new InvalidValueException("ratelimit.config.notDeclared", LimitSpec.abbreviate(id));
-        }
-        return changes;
-    }
-
-    /** A knob's value in force: the hash's when it parses, else its declaration, else 1. */
-    private static String inForce(Map<String, String> hash, String knob) {
-        for (String value : new String[] {hash.get(knob), hash.get(DECLARED_PREFIX + knob)}) {
-            try {
-                return Long.toString(SysConfigParser.parsePositive(value));
-            } catch (IllegalArgumentException e) {
-                // absent or garbage: the next source
-            }
-        }
-        return "1";
+    public List<SysConfigChange> resetToDeclared(RuleId rule) {
+        return edit().resetToDeclared(rule).apply();
     }
 
     /**
-     * {@code dyn.<endpointId>}: limits a handler method that has no annotation; {@code limit} is
-     * {@code <interval>} or {@code <count>/<interval>}, in seconds.
+     * {@code dyn.<endpoint>}: limits a handler method that has no annotation; {@code limit} as
+     * {@link LimitSpec} reads it, e.g. {@code 5/60} or {@code 100/60 ip token_bucket}.
      */
-    public SysConfigChange setDynamicRule(String endpointId, String limit) {
-        String field = DYN_PREFIX + checkedId(endpointId);
-        return write(field, limitSpec(field, limit));
+    public SysConfigChange setDynamicRule(RuleId endpoint, String limit) {
+        return edit().dynamicRule(endpoint, limit).applyOne();
     }
 
-    public SysConfigChange removeDynamicRule(String endpointId) {
-        return remove(DYN_PREFIX + present(endpointId, "endpointId"));
+    /**
+     * Removes {@code dyn.<endpoint>}; {@code endpoint} as the field names it, {@code <module>.<rule>}, so
+     * that a rule of an endpoint no module lists any more can be removed too.
+     */
+    public SysConfigChange removeDynamicRule(String endpoint) {
+        return edit().removeDynamicRule(endpoint).applyOne();
     }
 
     /** {@code dynuri.<pattern>}: limits every path the Ant pattern matches; {@code limit} as for a {@code dyn} rule. */
     public SysConfigChange setUriRule(String pattern, String limit) {
-        String checked = present(pattern, "pattern");
-        String field = DYNURI_PREFIX + checked;
-        try {
-            SysConfigParser.validatePattern(checked);
-        } catch (IllegalArgumentException e) {
-            throw refused(field, e);
-        }
-        return write(field, limitSpec(field, limit));
+        return edit().uriRule(pattern, limit).applyOne();
     }
 
     /** Removes a {@code dynuri.*} rule; a pattern that would be refused today can still be removed. */
     public SysConfigChange removeUriRule(String pattern) {
-        return remove(DYNURI_PREFIX + present(pattern, "pattern"));
+        return edit().removeUriRule(pattern).applyOne();
     }
 
     /**
-     * {@code <ruleId>.block}: the penalty of a client the rule denied, in place of the annotation's:
+     * {@code <rule>.penalty}: the penalty of a client the rule denied, in place of the annotation's:
      * {@code <seconds>}, {@code <first>..<longest>} (doubling for repeat offenders), or {@code 0} for none.
      */
-    public SysConfigChange setRulePenalty(String ruleId, String blocks) {
-        String field = ruleField(ruleId, BLOCK_SUFFIX);
-        try {
-            return write(field, LimitSpec.formatBlocks(LimitSpec.parseBlocks(blocks)));
-        } catch (IllegalArgumentException e) {
-            throw refused(field, e);
-        }
+    public SysConfigChange setRulePenalty(RuleId rule, String penalty) {
+        return edit().rulePenalty(rule, penalty).applyOne();
     }
 
-    /** Removes {@code <ruleId>.block}: the rule's penalty is the annotation's again. */
-    public SysConfigChange removeRulePenalty(String ruleId) {
-        return remove(ruleField(ruleId, BLOCK_SUFFIX));
+    /** Removes {@code <rule>.penalty}: the rule's penalty is the annotation's again. */
+    public SysConfigChange removeRulePenalty(RuleId rule) {
+        return edit().removeRulePenalty(rule).applyOne();
     }
 
     /**
-     * {@code <ruleId>.plan.<plan>}: the count and window, {@code <count>/<interval>}, of one plan of a rule
+     * {@code <rule>.plan.<plan>}: the count and window, {@code <count>/<interval>}, of one plan of a rule
      * whose annotation resolves plans ({@code @RateLimit(plan = ...)}).
      */
-    public SysConfigChange setPlanLimit(String ruleId, String plan, String limit) {
-        String field = ruleField(ruleId, PLAN_INFIX + planName(plan));
-        return write(field, rate(field, limit).format());
+    public SysConfigChange setPlanLimit(RuleId rule, String plan, String limit) {
+        return edit().planLimit(rule, plan, limit).applyOne();
     }
 
-    public SysConfigChange removePlanLimit(String ruleId, String plan) {
-        return remove(ruleField(ruleId, PLAN_INFIX + present(plan, "plan")));
+    public SysConfigChange removePlanLimit(RuleId rule, String plan) {
+        return edit().removePlanLimit(rule, plan).applyOne();
     }
 
     /**
-     * {@code <ruleId>.exception.<identity>}: until {@code until}, the client of this identity (what its
+     * {@code <rule>.exception.<identity>}: until {@code until}, the client of this identity (what its
      * counter key names: a user code, an address...) gets {@code limit} ({@code <count>/<interval>}),
      * whatever its plan. Refused when it has already ended, or when the hash holds
      * {@link SysConfigParser#MAX_EXCEPTIONS} exceptions.
      */
-    public SysConfigChange setException(String ruleId, String identity, String limit, Instant until) {
-        String field = ruleField(ruleId, EXCEPTION_INFIX + identity(identity));
-        LimitSpec rate = rate(field, limit);
-        if (until == null || !until.isAfter(Instant.now())) {
-            throw new InvalidValueException("ratelimit.config.exception.ended", String.valueOf(until))
-                    .about(LimitSpec.abbreviate(field));
-        }
-        Map<String, String> hash = repository.readAll();
-        long exceptions = hash.keySet().stream().filter(name -> name.contains(EXCEPTION_INFIX)).count();
-        if (!hash.containsKey(field) && exceptions >= SysConfigParser.MAX_EXCEPTIONS) {
-            throw new InvalidValueException("ratelimit.config.exception.tooMany", SysConfigParser.MAX_EXCEPTIONS)
-                    .about(LimitSpec.abbreviate(field));
-        }
-        return write(field, new IdentityException(rate.count(), rate.intervalSeconds(), until).format());
+    public SysConfigChange setException(RuleId rule, String identity, String limit, Instant until) {
+        return edit().exception(rule, identity, limit, until).applyOne();
     }
 
-    public SysConfigChange removeException(String ruleId, String identity) {
-        return remove(ruleField(ruleId, EXCEPTION_INFIX + present(identity, "identity")));
+    public SysConfigChange removeException(RuleId rule, String identity) {
+        return edit().removeException(rule, identity).applyOne();
     }
 
     /**
@@ -277,30 +206,243 @@ public class SysConfigEditor {
         return repository.resetCounter(present(counterKey, "counterKey"));
     }
 
-    private SysConfigChange write(String field, String value) {
-        return new SysConfigChange(field, repository.write(field, value), value);
-    }
+    /**
+     * Changes checked one by one as they are added, and written together by {@link #apply()}: all of
+     * them or, when the hash cannot be written, none. An edit reads the hash at most once, for the
+     * values in force its checks need.
+     */
+    public final class Edit {
 
-    private SysConfigChange remove(String field) {
-        return new SysConfigChange(field, repository.remove(field), null);
-    }
+        private final Map<String, String> writes = new LinkedHashMap<>();
+        private Map<String, String> hash;
 
-    private static String ruleField(String ruleId, String suffix) {
-        return checkedId(ruleId) + suffix;
-    }
-
-    /** A rule or endpoint id: {@code <module>.<rule>}, printable, and not itself a dynamic rule's field. */
-    private static String checkedId(String id) {
-        String checked = present(id, "ruleId");
-        int dot = checked.indexOf('.');
-        if (dot <= 0 || dot == checked.length() - 1 || checked.length() > MAX_ID_LENGTH
-                || checked.chars().anyMatch(c -> c <= ' ' || c == 0x7f)) {
-            throw new InvalidValueException("ratelimit.config.ruleId", LimitSpec.abbreviate(checked), MAX_ID_LENGTH);
+        private Edit() {
         }
-        if (checked.startsWith(DYN_PREFIX) || checked.startsWith(DYNURI_PREFIX)) {
-            throw new InvalidValueException("ratelimit.config.ruleId.prefix", LimitSpec.abbreviate(checked));
+
+        public Edit globalSwitch(boolean on) {
+            return put(GLOBAL_CHECK, on ? ON : OFF);
         }
-        return checked;
+
+        public Edit globalMode(RuleMode mode) {
+            return put(GLOBAL_MODE, mode.value());
+        }
+
+        public Edit logSwitch(boolean on) {
+            return put(LOG_CHECK, on ? ON : OFF);
+        }
+
+        public Edit ruleSwitch(RuleId rule, boolean on) {
+            return put(Knob.CHECK.field(checkedId(rule)), on ? ON : OFF);
+        }
+
+        public Edit ruleMode(RuleId rule, RuleMode mode) {
+            return put(Knob.MODE.field(checkedId(rule)), mode.value());
+        }
+
+        /** One knob from its text in a document: {@code on}, {@code 5}, {@code shadow}, {@code 300..3600}. */
+        public Edit knob(RuleId rule, Knob knob, String text) {
+            return switch (knob) {
+                case CHECK -> ruleSwitch(rule, parsed(knob.field(rule), () -> SysConfigParser.parseSwitch(text)));
+                case COUNT -> ruleLimit(rule, text, null);
+                case WINDOW -> ruleLimit(rule, null, text);
+                case MODE -> ruleMode(rule, parsed(knob.field(rule), () -> RuleMode.parse(text)));
+                case PENALTY -> rulePenalty(rule, text);
+            };
+        }
+
+        public Edit whitelistIps(String commaSeparated) {
+            List<String> entries = Whitelist.split(commaSeparated);
+            for (String entry : entries) {
+                parsed(WHITELIST_IPS, () -> CidrBlock.parse(entry));
+            }
+            return put(WHITELIST_IPS, String.join(",", new LinkedHashSet<>(entries)));
+        }
+
+        public Edit whitelistUsers(String commaSeparated) {
+            return put(WHITELIST_USERS, String.join(",", new LinkedHashSet<>(Whitelist.split(commaSeparated))));
+        }
+
+        /** Count and window checked together, with what this edit or the hash holds for the other. */
+        public Edit ruleLimit(RuleId rule, String count, String windowSeconds) {
+            String countField = Knob.COUNT.field(checkedId(rule));
+            String windowField = Knob.WINDOW.field(rule);
+            String newCount = count == null ? null : positive(countField, count);
+            String newWindow = windowSeconds == null ? null : positive(windowField, windowSeconds);
+            long checkedCount = Long.parseLong(newCount != null ? newCount : inForce(countField));
+            long checkedWindow = Long.parseLong(newWindow != null ? newWindow : inForce(windowField));
+            parsed(rule.toString(), () -> {
+                LimitDefinition.check(checkedCount, checkedWindow);
+                return null;
+            });
+            if (newCount != null) {
+                put(countField, newCount);
+            }
+            return newWindow == null ? this : put(windowField, newWindow);
+        }
+
+        public Edit resetToDeclared(RuleId rule) {
+            checkedId(rule);
+            boolean declared = false;
+            for (Knob knob : List.of(Knob.CHECK, Knob.COUNT, Knob.WINDOW, Knob.MODE)) {
+                String value = hash().get(SysConfigFields.declared(knob.field(rule)));
+                if (value != null) {
+                    declared = true;
+                    if (!value.equals(hash().get(knob.field(rule)))) {
+                        put(knob.field(rule), value);
+                    }
+                }
+            }
+            if (!declared) {
+                throw new InvalidValueException("ratelimit.config.notDeclared", LimitSpec.abbreviate(rule.toString()));
+            }
+            return hash().containsKey(Knob.PENALTY.field(rule)) ? removeRulePenalty(rule) : this;
+        }
+
+        public Edit dynamicRule(RuleId endpoint, String limit) {
+            String field = SysConfigFields.dyn(checkedId(endpoint));
+            return put(field, parsed(field, () -> LimitSpec.parse(limit).format()));
+        }
+
+        public Edit removeDynamicRule(String endpoint) {
+            return put(SysConfigFields.DYN_PREFIX + present(endpoint, "endpointId"), null);
+        }
+
+        public Edit uriRule(String pattern, String limit) {
+            String checked = present(pattern, "pattern");
+            String field = SysConfigFields.dynUri(checked);
+            parsed(field, () -> {
+                SysConfigParser.validatePattern(checked);
+                return null;
+            });
+            return put(field, parsed(field, () -> LimitSpec.parse(limit).format()));
+        }
+
+        public Edit removeUriRule(String pattern) {
+            return put(SysConfigFields.dynUri(present(pattern, "pattern")), null);
+        }
+
+        public Edit rulePenalty(RuleId rule, String penalty) {
+            String field = Knob.PENALTY.field(checkedId(rule));
+            return put(field, parsed(field, () -> LimitSpec.formatPenalty(LimitSpec.parsePenalty(penalty))));
+        }
+
+        public Edit removeRulePenalty(RuleId rule) {
+            return put(Knob.PENALTY.field(checkedId(rule)), null);
+        }
+
+        public Edit planLimit(RuleId rule, String plan, String limit) {
+            String field = SysConfigFields.plan(checkedId(rule), planName(plan));
+            return put(field, rate(field, limit).format());
+        }
+
+        public Edit removePlanLimit(RuleId rule, String plan) {
+            return put(SysConfigFields.plan(checkedId(rule), present(plan, "plan")), null);
+        }
+
+        public Edit exception(RuleId rule, String identity, String limit, Instant until) {
+            String field = SysConfigFields.exception(checkedId(rule), identity(identity));
+            LimitSpec rate = rate(field, limit);
+            if (until == null || !until.isAfter(clock.instant())) {
+                throw new InvalidValueException("ratelimit.config.exception.ended", String.valueOf(until))
+                        .about(LimitSpec.abbreviate(field));
+            }
+            if (!hash().containsKey(field) && !writes.containsKey(field)
+                    && exceptions() >= SysConfigParser.MAX_EXCEPTIONS) {
+                throw new InvalidValueException("ratelimit.config.exception.tooMany", SysConfigParser.MAX_EXCEPTIONS)
+                        .about(LimitSpec.abbreviate(field));
+            }
+            return put(field, new IdentityException(rate.count(), rate.windowSeconds(), until).format());
+        }
+
+        public Edit removeException(RuleId rule, String identity) {
+            return put(SysConfigFields.exception(checkedId(rule), present(identity, "identity")), null);
+        }
+
+        /** Removes a field, whatever it holds: for a document that replaces what an operator set. */
+        public Edit remove(String field) {
+            return put(present(field, "field"), null);
+        }
+
+        /** What {@link #apply()} would change in the hash as it is now: every field, changed or not. */
+        public List<SysConfigChange> preview() {
+            Map<String, String> current = hash();
+            List<SysConfigChange> changes = new ArrayList<>(writes.size());
+            writes.forEach((field, value) -> changes.add(new SysConfigChange(field, current.get(field), value)));
+            return changes;
+        }
+
+        /** The hash's version the checks read, for {@link #applyIf}. */
+        public long version() {
+            return SysConfigParser.version(hash());
+        }
+
+        /** Writes every change in one atomic step and announces it; the changes in the order they were made. */
+        public List<SysConfigChange> apply() {
+            return repository.write(writes, null);
+        }
+
+        /**
+         * Writes every change as {@link #apply()} does, only if the hash is still at {@code version} (what a
+         * preview showed was read there); otherwise writes nothing.
+         *
+         * @throws InvalidValueException when the hash has changed since
+         */
+        public List<SysConfigChange> applyIf(long version) {
+            return repository.write(writes, version);
+        }
+
+        /** Whether nothing would change: every field already holds what it would be given. */
+        public boolean changesNothing() {
+            return preview().stream().allMatch(change -> Objects.equals(change.oldValue(), change.newValue()));
+        }
+
+        private SysConfigChange applyOne() {
+            return apply().get(0);
+        }
+
+        private Edit put(String field, String value) {
+            writes.put(field, value);
+            return this;
+        }
+
+        private Map<String, String> hash() {
+            if (hash == null) {
+                hash = repository.readAll();
+            }
+            return hash;
+        }
+
+        /** A knob's value in force: this edit's, else the hash's when it parses, else its declaration, else 1. */
+        private String inForce(String knob) {
+            for (String value : new String[] {writes.get(knob), hash().get(knob),
+                    hash().get(SysConfigFields.declared(knob))}) {
+                try {
+                    return Long.toString(SysConfigParser.parsePositive(value));
+                } catch (IllegalArgumentException e) {
+                    // absent or garbage: the next source
+                }
+            }
+            return "1";
+        }
+
+        private long exceptions() {
+            return hash().keySet().stream().filter(name -> name.contains(EXCEPTION_INFIX)).count()
+                    + writes.entrySet().stream().filter(write -> write.getKey().contains(EXCEPTION_INFIX)
+                            && write.getValue() != null && !hash().containsKey(write.getKey())).count();
+        }
+    }
+
+    /** A rule or endpoint id: printable, of sane length, and not itself a dynamic rule's field. */
+    private static RuleId checkedId(RuleId id) {
+        String text = present(id == null ? null : id.toString(), "ruleId");
+        if (id.module().isEmpty() || id.rule().isEmpty() || text.length() > MAX_ID_LENGTH
+                || text.chars().anyMatch(c -> c <= ' ' || c == 0x7f)) {
+            throw new InvalidValueException("ratelimit.config.ruleId", LimitSpec.abbreviate(text), MAX_ID_LENGTH);
+        }
+        if (text.startsWith(DYN_PREFIX) || text.startsWith(DYNURI_PREFIX)) {
+            throw new InvalidValueException("ratelimit.config.ruleId.prefix", LimitSpec.abbreviate(text));
+        }
+        return id;
     }
 
     /** @param what the kind of value, as in the message key {@code ratelimit.config.required.<what>} */
@@ -312,21 +454,15 @@ public class SysConfigEditor {
     }
 
     private static String positive(String field, String value) {
-        try {
-            return Long.toString(SysConfigParser.parsePositive(value));
-        } catch (InvalidValueException e) {
-            throw e.about(LimitSpec.abbreviate(field));
-        }
+        return parsed(field, () -> Long.toString(SysConfigParser.parsePositive(value)));
     }
 
     /** A plan's or an exception's {@code <count>/<interval>}: who is counted is the rule's own. */
     private static LimitSpec rate(String field, String value) {
-        try {
+        return parsed(field, () -> {
             LimitSpec parsed = LimitSpec.parse(value);
-            return new LimitSpec(parsed.count(), parsed.intervalSeconds());
-        } catch (IllegalArgumentException e) {
-            throw refused(field, e);
-        }
+            return new LimitSpec(parsed.count(), parsed.windowSeconds());
+        });
     }
 
     private static String planName(String plan) {
@@ -345,16 +481,14 @@ public class SysConfigEditor {
         return checked;
     }
 
-    private static String limitSpec(String field, String value) {
+    /** The value {@code parse} makes, or its refusal said to be about {@code field}. */
+    private static <T> T parsed(String field, Supplier<T> parse) {
         try {
-            return LimitSpec.parse(value).format();
+            return parse.get();
+        } catch (InvalidValueException e) {
+            throw e.about(LimitSpec.abbreviate(field));
         } catch (IllegalArgumentException e) {
-            throw refused(field, e);
+            throw new IllegalArgumentException(LimitSpec.abbreviate(field) + ": " + e.getMessage(), e);
         }
-    }
-
-    private static IllegalArgumentException refused(String field, IllegalArgumentException cause) {
-        return cause instanceof InvalidValueException invalid ? invalid.about(LimitSpec.abbreviate(field))
-                : new IllegalArgumentException(LimitSpec.abbreviate(field) + ": " + cause.getMessage(), cause);
     }
 }

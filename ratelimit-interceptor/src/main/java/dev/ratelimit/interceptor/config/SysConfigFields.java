@@ -1,6 +1,11 @@
 package dev.ratelimit.interceptor.config;
 
-/** Field names of the {@code {p}:sysconfig} hash. */
+import dev.ratelimit.interceptor.rule.RuleId;
+
+/**
+ * Names of the fields of the {@code {p}:sysconfig} hash, the only place they are spelt; a rule's own
+ * knobs are {@link Knob}s.
+ */
 public final class SysConfigFields {
 
     public static final String GLOBAL_CHECK = "global.check";
@@ -8,21 +13,52 @@ public final class SysConfigFields {
     public static final String LOG_CHECK = "log.check";
     public static final String WHITELIST_IPS = "whitelist.ips";
     public static final String WHITELIST_USERS = "whitelist.users";
-    public static final String DYN_PREFIX = "dyn.";
-    public static final String DYNURI_PREFIX = "dynuri.";
-    public static final String CHECK_SUFFIX = ".check";
-    public static final String INTERVAL_SUFFIX = ".interval";
-    public static final String COUNT_SUFFIX = ".count";
-    public static final String MODE_SUFFIX = ".mode";
-    /** {@code <rule>.block}: the penalty of a denied client, {@code <seconds>} or {@code <first>..<longest>}, 0 for none. */
-    public static final String BLOCK_SUFFIX = ".block";
-    /** {@code <rule>.plan.<plan>}: the count and window of one plan of a rule that resolves plans. */
-    public static final String PLAN_INFIX = ".plan.";
-    /** {@code <rule>.exception.<identity>}: an operator's exception for one client, with its end. */
-    public static final String EXCEPTION_INFIX = ".exception.";
-    /** {@code declared.<knob>}: what the app that started last declared for the knob, for the next merge. */
-    public static final String DECLARED_PREFIX = "declared.";
+    /**
+     * {@code config.version}: advanced by every write through the limiter, so that an instance tells a
+     * hash that vanished or went back to an older copy from one an operator edited.
+     */
+    public static final String VERSION = "config.version";
+    static final String DYN_PREFIX = "dyn.";
+    static final String DYNURI_PREFIX = "dynuri.";
+    static final String PLAN_INFIX = ".plan.";
+    static final String EXCEPTION_INFIX = ".exception.";
+    static final String DECLARED_PREFIX = "declared.";
 
     private SysConfigFields() {
+    }
+
+    /** {@code dyn.<endpoint>}: the limit of a handler method without annotation. */
+    public static String dyn(RuleId endpoint) {
+        return DYN_PREFIX + endpoint;
+    }
+
+    /** What a {@code dyn.*} field names, {@code <module>.<rule>}; {@code null} for any other field. */
+    public static String dynTarget(String field) {
+        return field.startsWith(DYN_PREFIX) ? field.substring(DYN_PREFIX.length()) : null;
+    }
+
+    /** The pattern of a {@code dynuri.*} field; {@code null} for any other field. */
+    public static String dynUriTarget(String field) {
+        return field.startsWith(DYNURI_PREFIX) ? field.substring(DYNURI_PREFIX.length()) : null;
+    }
+
+    /** {@code dynuri.<pattern>}: the limit of every path the pattern matches, in every app. */
+    public static String dynUri(String pattern) {
+        return DYNURI_PREFIX + pattern;
+    }
+
+    /** {@code <rule>.plan.<plan>}: the count and window of one plan of a rule that resolves plans. */
+    public static String plan(RuleId rule, String plan) {
+        return rule + PLAN_INFIX + plan;
+    }
+
+    /** {@code <rule>.exception.<identity>}: an operator's exception for one client, with its end. */
+    public static String exception(RuleId rule, String identity) {
+        return rule + EXCEPTION_INFIX + identity;
+    }
+
+    /** {@code declared.<knob field>}: what the app that started last declared for the knob, for the next merge. */
+    public static String declared(String knobField) {
+        return DECLARED_PREFIX + knobField;
     }
 }

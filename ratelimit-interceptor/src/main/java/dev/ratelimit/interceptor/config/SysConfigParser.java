@@ -1,18 +1,14 @@
 package dev.ratelimit.interceptor.config;
 
-import static dev.ratelimit.interceptor.config.SysConfigFields.BLOCK_SUFFIX;
-import static dev.ratelimit.interceptor.config.SysConfigFields.CHECK_SUFFIX;
-import static dev.ratelimit.interceptor.config.SysConfigFields.COUNT_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DECLARED_PREFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DYNURI_PREFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.DYN_PREFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.EXCEPTION_INFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.GLOBAL_CHECK;
 import static dev.ratelimit.interceptor.config.SysConfigFields.GLOBAL_MODE;
-import static dev.ratelimit.interceptor.config.SysConfigFields.INTERVAL_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.LOG_CHECK;
-import static dev.ratelimit.interceptor.config.SysConfigFields.MODE_SUFFIX;
 import static dev.ratelimit.interceptor.config.SysConfigFields.PLAN_INFIX;
+import static dev.ratelimit.interceptor.config.SysConfigFields.VERSION;
 import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_IPS;
 import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_USERS;
 
@@ -48,8 +44,8 @@ public final class SysConfigParser {
     private SysConfigParser() {
     }
 
-    public static RuleSnapshot parse(Map<String, String> hash, long version, Instant loadedAt,
-                                     Consumer<String> warnings) {
+    /** The hash as the limiter applies it, read at {@code loadedAt}. */
+    public static RuleSnapshot parse(Map<String, String> hash, Instant loadedAt, Consumer<String> warnings) {
         boolean globalCheck = true;
         RuleMode globalMode = RuleMode.ENFORCE;
         boolean logCheck = true;
@@ -67,7 +63,7 @@ public final class SysConfigParser {
             String field = entry.getKey();
             String value = entry.getValue();
             try {
-                if (field.startsWith(DECLARED_PREFIX)) {
+                if (field.startsWith(DECLARED_PREFIX) || field.equals(VERSION)) {
                     continue;
                 } else if (field.equals(GLOBAL_CHECK)) {
                     globalCheck = parseSwitch(value);
@@ -96,20 +92,10 @@ public final class SysConfigParser {
                     int infix = field.indexOf(PLAN_INFIX);
                     plans.computeIfAbsent(field.substring(0, infix), rule -> new HashMap<>())
                             .put(field.substring(infix + PLAN_INFIX.length()), LimitSpec.parse(value));
-                } else if (field.endsWith(CHECK_SUFFIX)) {
-                    boolean enabled = parseSwitch(value);
-                    overrides.compute(ruleId(field, CHECK_SUFFIX), (id, o) -> orNone(o).withEnabled(enabled));
-                } else if (field.endsWith(COUNT_SUFFIX)) {
-                    counts.put(ruleId(field, COUNT_SUFFIX), parsePositive(value));
-                } else if (field.endsWith(INTERVAL_SUFFIX)) {
-                    intervals.put(ruleId(field, INTERVAL_SUFFIX), parsePositive(value));
-                } else if (field.endsWith(BLOCK_SUFFIX)) {
-                    Penalty penalty = LimitSpec.parseBlocks(value);
-                    overrides.compute(ruleId(field, BLOCK_SUFFIX), (id, o) -> orNone(o).withPenalty(penalty));
-                } else if (field.endsWith(MODE_SUFFIX)) {
-                    String ruleId = ruleId(field, MODE_SUFFIX);
-                    if (RuleMode.parse(value) == RuleMode.SHADOW) {
-                        shadowRules.add(ruleId);
+                } else {
+                    Knob knob = Knob.ofField(field);
+                    if (knob != null) {
+                        knob(knob, ruleId(field, knob), value, overrides, counts, intervals, shadowRules);
                     }
                 }
             } catch (IllegalArgumentException e) {
@@ -125,8 +111,39 @@ public final class SysConfigParser {
                     warnings.accept("ignoring '" + LimitSpec.abbreviate(bad) + "' in config field '" + WHITELIST_IPS
                             + "': not an IP address or CIDR block");
                 });
-        return new RuleSnapshot(version, loadedAt, globalCheck, globalMode, logCheck, overrides, shadowRules,
-                dynamicRules, uriRules, whitelist, ignored, immutable(plans), immutable(exceptions));
+        return new RuleSnapshot(version(hash), loadedAt, hash, globalCheck, globalMode, logCheck, overrides,
+                shadowRules, dynamicRules, uriRules, whitelist, ignored, immutable(plans), immutable(exceptions));
+    }
+
+    /** The hash's {@code config.version}; 0 when it has none that reads as one (a hash from before versions). */
+    public static long version(Map<String, String> hash) {
+        try {
+            String value = hash.get(VERSION);
+            return value == null ? 0 : Long.parseLong(value.strip());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private static void knob(Knob knob, String rule, String value, Map<String, RuleOverride> overrides,
+                             Map<String, Long> counts, Map<String, Long> intervals, Set<String> shadowRules) {
+        switch (knob) {
+            case CHECK -> {
+                boolean enabled = parseSwitch(value);
+                overrides.compute(rule, (id, o) -> orNone(o).withEnabled(enabled));
+            }
+            case COUNT -> counts.put(rule, parsePositive(value));
+            case WINDOW -> intervals.put(rule, parsePositive(value));
+            case PENALTY -> {
+                Penalty penalty = LimitSpec.parsePenalty(value);
+                overrides.compute(rule, (id, o) -> orNone(o).withPenalty(penalty));
+            }
+            case MODE -> {
+                if (RuleMode.parse(value) == RuleMode.SHADOW) {
+                    shadowRules.add(rule);
+                }
+            }
+        }
     }
 
     /**
@@ -140,12 +157,12 @@ public final class SysConfigParser {
         Set<String> rules = new HashSet<>(counts.keySet());
         rules.addAll(intervals.keySet());
         for (String rule : rules) {
-            Long count = counts.getOrDefault(rule, declared(hash, rule + COUNT_SUFFIX));
-            Long interval = intervals.getOrDefault(rule, declared(hash, rule + INTERVAL_SUFFIX));
+            Long count = counts.getOrDefault(rule, declared(hash, rule + Knob.COUNT.suffix()));
+            Long interval = intervals.getOrDefault(rule, declared(hash, rule + Knob.WINDOW.suffix()));
             try {
                 LimitDefinition.check(count == null ? 1 : count, interval == null ? 1 : interval);
             } catch (IllegalArgumentException e) {
-                for (String field : List.of(rule + COUNT_SUFFIX, rule + INTERVAL_SUFFIX)) {
+                for (String field : List.of(rule + Knob.COUNT.suffix(), rule + Knob.WINDOW.suffix())) {
                     if (hash.containsKey(field)) {
                         ignore(field, hash.get(field), e.getMessage(), ignored, warnings);
                     }
@@ -233,10 +250,10 @@ public final class SysConfigParser {
         }
     }
 
-    private static String ruleId(String field, String suffix) {
-        String id = field.substring(0, field.length() - suffix.length());
+    private static String ruleId(String field, Knob knob) {
+        String id = field.substring(0, field.length() - knob.suffix().length());
         if (id.indexOf('.') <= 0) {
-            throw new IllegalArgumentException("expected <module>.<rule>" + suffix);
+            throw new IllegalArgumentException("expected <module>.<rule>" + knob.suffix());
         }
         return id;
     }

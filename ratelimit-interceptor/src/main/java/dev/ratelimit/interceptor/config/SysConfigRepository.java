@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.config;
 
 import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.RedisKeys;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,13 +12,14 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * The {@code {p}:sysconfig} hash: reads it whole, adds missing defaults, and writes single fields
- * with an announcement on {@code {p}:config-changed} so every instance refreshes at once.
+ * The {@code {p}:sysconfig} hash: reads it whole, merges the declared defaults, writes fields with an
+ * announcement on {@code {p}:config-changed} so every instance refreshes at once.
  */
 public class SysConfigRepository {
 
-    private static final RedisScript<String> WRITE_FIELD =
-            RedisScript.of(new ClassPathResource("write_field.lua", SysConfigRepository.class), String.class);
+    @SuppressWarnings("rawtypes")
+    private static final RedisScript<List> WRITE_FIELDS =
+            RedisScript.of(new ClassPathResource("write_fields.lua", SysConfigRepository.class), List.class);
     @SuppressWarnings("rawtypes")
     private static final RedisScript<List> MERGE_DECLARED =
             RedisScript.of(new ClassPathResource("merge_declared.lua", SysConfigRepository.class), List.class);
@@ -36,6 +38,11 @@ public class SysConfigRepository {
     /** Every field of the hash; empty when the hash does not exist. */
     public Map<String, String> readAll() {
         return redis.<String, String>opsForHash().entries(keys.sysconfig());
+    }
+
+    /** The hash read now, as the limiter applies it: for a tool that shows the rules (the console). */
+    public RuleSnapshot snapshot() {
+        return SysConfigParser.parse(readAll(), Instant.now(), warning -> { });
     }
 
     /**
@@ -61,12 +68,36 @@ public class SysConfigRepository {
     }
 
     /**
-     * Sets one field and announces the change, atomically.
+     * Sets ({@code value}) or removes ({@code null}) each field, advances {@code config.version} when
+     * anything changed, and announces it, in one atomic step.
      *
-     * @return the value it replaced, {@code null} if the field was absent
+     * @param expectedVersion write only if the hash is still at this version; {@code null} to write whatever it is
+     * @return each field with the value it replaced ({@code null}: absent) and its new one, in the order given
+     * @throws InvalidValueException when the hash is no longer at {@code expectedVersion}; nothing was written
      */
-    public String write(String field, String value) {
-        return redis.execute(WRITE_FIELD, List.of(keys.sysconfig()), field, keys.configChangedChannel(), value);
+    public List<SysConfigChange> write(Map<String, String> writes, Long expectedVersion) {
+        List<String> arguments = new ArrayList<>(writes.size() * 3 + 2);
+        arguments.add(keys.configChangedChannel());
+        arguments.add(expectedVersion == null ? "" : Long.toString(expectedVersion));
+        writes.forEach((field, value) -> {
+            arguments.add(field);
+            arguments.add(value == null ? "d" : "s");
+            arguments.add(value == null ? "" : value);
+        });
+        List<?> reply = redis.execute(WRITE_FIELDS, List.of(keys.sysconfig()), arguments.toArray());
+        if (reply == null || reply.size() != 1 + 2 * writes.size()) {
+            throw new InvalidValueException("ratelimit.config.changedSince", expectedVersion,
+                    reply == null || reply.isEmpty() ? "?" : reply.get(0));
+        }
+        List<SysConfigChange> changes = new ArrayList<>(writes.size());
+        int i = 1;
+        for (Map.Entry<String, String> write : writes.entrySet()) {
+            boolean existed = Long.valueOf(1).equals(reply.get(i));
+            changes.add(new SysConfigChange(write.getKey(), existed ? String.valueOf(reply.get(i + 1)) : null,
+                    write.getValue()));
+            i += 2;
+        }
+        return changes;
     }
 
     /**
@@ -87,12 +118,4 @@ public class SysConfigRepository {
         return deleted != null && deleted > 0;
     }
 
-    /**
-     * Removes one field and announces the change, atomically.
-     *
-     * @return the value it had, {@code null} if the field was absent
-     */
-    public String remove(String field) {
-        return redis.execute(WRITE_FIELD, List.of(keys.sysconfig()), field, keys.configChangedChannel());
-    }
 }

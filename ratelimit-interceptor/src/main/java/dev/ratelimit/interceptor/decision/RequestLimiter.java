@@ -1,10 +1,9 @@
 package dev.ratelimit.interceptor.decision;
 
 import dev.ratelimit.interceptor.RedisKeys;
-import dev.ratelimit.interceptor.config.IdentityException;
-import dev.ratelimit.interceptor.config.LimitSpec;
+import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.config.RuleSnapshot;
-import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.config.RulesInForce;
 import dev.ratelimit.interceptor.identity.Whitelist;
 import dev.ratelimit.interceptor.log.Interception;
 import dev.ratelimit.interceptor.log.InterceptionLog;
@@ -24,16 +23,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Decides one request, without the servlet API: the limits in force for its endpoint (from the
- * immutable rule snapshot, without calling Redis), the whitelist, one counter per limit and identity,
+ * Decides one request, without the servlet API: the limits in force for its endpoint (from the rules in
+ * force, {@link RuleCatalog}, without calling Redis), the whitelist, one counter per limit and identity,
  * one store call for all of them, the meters and interception log rows of every decision, and then,
  * among the enforced limits (a limit in shadow mode only logs and meters its denial), the most
  * restrictive denial. A store that fails never fails the request.
  */
 public class RequestLimiter {
 
-    private final RuleSnapshotHolder snapshots;
-    private final LimitResolver limits;
+    private final RuleCatalog catalog;
     private final RedisKeys keys;
     private final RateLimitStore store;
     private final InterceptionLog interceptionLog;
@@ -44,15 +42,12 @@ public class RequestLimiter {
     private final FailureWarnings failures = new FailureWarnings();
 
     /**
-     * @param module    this app's module, the module of its {@code dynuri.*} rules
      * @param whitelist clients never limited, besides those of the config hash
      * @param quotaZone the time zone of calendar quotas that name none ({@code ratelimit.quota.zone})
      */
-    public RequestLimiter(RuleSnapshotHolder snapshots, String module, RedisKeys keys, RateLimitStore store,
-                          InterceptionLog interceptionLog, RateLimitMetrics metrics, Whitelist whitelist, Clock clock,
-                          ZoneId quotaZone) {
-        this.snapshots = snapshots;
-        this.limits = new LimitResolver(module);
+    public RequestLimiter(RuleCatalog catalog, RedisKeys keys, RateLimitStore store, InterceptionLog interceptionLog,
+                          RateLimitMetrics metrics, Whitelist whitelist, Clock clock, ZoneId quotaZone) {
+        this.catalog = catalog;
         this.keys = keys;
         this.store = store;
         this.interceptionLog = interceptionLog;
@@ -63,11 +58,12 @@ public class RequestLimiter {
     }
 
     public Verdict decide(Endpoint endpoint, LimitedRequest request) {
-        RuleSnapshot snapshot = snapshots.current();
+        RulesInForce rules = catalog.current();
+        RuleSnapshot snapshot = rules.snapshot();
         if (!snapshot.globalCheck()) {
             return Verdict.PASS;
         }
-        List<LimitDefinition> inForce = limits.limits(endpoint, request, snapshot);
+        List<LimitDefinition> inForce = rules.limits(endpoint, request.path());
         if (inForce.isEmpty()) {
             return Verdict.PASS;
         }
@@ -84,12 +80,12 @@ public class RequestLimiter {
                 metrics.outcome(limit, Outcome.SKIPPED);
                 continue;
             }
-            limit = personalised(limit, identity, request, snapshot);
+            limit = rules.forClient(limit, identity, rules.resolvesPlans(limit) ? request.plan(limit) : null, clock);
             long cost = request.cost(limit);
             if (cost > limit.count()) {
                 // Before anything is counted: a request no wait would let through takes nothing. A limit in
                 // shadow mode only says it would have refused.
-                if (snapshot.anyShadow() && snapshot.shadow(limit.id())) {
+                if (rules.anyShadow() && rules.shadow(limit)) {
                     metrics.outcome(limit, Outcome.SHADOW_BLOCKED);
                     continue;
                 }
@@ -107,7 +103,7 @@ public class RequestLimiter {
             counted.forEach(limit -> metrics.outcome(limit, Outcome.ERROR));
             return notDecided.refuse() ? Verdict.refuse(notDecided.retryAfter()) : Verdict.PASS;
         }
-        return enforce(request, snapshot, counted, counters, ((StoreResult.Decided) result).decisions());
+        return enforce(request, rules, counted, counters, ((StoreResult.Decided) result).decisions());
     }
 
     private StoreResult acquire(List<CounterRequest> counters) {
@@ -123,15 +119,16 @@ public class RequestLimiter {
     }
 
     /** Meters and logs every decision, and finds the verdict of the enforced limits. */
-    private Verdict enforce(LimitedRequest request, RuleSnapshot snapshot, List<LimitDefinition> counted,
+    private Verdict enforce(LimitedRequest request, RulesInForce rules, List<LimitDefinition> counted,
                             List<CounterRequest> counters, List<Decision> decisions) {
-        boolean anyShadow = snapshot.anyShadow();
+        RuleSnapshot snapshot = rules.snapshot();
+        boolean anyShadow = rules.anyShadow();
         List<LimitDefinition> enforcedLimits = anyShadow ? new ArrayList<>(counted.size()) : counted;
         List<Decision> enforcedDecisions = anyShadow ? new ArrayList<>(counted.size()) : decisions;
         List<Reservation> reservations = List.of();
         for (int i = 0; i < counted.size(); i++) {
             LimitDefinition limit = counted.get(i);
-            boolean shadow = anyShadow && snapshot.shadow(limit.id());
+            boolean shadow = anyShadow && rules.shadow(limit);
             if (decisions.get(i).allowed()) {
                 metrics.outcome(limit, Outcome.ALLOWED);
                 if (limit.countsSome()) {
@@ -170,29 +167,6 @@ public class RequestLimiter {
     }
 
     /**
-     * The limit of this client: an operator's exception for it, else its plan's, else the declared one.
-     * The counter stays the same, so a client that changes plan keeps what it used.
-     */
-    private LimitDefinition personalised(LimitDefinition limit, String identity, LimitedRequest request,
-                                         RuleSnapshot snapshot) {
-        IdentityException exception = snapshot.exception(limit.id(), identity, clock);
-        if (exception != null) {
-            return withLimit(limit, exception.count(), exception.intervalSeconds());
-        }
-        if (limit.plan().isEmpty() || snapshot.plans().isEmpty()) {
-            return limit;
-        }
-        String plan = request.plan(limit);
-        LimitSpec planned = plan == null ? null : snapshot.plan(limit.id(), plan);
-        return planned == null ? limit : withLimit(limit, planned.count(), planned.intervalSeconds());
-    }
-
-    /** A calendar quota keeps its period: only the count changes. */
-    private static LimitDefinition withLimit(LimitDefinition limit, long count, long intervalSeconds) {
-        return limit.withLimit(count, limit.quota().isCalendar() ? limit.windowSeconds() : intervalSeconds);
-    }
-
-    /**
      * What the client of {@code identity} has left of {@code limit} now, for a request of one unit,
      * counting nothing (see {@link RateLimitStore#peek}).
      */
@@ -207,7 +181,7 @@ public class RequestLimiter {
 
     private CounterRequest counter(LimitDefinition limit, String identity, long cost) {
         return new CounterRequest(
-                keys.counter(limit.module(), limit.rule(), limit.dimension(), limit.algorithm(), identity),
+                keys.counter(limit.id(), limit.dimension(), limit.algorithm(), identity),
                 limit.algorithm(), limit.count(), limit.windowSeconds() * 1000, cost, limit.countsSome(),
                 limit.penalty(), quotaPeriods.around(limit.quota()));
     }
@@ -246,7 +220,7 @@ public class RequestLimiter {
 
     private void log(LimitedRequest request, RuleSnapshot snapshot, LimitDefinition limit, boolean shadow) {
         if (snapshot.logCheck()) {
-            interceptionLog.record(new Interception(clock.instant(), limit.module(), limit.rule(), request.user(),
+            interceptionLog.record(new Interception(clock.instant(), limit.id().module(), limit.id().rule(), request.user(),
                     request.clientIp(), request.httpMethod(), request.uri(), limit.dimension(), limit.count(),
                     limit.windowSeconds(), shadow));
         }

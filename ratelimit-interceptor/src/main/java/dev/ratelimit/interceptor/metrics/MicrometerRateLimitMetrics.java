@@ -58,7 +58,7 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
 
     @Override
     public void outcome(LimitDefinition limit, Outcome outcome) {
-        counters.computeIfAbsent(new CounterId(limit.module(), limit.rule(), outcome), this::counter).increment();
+        counters.computeIfAbsent(new CounterId(limit.id().module(), limit.id().rule(), outcome), this::counter).increment();
     }
 
     @Override

@@ -1,8 +1,8 @@
 package dev.ratelimit.interceptor.openapi;
 
+import dev.ratelimit.interceptor.config.LimitDescription;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
-import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.web.RejectionBody;
 import dev.ratelimit.interceptor.web.ResponseOptions;
 import io.swagger.v3.oas.models.Components;
@@ -30,7 +30,8 @@ import org.springframework.web.method.HandlerMethod;
  * Documents the limits in the app's OpenAPI description (springdoc): every operation a limit can refuse
  * gets that refusal, a response of {@code ratelimit.response.status} (429) with the body of
  * {@code ratelimit.response.body} and the {@code Retry-After}, {@code RateLimit} and
- * {@code RateLimit-Policy} headers, and the extension {@code x-ratelimit} listing its declared limits;
+ * {@code RateLimit-Policy} headers, and the extension {@code x-ratelimit} with its declared limits by rule,
+ * each as the API index describes it ({@code LimitDescription});
  * its successful responses get the {@code RateLimit} fields when the app sends them on admitted
  * requests. An operation with a cost expression also gets the 400 of a request heavier than the whole
  * limit, and, when the failure policy refuses while Redis is away ({@code closed}), every limited one
@@ -113,7 +114,9 @@ public class RateLimitOpenApi implements OpenApiCustomizer, OperationCustomizer 
             addResponse(operation, "503", refusal("The rate limits cannot be decided (Redis does not answer) and "
                     + "the failure policy refuses (ratelimit.redis-failure.mode=closed)", REJECTION, true));
         }
-        operation.addExtension(EXTENSION, endpoint.limits().stream().map(RateLimitOpenApi::describe).toList());
+        Map<String, LimitDescription> declared = new LinkedHashMap<>();
+        endpoint.limits().forEach(limit -> declared.put(limit.id().toString(), LimitDescription.of(limit)));
+        operation.addExtension(EXTENSION, declared);
         return operation;
     }
 
@@ -142,34 +145,6 @@ public class RateLimitOpenApi implements OpenApiCustomizer, OperationCustomizer 
         }
         names.forEach(name -> response.addHeaderObject(name, new Header().$ref(COMPONENTS + "headers/" + name)));
         return response;
-    }
-
-    /** A declared limit as {@code x-ratelimit} lists it; knobs left at their defaults are left out. */
-    private static Map<String, Object> describe(LimitDefinition limit) {
-        Map<String, Object> described = new LinkedHashMap<>();
-        described.put("rule", limit.id());
-        described.put("count", limit.count());
-        if (limit.quota().isCalendar()) {
-            described.put("quota", limit.quota().describe());
-        } else {
-            described.put("windowSeconds", limit.windowSeconds());
-        }
-        described.put("dimension", limit.dimension().name());
-        described.put("algorithm", limit.algorithm().name());
-        if (limit.countsSome()) {
-            described.put("countWhen", limit.countWhen());
-        }
-        if (limit.penalty().applies()) {
-            described.put("blockForSeconds", limit.penalty().firstBlockMillis() / 1000);
-        }
-        String cost = limit.cost().describe();
-        if (cost != null) {
-            described.put("cost", cost);
-        }
-        if (!limit.plan().isEmpty()) {
-            described.put("plan", limit.plan());
-        }
-        return described;
     }
 
     private static Schema<?> problemSchema() {

@@ -18,10 +18,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.StringJoiner;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,6 +53,8 @@ public final class EndpointCatalog {
     private final Consumer<String> countWhenParser;
     private final Consumer<String> requestExpressionParser;
     private final ConcurrentMap<EndpointKey, Endpoint> endpoints = new ConcurrentHashMap<>();
+    /** Grows with each endpoint registered, so that what was made from the endpoints knows it is outdated. */
+    private final AtomicLong version = new AtomicLong();
     /** The handler method owning each endpoint rule name; guarded by itself. */
     private final Map<String, EndpointKey> ruleOwners = new HashMap<>();
 
@@ -80,6 +84,7 @@ public final class EndpointCatalog {
             if (!isExempt(entry.getValue())) {
                 endpoints.put(EndpointKey.of(entry.getValue()),
                         describe(entry.getValue(), info.getPatternValues(), httpMethods(info)));
+                version.incrementAndGet();
             }
         }
     }
@@ -93,7 +98,14 @@ public final class EndpointCatalog {
         if (endpoint != null || isExempt(handler)) {
             return endpoint;
         }
-        return endpoints.computeIfAbsent(EndpointKey.of(handler), key -> describe(handler, Set.of(), Set.of()));
+        Endpoint described = endpoints.computeIfAbsent(EndpointKey.of(handler), key -> describe(handler, Set.of(), Set.of()));
+        version.incrementAndGet(); // once it is in the map: a reader of the version then finds it
+        return described;
+    }
+
+    /** Grows with each endpoint registered. */
+    public long version() {
+        return version.get();
     }
 
     /** All registered endpoints, ordered by id. */
@@ -119,9 +131,9 @@ public final class EndpointCatalog {
                 RateLimits.class);
         Set<RateLimit> annotations = own.isEmpty() ? AnnotatedElementUtils.findMergedRepeatableAnnotations(
                 key.controller(), RateLimit.class, RateLimits.class) : own;
-        return new Endpoint(naming.module(), rule, key.controller(), key.method(),
-                new ArrayList<>(new TreeSet<>(patterns)), httpMethods,
-                limitsOf(key.controller(), key.method(), rule, annotations), own.isEmpty() && !annotations.isEmpty());
+        return new Endpoint(RuleId.of(naming.module(), rule), new ArrayList<>(new TreeSet<>(patterns)), httpMethods,
+                key.handler(), limitsOf(key.controller(), key.method(), rule, annotations),
+                own.isEmpty() && !annotations.isEmpty());
     }
 
     /** The derived rule name of a handler method, made unique among the app's handler methods. */
@@ -152,7 +164,7 @@ public final class EndpointCatalog {
     private List<LimitDefinition> limitsOf(Class<?> controller, Method method, String endpointRule,
                                            Set<RateLimit> annotations) {
         List<LimitDefinition> limits = new ArrayList<>(annotations.size());
-        Set<String> ids = new HashSet<>();
+        Set<RuleId> ids = new HashSet<>();
         for (RateLimit annotation : annotations) {
             LimitDefinition limit = define(controller, method, endpointRule, annotation, annotations.size());
             if (!ids.add(limit.id())) {
@@ -190,7 +202,7 @@ public final class EndpointCatalog {
             if (!countWhen.isEmpty()) {
                 countWhenParser.accept(countWhen);
             }
-            return new LimitDefinition(naming.module(annotation), naming.rule(endpointRule, annotation, total),
+            return new LimitDefinition(RuleId.of(naming.module(annotation), naming.rule(endpointRule, annotation, total)),
                     annotation.count(), windowSeconds, annotation.dimension(), annotation.algorithm(),
                     annotation.key(), annotation.messageKey(), countWhen, penalty(annotation), cost(annotation), quota,
                     plan(annotation));
@@ -247,17 +259,17 @@ public final class EndpointCatalog {
         return annotation.cost() == 1 ? RequestCost.ONE : new RequestCost(annotation.cost(), "");
     }
 
-    /** The annotation's {@code blockFor} and {@code blockForMax}, each at most a year. */
+    /** The annotation's {@code penalty} and {@code penaltyMax}, each at most a year. */
     private static Penalty penalty(RateLimit annotation) {
-        long first = annotation.blockFor();
-        long longest = annotation.blockForMax() == 0 ? first : annotation.blockForMax();
+        long first = annotation.penalty();
+        long longest = annotation.penaltyMax() == 0 ? first : annotation.penaltyMax();
         if (first < 0 || longest < first || (first == 0 && longest > 0)) {
-            throw new IllegalArgumentException("blockFor must be 0 or more and blockForMax 0 or at least blockFor, was "
-                    + annotation.blockFor() + " and " + annotation.blockForMax());
+            throw new IllegalArgumentException("penalty must be 0 or more and penaltyMax 0 or at least penalty, was "
+                    + annotation.penalty() + " and " + annotation.penaltyMax());
         }
         long longestSeconds = annotation.unit().toSeconds(longest);
         if (longestSeconds > LimitDefinition.MAX_WINDOW_SECONDS) {
-            throw new IllegalArgumentException("blockForMax (or blockFor) is longer than a year: " + longestSeconds + " s");
+            throw new IllegalArgumentException("penaltyMax (or penalty) is longer than a year: " + longestSeconds + " s");
         }
         return first == 0 ? Penalty.NONE
                 : new Penalty(annotation.unit().toMillis(first), annotation.unit().toMillis(longest));
@@ -283,8 +295,13 @@ public final class EndpointCatalog {
             return new EndpointKey(handler.getBeanType(), handler.getMethod());
         }
 
+        /** The Java method, e.g. {@code com.shop.OrderController.create(java.lang.String)}. */
         String handler() {
-            return Endpoint.handler(controller, method);
+            StringJoiner parameters = new StringJoiner(",", "(", ")");
+            for (Class<?> type : method.getParameterTypes()) {
+                parameters.add(type.getTypeName());
+            }
+            return controller.getName() + "." + method.getName() + parameters;
         }
     }
 }

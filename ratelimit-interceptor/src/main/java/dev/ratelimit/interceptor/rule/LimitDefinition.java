@@ -1,29 +1,28 @@
 package dev.ratelimit.interceptor.rule;
 
-import dev.ratelimit.interceptor.store.Penalty;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.InvalidValueException;
+import dev.ratelimit.interceptor.store.Penalty;
 
 /**
  * One limit in force: who is counted ({@code dimension}), how many requests ({@code count}) per
  * window ({@code windowSeconds}), by which algorithm. Built from {@code @RateLimit}, a {@code dyn.*}
  * or a {@code dynuri.*} field, with the config hash's overrides applied.
  *
- * @param module      module part of the rule's id
- * @param rule        rule name; {@code module.rule} is the id used in the config hash
+ * @param id          the rule's id, the name of its counters and config fields
  * @param count       requests admitted per window, at least 1
  * @param windowSeconds window length in seconds, at least 1
  * @param key         SpEL expression of a {@link Dimension#CUSTOM} limit, else empty
  * @param messageKey  message key of the rejection text
  * @param countWhen   SpEL condition on the response for the request to stay counted, else empty (every request)
- * @param penalty     how long a denied client stays denied ({@code blockFor}); {@link Penalty#NONE} for none
+ * @param penalty     how long a denied client stays denied; {@link Penalty#NONE} for none
  * @param cost        what one request weighs; {@link RequestCost#ONE} for one unit
  * @param quota       the calendar period of a quota (then {@code windowSeconds} is its longest length);
  *                    {@link CalendarQuota#NONE} for a window from the first request
  * @param plan        SpEL expression on the request giving the client's plan, else empty
  */
-public record LimitDefinition(String module, String rule, long count, long windowSeconds, Dimension dimension,
+public record LimitDefinition(RuleId id, long count, long windowSeconds, Dimension dimension,
                               Algorithm algorithm, String key, String messageKey, String countWhen, Penalty penalty,
                               RequestCost cost, CalendarQuota quota, String plan) {
 
@@ -42,7 +41,7 @@ public record LimitDefinition(String module, String rule, long count, long windo
         try {
             check(count, windowSeconds);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("rule " + module + "." + rule + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException("rule " + id + ": " + e.getMessage(), e);
         }
     }
 
@@ -66,23 +65,18 @@ public record LimitDefinition(String module, String rule, long count, long windo
         }
     }
 
-    /** The rule's id in the config hash: {@code <module>.<rule>}. */
-    public String id() {
-        return module + "." + rule;
-    }
-
     /** This limit with another count and window, which {@link #check} must accept. */
     public LimitDefinition withLimit(long newCount, long newWindowSeconds) {
         if (newCount == count && newWindowSeconds == windowSeconds) {
             return this;
         }
-        return new LimitDefinition(module, rule, newCount, newWindowSeconds, dimension, algorithm, key, messageKey,
+        return new LimitDefinition(id, newCount, newWindowSeconds, dimension, algorithm, key, messageKey,
                 countWhen, penalty, cost, quota, plan);
     }
 
     /** This limit with another penalty ({@link Penalty#NONE} for none). */
     public LimitDefinition withPenalty(Penalty newPenalty) {
-        return newPenalty.equals(penalty) ? this : new LimitDefinition(module, rule, count, windowSeconds, dimension,
+        return newPenalty.equals(penalty) ? this : new LimitDefinition(id, count, windowSeconds, dimension,
                 algorithm, key, messageKey, countWhen, newPenalty, cost, quota, plan);
     }
 

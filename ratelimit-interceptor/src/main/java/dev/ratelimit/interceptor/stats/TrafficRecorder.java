@@ -43,7 +43,7 @@ public class TrafficRecorder extends IntervalRedisWriter implements RateLimitMet
 
     @Override
     public void outcome(LimitDefinition limit, Outcome outcome) {
-        counts.computeIfAbsent(new Tally(limit.module(), limit.rule(), outcome), tally -> new LongAdder()).increment();
+        counts.computeIfAbsent(new Tally(limit.id().module(), limit.id().rule(), outcome), tally -> new LongAdder()).increment();
     }
 
     @Override

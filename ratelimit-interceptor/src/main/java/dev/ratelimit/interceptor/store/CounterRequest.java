@@ -12,32 +12,32 @@ import dev.ratelimit.interceptor.Algorithm;
  * @param calendar   for a calendar quota (a fixed window from local midnight to local midnight): the period
  *                   starts around now; {@code null} for a window of {@code windowMillis} from the first request
  */
-public record CounterRequest(String key, Algorithm algorithm, long limit, long windowMillis, long cost,
+public record CounterRequest(String key, Algorithm algorithm, long count, long windowMillis, long cost,
                              boolean refundable, Penalty penalty, CalendarBounds calendar) {
 
     public CounterRequest {
-        if (cost < 1 || cost > limit) {
-            throw new IllegalArgumentException("a request's cost must be from 1 to the limit " + limit + ", was " + cost);
+        if (cost < 1 || cost > count) {
+            throw new IllegalArgumentException("a request's cost must be from 1 to the count " + count + ", was " + cost);
         }
     }
 
     /** A request of one unit that keeps it, without penalty. */
-    public CounterRequest(String key, Algorithm algorithm, long limit, long windowMillis) {
-        this(key, algorithm, limit, windowMillis, 1, false, Penalty.NONE, null);
+    public CounterRequest(String key, Algorithm algorithm, long count, long windowMillis) {
+        this(key, algorithm, count, windowMillis, 1, false, Penalty.NONE, null);
     }
 
     /** A request of a window from its first request, not a calendar quota. */
-    public CounterRequest(String key, Algorithm algorithm, long limit, long windowMillis, long cost, boolean refundable,
+    public CounterRequest(String key, Algorithm algorithm, long count, long windowMillis, long cost, boolean refundable,
                           Penalty penalty) {
-        this(key, algorithm, limit, windowMillis, cost, refundable, penalty, null);
+        this(key, algorithm, count, windowMillis, cost, refundable, penalty, null);
     }
 
     /**
-     * This request with another limit: an instance's share of it. A cost above the share is cut to it,
+     * This request with another count: an instance's share of it. A cost above the share is cut to it,
      * so that the request can still be admitted by an instance deciding alone.
      */
-    public CounterRequest withLimit(long newLimit) {
-        return new CounterRequest(key, algorithm, newLimit, windowMillis, Math.min(cost, newLimit), refundable, penalty,
+    public CounterRequest withCount(long newCount) {
+        return new CounterRequest(key, algorithm, newCount, windowMillis, Math.min(cost, newCount), refundable, penalty,
                 calendar);
     }
 }

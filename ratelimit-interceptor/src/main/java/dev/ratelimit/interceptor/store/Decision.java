@@ -4,7 +4,7 @@ package dev.ratelimit.interceptor.store;
  * A store's answer for one counter.
  *
  * @param allowed          whether the request is admitted
- * @param limit            requests per window
+ * @param count            requests per window
  * @param remaining        requests still admitted right now after this one
  * @param retryAfterMillis time from now until the next request is admitted: 0 while {@code remaining > 0};
  *                         a request sent exactly then is admitted (unless others took the room first)
@@ -12,7 +12,7 @@ package dev.ratelimit.interceptor.store;
  * @param decidedAt        the store's time of the decision (ms): Redis' clock for the Redis store; it names
  *                         the request to a {@link RateLimitStore#refund refund}
  */
-public record Decision(boolean allowed, long limit, long remaining, long retryAfterMillis, long resetMillis,
+public record Decision(boolean allowed, long count, long remaining, long retryAfterMillis, long resetMillis,
                        long decidedAt) {
 
     /**

@@ -1,7 +1,7 @@
 package dev.ratelimit.interceptor.store;
 
 /**
- * How long a client stays denied once its limit denied it ({@code blockFor}), whatever the window: the
+ * How long a client stays denied once its limit denied it , whatever the window: the
  * first block, doubled for each repeat offence up to the longest, or until the algorithm admits again if
  * that is later; offences are forgotten once the client has been free for the longest block.
  *

@@ -215,7 +215,7 @@ public class RedisRateLimitStore implements RateLimitStore {
     private byte[][] args(CounterRequest request, byte[] reservedAt, boolean peek) {
         byte[][] args = new byte[12][];
         Arrays.fill(args, NO_VALUE);
-        args[0] = number(request.limit());
+        args[0] = number(request.count());
         args[1] = number(request.windowMillis());
         if (testClock != null) {
             args[2] = number(testClock.millis());
@@ -255,7 +255,7 @@ public class RedisRateLimitStore implements RateLimitStore {
 
     private static Decision decision(CounterRequest request, Object reply) {
         List<?> values = (List<?>) reply;
-        return new Decision(number(values, 0) == 1, request.limit(), number(values, 1), number(values, 2),
+        return new Decision(number(values, 0) == 1, request.count(), number(values, 1), number(values, 2),
                 number(values, 3), number(values, 4));
     }
 

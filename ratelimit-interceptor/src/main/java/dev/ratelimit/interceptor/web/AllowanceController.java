@@ -2,8 +2,10 @@ package dev.ratelimit.interceptor.web;
 
 import dev.ratelimit.interceptor.Allowance;
 import dev.ratelimit.interceptor.RateLimitService;
+import dev.ratelimit.interceptor.rule.RuleId;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -30,7 +32,8 @@ public class AllowanceController {
 
     @GetMapping(PATH)
     public ResponseEntity<Map<String, Object>> allowance(@RequestParam String rule, HttpServletRequest request) {
-        return service.peek(rule, request)
+        RuleId id = service.ruleId(rule);
+        return (id == null ? Optional.<Allowance>empty() : service.peek(id, request))
                 .map(allowance -> ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(body(allowance)))
                 .orElseGet(() -> ResponseEntity.status(HttpStatus.NOT_FOUND).cacheControl(CacheControl.noStore())
                         .body(Map.of("rule", rule)));
@@ -38,7 +41,7 @@ public class AllowanceController {
 
     /** Whole seconds rounded up, as {@code Retry-After} and the {@code RateLimit} field give them. */
     private static Map<String, Object> body(Allowance allowance) {
-        return Map.of("rule", allowance.rule(), "limit", allowance.limit(), "remaining", allowance.remaining(),
+        return Map.of("rule", allowance.rule().toString(), "count", allowance.count(), "remaining", allowance.remaining(),
                 "retryAfter", RateLimitHeaders.seconds(allowance.retryAfter().toMillis()),
                 "reset", RateLimitHeaders.seconds(allowance.resetIn().toMillis()));
     }

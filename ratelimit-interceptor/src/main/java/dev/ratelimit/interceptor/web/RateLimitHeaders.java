@@ -35,13 +35,13 @@ final class RateLimitHeaders {
             if (!policies.isEmpty()) {
                 policies.append(", ");
             }
-            policies.append(quoted(limit.rule())).append(";q=").append(limit.count()).append(";w=").append(limit.windowSeconds());
+            policies.append(quoted(limit.id().rule())).append(";q=").append(limit.count()).append(";w=").append(limit.windowSeconds());
         }
         response.setHeader(POLICY, policies.toString());
         LimitDefinition limit = limits.get(reported);
         Decision decision = decisions.get(reported);
         long t = seconds(decision.resetOrRetryMillis());
-        response.setHeader(STATE, quoted(limit.rule()) + ";r=" + decision.remaining() + ";t=" + t);
+        response.setHeader(STATE, quoted(limit.id().rule()) + ";r=" + decision.remaining() + ";t=" + t);
         if (legacy) {
             response.setHeader(LEGACY_LIMIT, Long.toString(limit.count()));
             response.setHeader(LEGACY_REMAINING, Long.toString(decision.remaining()));

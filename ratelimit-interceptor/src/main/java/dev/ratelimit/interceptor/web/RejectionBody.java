@@ -40,7 +40,7 @@ public enum RejectionBody {
                     + ",\"detail\":" + jsonString(rejection.message())
                     + ",\"instance\":" + jsonString(request.getRequestURI())
                     + ",\"retryAfter\":" + rejection.retryAfterSeconds()
-                    + ",\"policy\":" + jsonString(rejection.limit().rule()) + "}";
+                    + ",\"policy\":" + jsonString(rejection.limit().id().rule()) + "}";
         }
 
         @Override
@@ -49,7 +49,7 @@ public enum RejectionBody {
                     + ",\"detail\":" + jsonString(refusal.message())
                     + ",\"instance\":" + jsonString(request.getRequestURI())
                     + ",\"cost\":" + refusal.cost() + ",\"limit\":" + refusal.limit().count()
-                    + ",\"policy\":" + jsonString(refusal.limit().rule()) + "}";
+                    + ",\"policy\":" + jsonString(refusal.limit().id().rule()) + "}";
         }
 
         @Override

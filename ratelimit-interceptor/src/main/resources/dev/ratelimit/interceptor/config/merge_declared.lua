@@ -6,8 +6,10 @@
 --   any other value was set by an operator and is kept.
 -- Each declaration is kept beside its knob as field 'declared.<knob>', for the next merge and for the console.
 -- KEYS[1]: the config hash; ARGV[1]: the config-changed channel; ARGV[2..]: knob, declared value, ...
--- Returns knob, value, ... of the operator values kept that differ from their declaration; announces
--- the change when any value changed.
+-- Returns knob, value, ... of the operator values kept that differ from their declaration; when any value
+-- changed, advances config.version by one and announces the change. A declaration is no operator's
+-- decision: on a hash that was lost it starts from version 1, so that any copy kept of the lost hash is
+-- newer and is put back over it.
 local kept = {}
 local changed = false
 for i = 2, #ARGV, 2 do
@@ -29,6 +31,7 @@ for i = 2, #ARGV, 2 do
     end
 end
 if changed then
+    redis.call('HINCRBY', KEYS[1], 'config.version', 1)
     redis.call('PUBLISH', ARGV[1], 'declared')
 end
 return kept

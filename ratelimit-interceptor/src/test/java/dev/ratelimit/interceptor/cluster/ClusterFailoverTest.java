@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RedisKeys;
-import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.fixture.AlgorithmController;
-import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.rule.RuleId;
+import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.testsupport.Concurrently;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisClusterProcess;
@@ -141,8 +143,8 @@ class ClusterFailoverTest {
                 }
             });
             assertThat(admitted.get()).as(algorithm.name()).isEqualTo(ClusterLimitingTest.LIMIT);
-            assertThat(cluster.node(promoted).exists(KEYS.counter("fixture",
-                    "AlgorithmController." + AlgorithmController.methodName(algorithm), Dimension.USER, algorithm, user)))
+            assertThat(cluster.node(promoted).exists(KEYS.counter(RuleId.of("fixture",
+                    "AlgorithmController." + AlgorithmController.methodName(algorithm)), Dimension.USER, algorithm, user)))
                     .as("%s counted on the promoted replica", algorithm).isEqualTo(1L);
         }
     }
@@ -152,22 +154,22 @@ class ClusterFailoverTest {
         Awaitility.await("subscribed again").atMost(FAILOVER_BOUND)
                 .until(() -> ClusterLimitingTest.subscribers(cluster) == 1);
         SysConfigEditor editor = app.getBean(SysConfigEditor.class);
-        RuleSnapshotHolder snapshots = app.getBean(RuleSnapshotHolder.class);
-        String rule = "fixture.LimitedController.user";
+        RuleCatalog catalog = app.getBean(RuleCatalog.class);
+        RuleId rule = RuleId.of("fixture", "LimitedController.user");
         for (long count = 2001; count <= 2003; count++) {
             Long expected = count;
             editor.setRuleCount(rule, expected.toString());
             Awaitility.await("change seen").atMost(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(5))
-                    .until(() -> expected.equals(snapshots.current().override(rule).count()));
+                    .until(() -> expected.equals(catalog.current().limit(rule).map(LimitDefinition::count).orElse(null)));
         }
     }
 
     /** {@code count} user codes starting with {@code prefix} whose counters of {@code algorithm}'s endpoint lie on master {@code node}. */
     private static List<String> usersOn(int node, Algorithm algorithm, String prefix, int count) {
-        String rule = "AlgorithmController." + AlgorithmController.methodName(algorithm);
+        RuleId rule = RuleId.of("fixture", "AlgorithmController." + AlgorithmController.methodName(algorithm));
         return IntStream.range(0, 100_000).mapToObj(i -> prefix + i)
                 .filter(user -> cluster.masterOf(cluster.slotOf(
-                        KEYS.counter("fixture", rule, Dimension.USER, algorithm, user))) == node)
+                        KEYS.counter(rule, Dimension.USER, algorithm, user))) == node)
                 .limit(count).toList();
     }
 

@@ -3,14 +3,16 @@ package dev.ratelimit.interceptor.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.Algorithm;
-import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.fixture.AlgorithmController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.Concurrently;
 import dev.ratelimit.interceptor.testsupport.ConfigHashLimitsContract;
-import dev.ratelimit.interceptor.testsupport.LimitKindsContract;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
+import dev.ratelimit.interceptor.testsupport.LimitKindsContract;
 import dev.ratelimit.interceptor.testsupport.RedisClusterProcess;
 import java.time.Duration;
 import java.util.List;
@@ -113,14 +115,14 @@ class ClusterLimitingTest implements LimitKindsContract, ConfigHashLimitsContrac
         Awaitility.await("both instances subscribed").atMost(Duration.ofSeconds(10))
                 .until(() -> subscribers(cluster) == 2);
         SysConfigEditor editor = first.getBean(SysConfigEditor.class);
-        RuleSnapshotHolder other = second.getBean(RuleSnapshotHolder.class);
-        String rule = "fixture.LimitedController.user";
+        RuleCatalog other = second.getBean(RuleCatalog.class);
+        RuleId rule = RuleId.of("fixture", "LimitedController.user");
         for (int i = 1; i <= 10; i++) {
             Long count = 1000L + i;
             editor.setRuleCount(rule, count.toString());
             Awaitility.await("change " + i + " seen by the other instance").atMost(Duration.ofSeconds(1))
                     .pollInterval(Duration.ofMillis(5))
-                    .until(() -> count.equals(other.current().override(rule).count()));
+                    .until(() -> count.equals(other.current().limit(rule).map(LimitDefinition::count).orElse(null)));
         }
     }
 

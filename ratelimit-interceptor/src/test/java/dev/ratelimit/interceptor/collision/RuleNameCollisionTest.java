@@ -6,7 +6,6 @@ import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
-import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
 import java.util.Map;
@@ -43,8 +42,8 @@ class RuleNameCollisionTest {
     @Test
     void theFirstHandlerInClassAndSignatureOrderKeepsThePlainNameTheOthersGetANumber() {
         Map<String, String> rules = app.getBean(EndpointCatalog.class).endpoints().stream()
-                .filter(endpoint -> endpoint.controller().getSimpleName().equals("TwinController"))
-                .collect(Collectors.toMap(Endpoint::handler, Endpoint::rule));
+                .filter(endpoint -> endpoint.handler().contains(".TwinController."))
+                .collect(Collectors.toMap(Endpoint::handler, endpoint -> endpoint.id().rule()));
 
         assertThat(rules).containsOnly(
                 Map.entry(A + "twin()", "TwinController.twin"),
@@ -53,7 +52,7 @@ class RuleNameCollisionTest {
                 Map.entry(B + "open(java.lang.String)", "TwinController.open~2"),
                 Map.entry(B + "twin()", "TwinController.twin~3"));
         assertThat(app.getBean(EndpointCatalog.class).endpoints().stream()
-                .flatMap(endpoint -> endpoint.limits().stream()).map(LimitDefinition::id))
+                .flatMap(endpoint -> endpoint.limits().stream()).map(limit -> limit.id().toString()))
                 .containsExactlyInAnyOrder("fixture.TwinController.twin", "fixture.TwinController.twin~2",
                         "fixture.TwinController.twin~3");
     }

@@ -3,6 +3,8 @@ package dev.ratelimit.interceptor.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
 import java.time.Duration;
@@ -42,14 +44,14 @@ class ConfigPropagationTest {
     @Test
     void aChangeMadeOnOneInstanceReachesTheOtherWithinOneSecond() {
         SysConfigEditor editor = first.getBean(SysConfigEditor.class);
-        RuleSnapshotHolder other = second.getBean(RuleSnapshotHolder.class);
-        String rule = "fixture.LimitedController.user";
+        RuleCatalog other = second.getBean(RuleCatalog.class);
+        RuleId rule = RuleId.of("fixture", "LimitedController.user");
         List<Long> micros = new ArrayList<>();
         for (int i = 1; i <= CHANGES; i++) {
             Long count = 1000L + i;
             long start = System.nanoTime();
             editor.setRuleCount(rule, count.toString());
-            awaitWithin(() -> count.equals(other.current().override(rule).count()));
+            awaitWithin(() -> count.equals(other.current().limit(rule).map(LimitDefinition::count).orElse(null)));
             micros.add((System.nanoTime() - start) / 1000);
         }
         Collections.sort(micros);
@@ -65,13 +67,13 @@ class ConfigPropagationTest {
         RuleSnapshotHolder other = second.getBean(RuleSnapshotHolder.class);
         HttpProbe http = new HttpProbe(FixtureApplication.port(second));
 
-        editor.setDynamicRule("fixture.OpenController.special", "1/60");
-        awaitWithin(() -> other.current().dynamicRule("fixture.OpenController.special") != null);
+        editor.setDynamicRule(RuleId.of("fixture", "OpenController.special"), "1/60");
+        awaitWithin(() -> other.current().dynamicRules().containsKey("fixture.OpenController.special"));
         assertThat(http.status("/open/special?usercode=zoe")).isEqualTo(200);
         assertThat(http.status("/open/special?usercode=zoe")).isEqualTo(429);
 
         editor.removeDynamicRule("fixture.OpenController.special");
-        awaitWithin(() -> other.current().dynamicRule("fixture.OpenController.special") == null);
+        awaitWithin(() -> !other.current().dynamicRules().containsKey("fixture.OpenController.special"));
         assertThat(http.status("/open/special?usercode=zoe")).isEqualTo(200);
     }
 

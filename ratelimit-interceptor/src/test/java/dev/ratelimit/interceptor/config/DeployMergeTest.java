@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratelimit.interceptor.deploy.v1.OrdersV1;
 import dev.ratelimit.interceptor.deploy.v2.OrdersV2;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.Concurrently;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -25,7 +26,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 class DeployMergeTest {
 
     private static final String HASH = "ratelimit:sysconfig";
-    private static final String RULE = "fixture.OrderController.create";
+    private static final RuleId RULE = RuleId.of("fixture", "OrderController.create");
 
     @RegisterExtension
     final RedisWithApps env = new RedisWithApps();

@@ -19,20 +19,20 @@ class LimitSpecTest {
                 Penalty.NONE));
         assertThat(daily.format()).isEqualTo("1000/day");
 
-        LimitSpec blocking = LimitSpec.parse("5/60 block=300..3600 ip");
+        LimitSpec blocking = LimitSpec.parse("5/60 penalty=300..3600 ip");
         assertThat(blocking.penalty()).isEqualTo(new Penalty(300_000, 3_600_000));
         assertThat(blocking.dimension()).isEqualTo(Dimension.IP);
-        assertThat(blocking.format()).isEqualTo("5/60 ip block=300..3600");
-        assertThat(LimitSpec.parse("5/60 block=300 user sliding_window").format())
-                .isEqualTo("5/60 user sliding_window block=300");
+        assertThat(blocking.format()).isEqualTo("5/60 ip penalty=300..3600");
+        assertThat(LimitSpec.parse("5/60 penalty=300 user sliding_window").format())
+                .isEqualTo("5/60 user sliding_window penalty=300");
         assertThat(LimitSpec.parse(blocking.format())).isEqualTo(blocking);
     }
 
     @Test
     void refusesWhatCannotApply() {
         assertThatThrownBy(() -> LimitSpec.parse("1000/month token_bucket")).hasMessageContaining("token_bucket/month");
-        assertThatThrownBy(() -> LimitSpec.parse("5/60 block=0")).hasMessageContaining("block=<seconds>");
-        assertThatThrownBy(() -> LimitSpec.parse("5/60 block=600..60")).hasMessageContaining("block=<seconds>");
+        assertThatThrownBy(() -> LimitSpec.parse("5/60 penalty=0")).hasMessageContaining("a penalty is <seconds> or <first>..<longest>");
+        assertThatThrownBy(() -> LimitSpec.parse("5/60 penalty=600..60")).hasMessageContaining("a penalty is <seconds> or <first>..<longest>");
         assertThatThrownBy(() -> LimitSpec.parse("5/fortnight")).hasMessageContaining("5/fortnight");
     }
 }

@@ -40,14 +40,15 @@ class RuleSnapshotHolderTest {
     }
 
     @Test
-    void theVersionMovesOnlyWhenTheContentChanges() {
+    void aNewSnapshotOnlyWhenTheContentChangesWithTheHashsVersion() {
         holder.refresh();
-        long first = holder.current().version();
+        RuleSnapshot first = holder.current();
         holder.refresh();
-        assertThat(holder.current().version()).isEqualTo(first);
+        assertThat(holder.current()).isSameAs(first);
 
-        hash.set(Map.of("dyn.m.C.x", "5"));
+        hash.set(Map.of("dyn.m.C.x", "5", "config.version", "8"));
         holder.refresh();
-        assertThat(holder.current().version()).isEqualTo(first + 1);
+        assertThat(holder.current()).isNotSameAs(first);
+        assertThat(holder.current().version()).isEqualTo(8);
     }
 }

@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
@@ -58,14 +59,14 @@ class SysConfigDefaultsTest {
                 .untilAsserted(() -> assertThat(redis.hgetall(HASH)).containsAllEntriesOf(expected));
         // Other fixture controllers add knobs of their own; nothing else may appear, and no dynamic rule.
         assertThat(redis.hgetall(HASH).keySet()).allMatch(field -> expected.containsKey(field)
-                || field.matches("(declared\\.)?(global|log)\\..*")
+                || field.equals("config.version") || field.matches("(declared\\.)?(global|log)\\..*")
                 || field.matches("(declared\\.)?fixture\\..*\\.(check|interval|count|mode)"));
         assertThat(redis.hgetall(HASH)).containsEntry("declared." + USER + ".count", "50");
         assertThat(output).contains("Rate limit config: " + USER + ".count is 7 in the config hash, set by an operator "
                 + "(declared: 50); the config hash decides until it is reset to the declaration");
         assertThat(output).contains("Rate limit config: fixture.LimitedController.ip.mode is shadow in the config hash, "
                 + "set by an operator (declared: enforce)");
-        assertThat(app.getBean(RuleSnapshotHolder.class).current().override(USER).count()).isEqualTo(7);
+        assertThat(app.getBean(RuleSnapshotHolder.class).current().override(RuleId.of("fixture", "LimitedController.user")).count()).isEqualTo(7);
     }
 
     private static void knobs(Map<String, String> fields, String rule, String check, String interval, String count) {

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -51,7 +53,7 @@ class SysConfigEditorTest {
         connections.afterPropertiesSet();
         connections.start();
         editor = new SysConfigEditor(new SysConfigRepository(new StringRedisTemplate(connections),
-                new RedisKeys("ratelimit")));
+                new RedisKeys("ratelimit")), Clock.systemUTC());
         subscriberClient = RedisClient.create("redis://127.0.0.1:" + redis.port());
         subscriber = subscriberClient.connectPubSub();
         subscriber.addListener(new RedisPubSubAdapter<>() {
@@ -85,31 +87,31 @@ class SysConfigEditorTest {
     void plansAndExceptionsAreWrittenInCanonicalFormAndRefusedWhenBad() {
         Instant until = Instant.now().plus(Duration.ofDays(7)).truncatedTo(ChronoUnit.SECONDS);
 
-        assertThat(editor.setPlanLimit("shop.Api.search", "pro", "50/60").newValue()).isEqualTo("50/60");
-        assertThat(editor.setException("shop.Api.search", "alice@example.com", "500/60", until).newValue())
+        assertThat(editor.setPlanLimit(RuleId.of("shop", "Api.search"), "pro", "50/60").newValue()).isEqualTo("50/60");
+        assertThat(editor.setException(RuleId.of("shop", "Api.search"), "alice@example.com", "500/60", until).newValue())
                 .isEqualTo("500/60 until " + until);
         assertThat(redis.commands().hget(HASH, "shop.Api.search.exception.alice@example.com"))
                 .isEqualTo("500/60 until " + until);
 
-        assertThatThrownBy(() -> editor.setPlanLimit("shop.Api.search", "pro plan", "5/60"))
+        assertThatThrownBy(() -> editor.setPlanLimit(RuleId.of("shop", "Api.search"), "pro plan", "5/60"))
                 .hasMessageContaining("is not a plan name");
-        assertThatThrownBy(() -> editor.setException("shop.Api.search", "al ice", "5/60", until))
+        assertThatThrownBy(() -> editor.setException(RuleId.of("shop", "Api.search"), "al ice", "5/60", until))
                 .hasMessageContaining("is not a client identity");
-        assertThatThrownBy(() -> editor.setException("shop.Api.search", "bob", "5/60", Instant.now().minusSeconds(1)))
+        assertThatThrownBy(() -> editor.setException(RuleId.of("shop", "Api.search"), "bob", "5/60", Instant.now().minusSeconds(1)))
                 .hasMessageContaining("the exception ended");
-        assertThatThrownBy(() -> editor.setPlanLimit("shop.Api.search", "free", "0/60")).hasMessageContaining("at least 1");
-        assertThat(editor.removeException("shop.Api.search", "alice@example.com").oldValue()).isEqualTo("500/60 until " + until);
-        assertThat(editor.removePlanLimit("shop.Api.search", "pro").oldValue()).isEqualTo("50/60");
+        assertThatThrownBy(() -> editor.setPlanLimit(RuleId.of("shop", "Api.search"), "free", "0/60")).hasMessageContaining("at least 1");
+        assertThat(editor.removeException(RuleId.of("shop", "Api.search"), "alice@example.com").oldValue()).isEqualTo("500/60 until " + until);
+        assertThat(editor.removePlanLimit(RuleId.of("shop", "Api.search"), "pro").oldValue()).isEqualTo("50/60");
     }
 
     @Test
     void aWriteStoresTheCanonicalValueReturnsTheOldOneAndAnnouncesTheField() throws Exception {
-        assertThat(editor.setDynamicRule("shop.OrderController.list", " 30 "))
+        assertThat(editor.setDynamicRule(RuleId.of("shop", "OrderController.list"), " 30 "))
                 .isEqualTo(new SysConfigChange("dyn.shop.OrderController.list", null, "1/30"));
         assertThat(nextAnnouncement()).isEqualTo("dyn.shop.OrderController.list");
         assertThat(redis.commands().hget(HASH, "dyn.shop.OrderController.list")).isEqualTo("1/30");
 
-        assertThat(editor.setDynamicRule("shop.OrderController.list", "5/60"))
+        assertThat(editor.setDynamicRule(RuleId.of("shop", "OrderController.list"), "5/60"))
                 .isEqualTo(new SysConfigChange("dyn.shop.OrderController.list", "1/30", "5/60"));
         assertThat(editor.removeDynamicRule("shop.OrderController.list"))
                 .isEqualTo(new SysConfigChange("dyn.shop.OrderController.list", "5/60", null));
@@ -122,15 +124,15 @@ class SysConfigEditorTest {
     void everyKindOfFieldIsWrittenUnderItsName() {
         editor.setGlobalSwitch(false);
         editor.setLogSwitch(true);
-        editor.setRuleSwitch("shop.OrderController.create", false);
-        editor.setRuleCount("shop.OrderController.create", "007");
-        editor.setRuleInterval("shop.OrderController.create", "120");
+        editor.setRuleSwitch(RuleId.of("shop", "OrderController.create"), false);
+        editor.setRuleCount(RuleId.of("shop", "OrderController.create"), "007");
+        editor.setRuleWindow(RuleId.of("shop", "OrderController.create"), "120");
         editor.setUriRule("/api/**", "2/10");
         editor.setUriRule("/api/old", "9");
         editor.removeUriRule("/api/old");
         editor.setGlobalMode(RuleMode.SHADOW);
-        editor.setRuleMode("shop.OrderController.create", RuleMode.SHADOW);
-        editor.setRuleMode("shop./api/**", RuleMode.ENFORCE);
+        editor.setRuleMode(RuleId.of("shop", "OrderController.create"), RuleMode.SHADOW);
+        editor.setRuleMode(RuleId.of("shop", "/api/**"), RuleMode.ENFORCE);
         editor.setWhitelistIps(" 10.0.0.0/8, ,2001:db8::/32 , 10.0.0.0/8");
         editor.setWhitelistUsers("ops, auditor ,ops");
 
@@ -145,7 +147,8 @@ class SysConfigEditorTest {
                 Map.entry("shop.OrderController.create.mode", "shadow"),
                 Map.entry("shop./api/**.mode", "enforce"),
                 Map.entry("whitelist.ips", "10.0.0.0/8,2001:db8::/32"),
-                Map.entry("whitelist.users", "ops,auditor")));
+                Map.entry("whitelist.users", "ops,auditor"),
+                Map.entry("config.version", "13")));
 
         editor.setWhitelistIps("");
         assertThat(redis.commands().hget(HASH, "whitelist.ips")).isEmpty();
@@ -153,13 +156,13 @@ class SysConfigEditorTest {
 
     @Test
     void refusedInputWritesAndAnnouncesNothingAndSaysWhy() throws Exception {
-        assertRefused(() -> editor.setRuleCount("shop.A.b", "0"),
+        assertRefused(() -> editor.setRuleCount(RuleId.of("shop", "A.b"), "0"),
                 "shop.A.b.count: expected a whole number of at least 1, got '0'");
-        assertRefused(() -> editor.setRuleCount("shop.A.b", "lots"),
+        assertRefused(() -> editor.setRuleCount(RuleId.of("shop", "A.b"), "lots"),
                 "shop.A.b.count: expected a whole number of at least 1, got 'lots'");
-        assertRefused(() -> editor.setRuleInterval("shop.A.b", "-5"),
+        assertRefused(() -> editor.setRuleWindow(RuleId.of("shop", "A.b"), "-5"),
                 "shop.A.b.interval: expected a whole number of at least 1, got '-5'");
-        assertRefused(() -> editor.setDynamicRule("shop.A.b", "1/0"), "dyn.shop.A.b: a limit is '<interval>' or "
+        assertRefused(() -> editor.setDynamicRule(RuleId.of("shop", "A.b"), "1/0"), "dyn.shop.A.b: a limit is '<interval>' or "
                 + "'<count>/<interval>' with whole numbers of at least 1 (interval in seconds), then optionally who is "
                 + "counted (user, ip, method) and the algorithm (fixed_window, sliding_window, sliding_log, token_bucket), "
                 + "got '1/0'");
@@ -167,11 +170,11 @@ class SysConfigEditorTest {
                 "dynuri.api/**: a URL pattern starts with '/', has no spaces or control characters and is at most "
                         + "512 characters");
         assertRefused(() -> editor.setUriRule("/api/{id", "5"), "dynuri./api/{id: unbalanced '{' '}' in URL pattern");
-        assertRefused(() -> editor.setRuleSwitch("global", false),
-                "'global' is not a rule id: expected <module>.<rule>, without spaces, at most 512 characters");
-        assertRefused(() -> editor.setRuleSwitch("shop.A b", false),
+        assertRefused(() -> editor.setRuleSwitch(RuleId.of("global", ""), false),
+                "'global.' is not a rule id: expected <module>.<rule>, without spaces, at most 512 characters");
+        assertRefused(() -> editor.setRuleSwitch(RuleId.of("shop", "A b"), false),
                 "'shop.A b' is not a rule id: expected <module>.<rule>, without spaces, at most 512 characters");
-        assertRefused(() -> editor.setRuleCount("dyn.shop.A.b", "5"),
+        assertRefused(() -> editor.setRuleCount(RuleId.of("dyn", "shop.A.b"), "5"),
                 "'dyn.shop.A.b' is not a rule id: give the id without the dyn. or dynuri. prefix");
         assertRefused(() -> editor.setDynamicRule(null, "5"), "a rule id is required");
         assertRefused(() -> editor.removeUriRule(""), "a URL pattern is required");
@@ -179,16 +182,16 @@ class SysConfigEditorTest {
                 "dynuri./api/{id:[}: URL pattern does not compile: Unclosed character class near index 2");
         assertRefused(() -> editor.setWhitelistIps("10.0.0.0/8, intranet"),
                 "whitelist.ips: 'intranet' is not an IP address or CIDR block");
-        assertRefused(() -> editor.setRuleMode("global", RuleMode.SHADOW),
-                "'global' is not a rule id: expected <module>.<rule>, without spaces, at most 512 characters");
+        assertRefused(() -> editor.setRuleMode(RuleId.of("", "global"), RuleMode.SHADOW),
+                "'.global' is not a rule id: expected <module>.<rule>, without spaces, at most 512 characters");
         // What the limiter could not apply as written: the annotation's own check, on the pair in force.
-        assertRefused(() -> editor.setRuleLimit("shop.A.b", "5", "99999999999999"),
+        assertRefused(() -> editor.setRuleLimit(RuleId.of("shop", "A.b"), "5", "99999999999999"),
                 "shop.A.b: a window is at most 366 days (31622400 s), got 99999999999999 s");
-        assertRefused(() -> editor.setRuleInterval("shop.A.b", "99999999999999"),
+        assertRefused(() -> editor.setRuleWindow(RuleId.of("shop", "A.b"), "99999999999999"),
                 "shop.A.b: a window is at most 366 days (31622400 s), got 99999999999999 s");
-        assertRefused(() -> editor.setRuleCount("shop.A.b", "9007199254740993"),
+        assertRefused(() -> editor.setRuleCount(RuleId.of("shop", "A.b"), "9007199254740993"),
                 "shop.A.b: count 9007199254740993 per 1 s is too large: at most 9007199254740 per 1 s");
-        assertRefused(() -> editor.resetToDeclared("shop.A.b"), "'shop.A.b': no app declares this rule");
+        assertRefused(() -> editor.resetToDeclared(RuleId.of("shop", "A.b")), "'shop.A.b': no app declares this rule");
 
         assertThat(redis.commands().exists(HASH)).isZero();
         editor.setLogSwitch(false);
@@ -199,9 +202,9 @@ class SysConfigEditorTest {
     void aCountIsCheckedWithTheWindowInForce() {
         redis.commands().hset(HASH, Map.of("declared.shop.A.b.interval", "86400"));
 
-        assertThatThrownBy(() -> editor.setRuleCount("shop.A.b", "200000000")).hasMessage(
+        assertThatThrownBy(() -> editor.setRuleCount(RuleId.of("shop", "A.b"), "200000000")).hasMessage(
                 "shop.A.b: count 200000000 per 86400 s is too large: at most 104249991 per 86400 s");
-        assertThat(editor.setRuleLimit("shop.A.b", "200000000", "60"))
+        assertThat(editor.setRuleLimit(RuleId.of("shop", "A.b"), "200000000", "60"))
                 .extracting(SysConfigChange::newValue).containsExactly("200000000", "60");
     }
 
@@ -218,7 +221,7 @@ class SysConfigEditorTest {
                 go.await();
                 List<SysConfigChange> changes = new ArrayList<>();
                 for (int i = 1; i <= writesPerThread; i++) {
-                    changes.add(editor.setRuleCount("shop.A.b", Integer.toString(thread * 1000 + i)));
+                    changes.add(editor.setRuleCount(RuleId.of("shop", "A.b"), Integer.toString(thread * 1000 + i)));
                 }
                 return changes;
             }));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.store.Penalty;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,8 +28,8 @@ class SysConfigParserTest {
 
         assertThat(snapshot.globalCheck()).isFalse();
         assertThat(snapshot.logCheck()).isFalse();
-        assertThat(snapshot.override("demo.A.b")).isEqualTo(new RuleOverride(false, 7L, 30L));
-        assertThat(snapshot.dynamicRule("demo.Open.x")).isEqualTo(new LimitSpec(1, 60));
+        assertThat(snapshot.override(RuleId.of("demo", "A.b"))).isEqualTo(new RuleOverride(false, 7L, 30L, null));
+        assertThat(snapshot.dynamicRules().get("demo.Open.x")).isEqualTo(new LimitSpec(1, 60));
         assertThat(snapshot.uriRule("/api/v1/x")).isEqualTo(new UriRule("/api/**", new LimitSpec(5, 10)));
         assertThat(warnings).isEmpty();
     }
@@ -41,7 +42,7 @@ class SysConfigParserTest {
                 "dynuri./ok", "99999999999999999999"));
 
         assertThat(snapshot.globalCheck()).isTrue();
-        assertThat(snapshot.override("demo.A.b")).isEqualTo(new RuleOverride(true, null, 20L));
+        assertThat(snapshot.override(RuleId.of("demo", "A.b"))).isEqualTo(new RuleOverride(true, null, 20L, null));
         assertThat(snapshot.dynamicRules()).isEmpty();
         assertThat(snapshot.uriRules()).isEmpty();
         assertThat(warnings).hasSize(6).allSatisfy(warning -> assertThat(warning).startsWith("ignoring config field"));
@@ -56,16 +57,16 @@ class SysConfigParserTest {
                 "demo.A.b.exception.10.0.0.7", "5/1 until 2030-01-01T00:00:00Z",
                 "demo.A.b.exception.count", "9/9 until 2030-01-01T00:00:00Z",
                 "demo.A.b.exception.bob", "500/60 until 2020-01-01T00:00:00Z",
-                "demo.A.b.exception.carl", "500/60"), 1, now, warnings::add);
+                "demo.A.b.exception.carl", "500/60"), now, warnings::add);
 
-        assertThat(snapshot.plan("demo.A.b", "pro")).isEqualTo(new LimitSpec(50, 60));
-        assertThat(snapshot.plan("demo.A.b", "broken")).isNull();
-        assertThat(snapshot.exception("demo.A.b", "alice", now)).isEqualTo(
+        assertThat(snapshot.plan(RuleId.of("demo", "A.b"), "pro")).isEqualTo(new LimitSpec(50, 60));
+        assertThat(snapshot.plan(RuleId.of("demo", "A.b"), "broken")).isNull();
+        assertThat(snapshot.exception(RuleId.of("demo", "A.b"), "alice", now)).isEqualTo(
                 new IdentityException(500, 60, Instant.parse("2030-01-01T00:00:00Z")));
-        assertThat(snapshot.exception("demo.A.b", "10.0.0.7", now).count()).as("an identity with dots").isEqualTo(5);
-        assertThat(snapshot.exception("demo.A.b", "count", now).count()).as("not the rule's count knob").isEqualTo(9);
-        assertThat(snapshot.override("demo.A.b").count()).isNull();
-        assertThat(snapshot.exception("demo.A.b", "alice", Instant.parse("2030-01-01T00:00:00Z")))
+        assertThat(snapshot.exception(RuleId.of("demo", "A.b"), "10.0.0.7", now).count()).as("an identity with dots").isEqualTo(5);
+        assertThat(snapshot.exception(RuleId.of("demo", "A.b"), "count", now).count()).as("not the rule's count knob").isEqualTo(9);
+        assertThat(snapshot.override(RuleId.of("demo", "A.b")).count()).isNull();
+        assertThat(snapshot.exception(RuleId.of("demo", "A.b"), "alice", Instant.parse("2030-01-01T00:00:00Z")))
                 .as("ended since the snapshot was read").isNull();
         assertThat(snapshot.ignored()).containsOnlyKeys("demo.A.b.plan.broken", "demo.A.b.exception.bob",
                 "demo.A.b.exception.carl");
@@ -73,14 +74,14 @@ class SysConfigParserTest {
     }
 
     @Test
-    void aRulesBlockFieldGivesItsPenalty() {
-        RuleSnapshot snapshot = parse(Map.of("demo.A.b.block", "300..3600", "demo.A.c.block", "0",
-                "demo.A.d.block", "soon"));
+    void aRulesPenaltyFieldGivesItsPenalty() {
+        RuleSnapshot snapshot = parse(Map.of("demo.A.b.penalty", "300..3600", "demo.A.c.penalty", "0",
+                "demo.A.d.penalty", "soon"));
 
-        assertThat(snapshot.override("demo.A.b").penalty()).isEqualTo(new Penalty(300_000, 3_600_000));
-        assertThat(snapshot.override("demo.A.c").penalty()).isEqualTo(Penalty.NONE);
-        assertThat(snapshot.override("demo.A.d").penalty()).isNull();
-        assertThat(snapshot.ignored()).containsOnlyKeys("demo.A.d.block");
+        assertThat(snapshot.override(RuleId.of("demo", "A.b")).penalty()).isEqualTo(new Penalty(300_000, 3_600_000));
+        assertThat(snapshot.override(RuleId.of("demo", "A.c")).penalty()).isEqualTo(Penalty.NONE);
+        assertThat(snapshot.override(RuleId.of("demo", "A.d")).penalty()).isNull();
+        assertThat(snapshot.ignored()).containsOnlyKeys("demo.A.d.penalty");
     }
 
     @Test
@@ -103,9 +104,9 @@ class SysConfigParserTest {
                 "declared.demo.A.c.interval", "86400", "demo.A.c.count", "9000000000",
                 "demo.A.d.count", "9", "declared.demo.A.d.interval", "60"));
 
-        assertThat(snapshot.override("demo.A.b")).isEqualTo(RuleOverride.NONE);
-        assertThat(snapshot.override("demo.A.c")).isEqualTo(RuleOverride.NONE);
-        assertThat(snapshot.override("demo.A.d")).isEqualTo(new RuleOverride(true, 9L, null));
+        assertThat(snapshot.override(RuleId.of("demo", "A.b"))).isEqualTo(RuleOverride.NONE);
+        assertThat(snapshot.override(RuleId.of("demo", "A.c"))).isEqualTo(RuleOverride.NONE);
+        assertThat(snapshot.override(RuleId.of("demo", "A.d"))).isEqualTo(new RuleOverride(true, 9L, null, null));
         assertThat(snapshot.ignored()).containsOnlyKeys("demo.A.b.count", "demo.A.b.interval", "demo.A.c.count")
                 .containsEntry("demo.A.b.interval", "a window is at most 366 days (31622400 s), got 99999999999999 s")
                 .containsEntry("demo.A.c.count", "count 9000000000 per 86400 s is too large: at most 104249991 per 86400 s");
@@ -142,9 +143,9 @@ class SysConfigParserTest {
         RuleSnapshot one = parse(Map.of("demo.A.b.mode", "shadow"));
         RuleSnapshot all = parse(Map.of("global.mode", "shadow", "demo.A.b.mode", "enforce"));
 
-        assertThat(one.shadow("demo.A.b")).isTrue();
-        assertThat(one.shadow("demo.A.c")).isFalse();
-        assertThat(all.shadow("demo.A.b")).isTrue();
+        assertThat(one.shadow(RuleId.of("demo", "A.b"))).isTrue();
+        assertThat(one.shadow(RuleId.of("demo", "A.c"))).isFalse();
+        assertThat(all.shadow(RuleId.of("demo", "A.b"))).isTrue();
         assertThat(RuleSnapshot.defaults().anyShadow()).isFalse();
     }
 
@@ -204,6 +205,6 @@ class SysConfigParserTest {
     }
 
     private RuleSnapshot parse(Map<String, String> hash) {
-        return SysConfigParser.parse(hash, 1, Instant.EPOCH, warnings::add);
+        return SysConfigParser.parse(hash, Instant.EPOCH, warnings::add);
     }
 }

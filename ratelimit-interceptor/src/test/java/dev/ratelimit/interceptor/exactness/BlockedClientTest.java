@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
 import dev.ratelimit.interceptor.testsupport.Statuses;
@@ -23,7 +24,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 class BlockedClientTest {
 
-    private static final String RULE = "fixture.LimitedController.user";
+    private static final RuleId RULE = RuleId.of("fixture", "LimitedController.user");
     private static final int LIMIT = 50;
 
     @RegisterExtension

@@ -28,7 +28,9 @@ class InstanceDirectoryTest {
         ConfigurableApplicationContext second = env.start();
         InstanceDirectory directory = directory();
 
-        await("both instances listed").until(() -> directory.of("fixture").size() == 2);
+        // The first heartbeat may come before the start merged the declarations into the hash (version 0).
+        await("both instances listed, each with the config it applies").until(() -> directory.of("fixture").size() == 2
+                && directory.of("fixture").stream().allMatch(instance -> instance.configVersion() > 0));
         List<RunningInstance> instances = directory.all();
         assertThat(instances).extracting(RunningInstance::port).containsExactlyInAnyOrder(
                 FixtureApplication.port(first), FixtureApplication.port(second));

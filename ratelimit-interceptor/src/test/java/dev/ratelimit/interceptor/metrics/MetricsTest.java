@@ -6,6 +6,7 @@ import dev.ratelimit.interceptor.config.RuleMode;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
@@ -34,7 +35,7 @@ class MetricsTest {
             http.get("/stacked?usercode=mia");                 // user: 2 allowed, 1 blocked; ip: 3 allowed
         }
         http.get("/stacked");                                   // user: skipped (no user); ip: allowed
-        app.getBean(SysConfigEditor.class).setRuleMode("fixture.LimitedController.method", RuleMode.SHADOW);
+        app.getBean(SysConfigEditor.class).setRuleMode(RuleId.of("fixture", "LimitedController.method"), RuleMode.SHADOW);
         app.getBean(RuleSnapshotHolder.class).refresh();
         for (int i = 0; i < 7; i++) {
             http.get("/method");                                // 5 allowed, 2 shadow-blocked

@@ -51,7 +51,7 @@ class EndpointCatalogCollisionTest {
         order.forEach(entry -> mapping.put(entry.getKey(), entry.getValue()));
         catalog.register(mapping);
         return catalog.endpoints().stream().sorted(Comparator.comparing(Endpoint::handler))
-                .map(Endpoint::rule).toList();
+                .map(endpoint -> endpoint.id().rule()).toList();
     }
 
     private static Map.Entry<RequestMappingInfo, HandlerMethod> handler(Object controller, Method method, String path) {

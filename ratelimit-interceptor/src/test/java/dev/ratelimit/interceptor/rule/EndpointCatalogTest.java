@@ -7,8 +7,8 @@ import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.QuotaPeriod;
 import dev.ratelimit.interceptor.RateLimit;
-import dev.ratelimit.interceptor.identity.RequestExpressions;
 import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
+import dev.ratelimit.interceptor.identity.RequestExpressions;
 import dev.ratelimit.interceptor.store.Penalty;
 import dev.ratelimit.interceptor.web.CountWhenConditions;
 import java.util.EnumSet;
@@ -67,7 +67,7 @@ class EndpointCatalogTest {
     @Test
     void aLongestBlockShorterThanTheFirstFailsTheStart() {
         assertThatThrownBy(() -> register("shrinkingPenalty"))
-                .hasMessageContaining("blockForMax 0 or at least blockFor, was 10 and 5");
+                .hasMessageContaining("penaltyMax 0 or at least penalty, was 10 and 5");
     }
 
     @Test
@@ -129,11 +129,11 @@ class EndpointCatalogTest {
 
     static class Controller {
 
-        @RateLimit(count = 5, interval = 1, unit = TimeUnit.MINUTES, blockFor = 15, blockForMax = 240)
+        @RateLimit(count = 5, interval = 1, unit = TimeUnit.MINUTES, penalty = 15, penaltyMax = 240)
         public void penalized() {
         }
 
-        @RateLimit(count = 5, blockFor = 10, blockForMax = 5)
+        @RateLimit(count = 5, penalty = 10, penaltyMax = 5)
         public void shrinkingPenalty() {
         }
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /** The one check of a count and window: the annotation, the config hash and the console all use it. */
 class LimitDefinitionTest {
 
-    private final LimitDefinition declared = new LimitDefinition("shop", "OrderController.create", 5, 60,
+    private final LimitDefinition declared = new LimitDefinition(RuleId.of("shop", "OrderController.create"), 5, 60,
             Dimension.USER, Algorithm.TOKEN_BUCKET, "", LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE,
                     RequestCost.ONE, CalendarQuota.NONE, "");
 

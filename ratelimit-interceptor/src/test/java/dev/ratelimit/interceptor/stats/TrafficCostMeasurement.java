@@ -9,6 +9,7 @@ import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.rule.CalendarQuota;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RequestCost;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.store.Penalty;
 import dev.ratelimit.interceptor.testsupport.ManualClock;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
@@ -38,8 +39,8 @@ class TrafficCostMeasurement {
             ManualClock clock = new ManualClock(dayStart);
             TrafficRecorder recorder = new TrafficRecorder(redis.template(), new RedisKeys("ratelimit"), FLUSH_INTERVAL,
                     clock);
-            List<LimitDefinition> rules = IntStream.range(0, RULES).mapToObj(i -> new LimitDefinition("orders",
-                    "OrderController.rule" + i, 10, 60, Dimension.USER, Algorithm.FIXED_WINDOW, null,
+            List<LimitDefinition> rules = IntStream.range(0, RULES).mapToObj(i -> new LimitDefinition(RuleId.of("orders",
+                    "OrderController.rule" + i), 10, 60, Dimension.USER, Algorithm.FIXED_WINDOW, null,
                     LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE,
                     RequestCost.ONE, CalendarQuota.NONE, "")).toList();
             long memoryBefore = usedMemory(redis);

@@ -404,7 +404,7 @@ class RateLimitStoreContractTest {
                 new CounterRequest("a", algorithm, 7, 60_000, 3, false, Penalty.NONE),
                 new CounterRequest("c", algorithm, 100, 10_000, 37, false, Penalty.NONE));
         List<CounterRequest> jedisCounters = counters.stream()
-                .map(c -> new CounterRequest("jedis:" + c.key(), c.algorithm(), c.limit(), c.windowMillis(), c.cost(),
+                .map(c -> new CounterRequest("jedis:" + c.key(), c.algorithm(), c.count(), c.windowMillis(), c.cost(),
                         c.refundable(), c.penalty()))
                 .toList();
         Random random = new Random(2024);

@@ -53,7 +53,7 @@ class RedisRateLimitStoreTest {
         long connectionsBefore = stat("total_connections_received");
 
         for (int i = 0; i < 50; i++) {
-            assertThat(decided(requests("user-" + (i % 10)))).extracting(Decision::limit).containsExactly(10L, 3L, 1000L);
+            assertThat(decided(requests("user-" + (i % 10)))).extracting(Decision::count).containsExactly(10L, 3L, 1000L);
         }
 
         assertThat(stat("total_connections_received")).as("connections opened by 50 requests").isEqualTo(connectionsBefore);
@@ -90,7 +90,7 @@ class RedisRateLimitStoreTest {
         assertThat(waitedMillis).isBetween(Stores.DEFAULTS.redis().timeout().toMillis(),
                 Stores.DEFAULTS.redis().maxWait().toMillis());
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> late.size() == 3);
-        assertThat(late).extracting(Decision::limit).containsExactlyInAnyOrder(10L, 3L, 1000L);
+        assertThat(late).extracting(Decision::count).containsExactlyInAnyOrder(10L, 3L, 1000L);
         assertThat(redis.commands().hget("test:fw:paused", "count")).as("Redis did count it").isEqualTo("1");
     }
 

@@ -2,7 +2,7 @@ package dev.ratelimit.interceptor.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.fixture.PlanController;
@@ -41,9 +41,9 @@ public interface ConfigHashLimitsContract {
         editor.setPlanLimit(PlanController.RULE, "pro", "7/60");
         editor.setException(PlanController.RULE, "vip", "11/60", Instant.now().plus(Duration.ofHours(1)));
         Awaitility.await("every instance has the plan and the exception").atMost(Duration.ofSeconds(10))
-                .until(() -> apps().stream().map(app -> app.getBean(RuleSnapshotHolder.class).current())
-                        .allMatch(snapshot -> snapshot.plan(PlanController.RULE, "pro") != null
-                                && snapshot.exception(PlanController.RULE, "vip", Instant.now()) != null));
+                .until(() -> apps().stream().map(app -> app.getBean(RuleCatalog.class).current().rule(PlanController.RULE))
+                        .allMatch(rule -> rule.isPresent() && rule.get().plans().containsKey("pro")
+                                && rule.get().exceptions().containsKey("vip")));
 
         Map<String, Integer> expected = Map.of("pro", 7, "free", PlanController.DECLARED, "vip", 11);
         for (Map.Entry<String, Integer> client : expected.entrySet()) {
@@ -56,7 +56,7 @@ public interface ConfigHashLimitsContract {
     }
 
     /**
-     * An operator's {@code dynuri} rule {@code 3/day block=600} on an endpoint without annotation: exactly 3
+     * An operator's {@code dynuri} rule {@code 3/day penalty=600} on an endpoint without annotation: exactly 3
      * under 64 clients over the instances, and a denial says the true wait, the longer of the block and
      * the time to midnight (UTC).
      */
@@ -64,10 +64,10 @@ public interface ConfigHashLimitsContract {
     default void aDynamicRuleCanBeADailyQuotaWithAPenalty() throws Exception {
         ConfigurableApplicationContext first = apps().get(0);
         List<HttpProbe> probes = apps().stream().map(app -> new HttpProbe(FixtureApplication.port(app))).toList();
-        first.getBean(SysConfigEditor.class).setUriRule("/open/quota", "3/day block=600");
+        first.getBean(SysConfigEditor.class).setUriRule("/open/quota", "3/day penalty=600");
         Awaitility.await("every instance has the rule").atMost(Duration.ofSeconds(10))
-                .until(() -> apps().stream().allMatch(app -> app.getBean(RuleSnapshotHolder.class).current()
-                        .uriRule("/open/quota") != null));
+                .until(() -> apps().stream().allMatch(app -> app.getBean(RuleCatalog.class).current()
+                        .uriPattern("/open/quota").isPresent()));
         List<Long> retryAfters = new CopyOnWriteArrayList<>();
 
         CalendarBurst.Result burst = CalendarBurst.withinOnePeriod(ZoneOffset.UTC, CalendarBurst.dayEnd(ZoneOffset.UTC),

@@ -11,6 +11,7 @@ import dev.ratelimit.interceptor.fixture.BatchController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.fixture.PenaltyController;
 import dev.ratelimit.interceptor.fixture.QuotaController;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -73,9 +74,9 @@ public interface LimitKindsContract {
         ConfigurableApplicationContext first = apps().get(0);
         if (!"memory".equals(first.getBean(RateLimitStore.class).describe().type())) {
             SysConfigEditor editor = first.getBean(SysConfigEditor.class);
-            String rule = "PenaltyController." + AlgorithmController.methodName(algorithm);
-            assertThat(editor.resetCounter(first.getBean(RedisKeys.class).counter("fixture", rule, Dimension.USER,
-                    algorithm, user))).isTrue();
+            RuleId rule = RuleId.of("fixture", "PenaltyController." + AlgorithmController.methodName(algorithm));
+            assertThat(editor.resetCounter(first.getBean(RedisKeys.class).counter(rule, Dimension.USER, algorithm, user)))
+                    .isTrue();
             Awaitility.await("unblocked on every instance").atMost(Duration.ofSeconds(10))
                     .until(() -> probes.stream().allMatch(probe -> probe.status(path) == 200));
         }

@@ -5,10 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Allowance;
 import dev.ratelimit.interceptor.RateLimitService;
-import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.fixture.PenaltyController;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
 import java.net.http.HttpResponse;
@@ -44,7 +45,7 @@ class AllowanceTest {
             HttpResponse<String> response = http.get(allowance);
             assertThat(response.statusCode()).isEqualTo(200);
             assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
-            assertThat(response.body()).contains("\"remaining\":47").contains("\"limit\":50")
+            assertThat(response.body()).contains("\"remaining\":47").contains("\"count\":50")
                     .contains("\"retryAfter\":0").contains("\"rule\":\"fixture.LimitedController.user\"");
         }
         assertThat(http.status("/user?usercode=jo")).isEqualTo(200);
@@ -62,27 +63,28 @@ class AllowanceTest {
         IntStream.range(0, PenaltyController.LIMIT + 1).forEach(i -> http.get(path));
 
         Allowance allowance = app.getBean(RateLimitService.class)
-                .peek("fixture.PenaltyController.slidingLog", "kim").orElseThrow();
+                .peek(RuleId.of("fixture", "PenaltyController.slidingLog"), "kim").orElseThrow();
 
         assertThat(allowance.remaining()).isZero();
         assertThat(allowance.retryAfter()).isBetween(Duration.ofSeconds(PenaltyController.BLOCK_SECONDS - 60),
                 Duration.ofSeconds(PenaltyController.BLOCK_SECONDS));
     }
 
-    /** An operator gives an annotated rule a penalty through its {@code block} field, without a deploy. */
+    /** An operator gives an annotated rule a penalty through its {@code penalty} field, without a deploy. */
     @Test
     void anOperatorCanGiveARuleAPenalty() {
         SysConfigEditor editor = app.getBean(SysConfigEditor.class);
-        assertThat(editor.setRulePenalty("fixture.LimitedController.user", " 7200 ").newValue()).isEqualTo("7200");
+        assertThat(editor.setRulePenalty(RuleId.of("fixture", "LimitedController.user"), " 7200 ").newValue()).isEqualTo("7200");
         Awaitility.await("the instance has the penalty").atMost(Duration.ofSeconds(10)).until(() -> app
-                .getBean(RuleSnapshotHolder.class).current().override("fixture.LimitedController.user").penalty() != null);
+                .getBean(RuleCatalog.class).current().limit(RuleId.of("fixture", "LimitedController.user"))
+                .map(limit -> limit.penalty().applies()).orElse(false));
 
         IntStream.range(0, 50).forEach(i -> http.status("/user?usercode=pat"));
         HttpResponse<String> denied = http.get("/user?usercode=pat");
 
         assertThat(denied.statusCode()).isEqualTo(429);
         assertThat(Long.parseLong(denied.headers().firstValue("Retry-After").orElseThrow())).isBetween(7190L, 7200L);
-        editor.setRulePenalty("fixture.LimitedController.user", "0");
+        editor.setRulePenalty(RuleId.of("fixture", "LimitedController.user"), "0");
     }
 
     @Test
@@ -90,7 +92,7 @@ class AllowanceTest {
         ConfigurableApplicationContext plain = env.start();
         try {
             assertThat(plain.getBeansOfType(AllowanceController.class)).isEmpty();
-            assertThat(plain.getBean(RateLimitService.class).peek("fixture.LimitedController.user", "jo")).isPresent();
+            assertThat(plain.getBean(RateLimitService.class).peek(RuleId.of("fixture", "LimitedController.user"), "jo")).isPresent();
         } finally {
             env.stop(plain);
         }

@@ -68,16 +68,16 @@ class ClassLevelLimitTest {
     @Test
     void theCatalogSaysWhereALimitIsDeclared() {
         Map<String, Endpoint> endpoints = env.apps().get(0).getBean(EndpointCatalog.class).endpoints().stream()
-                .collect(Collectors.toMap(Endpoint::rule, Function.identity()));
+                .collect(Collectors.toMap(endpoint -> endpoint.id().rule(), Function.identity()));
 
         Endpoint first = endpoints.get("ClassLimitedController.first");
         assertThat(first.limitsFromClass()).isTrue();
-        assertThat(first.limits()).extracting(LimitDefinition::id, LimitDefinition::count)
+        assertThat(first.limits()).extracting(limit -> limit.id().toString(), LimitDefinition::count)
                 .containsExactly(tuple("fixture.ClassLimitedController.first",
                         (long) ClassLimitedController.CLASS_LIMIT));
         assertThat(endpoints.get("ClassLimitedController.own").limitsFromClass()).isFalse();
         assertThat(endpoints.get("ClassLimitedController.exempt")).as("exempt: not in the catalog").isNull();
-        assertThat(endpoints.get("SharedClassLimitController.daily").limits()).extracting(LimitDefinition::id)
+        assertThat(endpoints.get("SharedClassLimitController.daily").limits()).extracting(limit -> limit.id().toString())
                 .containsExactly("fixture." + SharedClassLimitController.RULE);
     }
 

@@ -9,6 +9,7 @@ import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.fixture.FixtureWithRedis;
 import dev.ratelimit.interceptor.fixture.RecordingInterceptionLog;
 import dev.ratelimit.interceptor.log.Interception;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import java.net.http.HttpResponse;
 import java.util.List;
@@ -36,7 +37,7 @@ class ShadowModeTest {
 
     @Test
     void aRuleInShadowModeLogsWhatItWouldDenyAndLetsItPass() {
-        applied(() -> editor.setRuleMode("fixture.LimitedController.stacked#user", RuleMode.SHADOW));
+        applied(() -> editor.setRuleMode(RuleId.of("fixture", "LimitedController.stacked#user"), RuleMode.SHADOW));
 
         List<HttpResponse<String>> responses = IntStream.range(0, 4)
                 .mapToObj(i -> http.get("/stacked?usercode=sam")).toList();
@@ -56,7 +57,7 @@ class ShadowModeTest {
         assertThat(fixture.redis().commands().hget("ratelimit:counter:fixture:LimitedController.stacked#user:USER:sam",
                 "count")).as("still counted").isEqualTo("3");
 
-        applied(() -> editor.setRuleMode("fixture.LimitedController.stacked#user", RuleMode.ENFORCE));
+        applied(() -> editor.setRuleMode(RuleId.of("fixture", "LimitedController.stacked#user"), RuleMode.ENFORCE));
         assertThat(http.status("/stacked?usercode=sam")).isEqualTo(429);
         assertThat(log.recorded()).last().extracting(Interception::shadow).isEqualTo(false);
     }
@@ -81,8 +82,8 @@ class ShadowModeTest {
     @Test
     void aDynamicRuleCanWatchToo() {
         applied(() -> {
-            editor.setDynamicRule("fixture.OpenController.plain", "1/60");
-            editor.setRuleMode("fixture.OpenController.plain", RuleMode.SHADOW);
+            editor.setDynamicRule(RuleId.of("fixture", "OpenController.plain"), "1/60");
+            editor.setRuleMode(RuleId.of("fixture", "OpenController.plain"), RuleMode.SHADOW);
         });
 
         IntStream.range(0, 3).forEach(i -> assertThat(http.status("/open/plain?usercode=dina")).isEqualTo(200));

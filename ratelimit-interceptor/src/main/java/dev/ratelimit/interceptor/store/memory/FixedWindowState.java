@@ -19,7 +19,7 @@ final class FixedWindowState implements CounterState {
         if (!admit) {
             return peek(now, request);
         }
-        long limit = request.limit();
+        long limit = request.count();
         long cost = request.cost();
         // A window stays open though refunds brought its count back to 0, as its Redis hash does.
         if (!open(now, request)) {
@@ -46,13 +46,13 @@ final class FixedWindowState implements CounterState {
     public Decision peek(long now, CounterRequest request) {
         long used = open(now, request) ? count : 0;
         long reset = used > 0 ? end(now, request) - now : 0;
-        boolean fits = used + request.cost() <= request.limit();
-        return new Decision(fits, request.limit(), Math.max(0, request.limit() - used), fits ? 0 : reset, reset, now);
+        boolean fits = used + request.cost() <= request.count();
+        return new Decision(fits, request.count(), Math.max(0, request.count() - used), fits ? 0 : reset, reset, now);
     }
 
     @Override
     public boolean refund(long now, long reservedAt, CounterRequest request) {
-        long admitted = Math.min(count, request.limit());
+        long admitted = Math.min(count, request.count());
         if (!open(now, request) || reservedAt < start || admitted < 1) {
             return false;
         }

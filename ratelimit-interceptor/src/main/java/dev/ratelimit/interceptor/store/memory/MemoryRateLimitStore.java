@@ -162,7 +162,7 @@ public class MemoryRateLimitStore implements RateLimitStore {
             if (!request.penalty().applies()) {
                 return state.acquire(now, request);
             }
-            Decision blocked = penalty.blocked(now, request.limit());
+            Decision blocked = penalty.blocked(now, request.count());
             if (blocked != null) {
                 return blocked;
             }
@@ -171,7 +171,7 @@ public class MemoryRateLimitStore implements RateLimitStore {
         }
 
         Decision peek(CounterRequest request, long now) {
-            Decision blocked = request.penalty().applies() ? penalty.blocked(now, request.limit()) : null;
+            Decision blocked = request.penalty().applies() ? penalty.blocked(now, request.count()) : null;
             return blocked != null ? blocked : state.peek(now, request);
         }
 

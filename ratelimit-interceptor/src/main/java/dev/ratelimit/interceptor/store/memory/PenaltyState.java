@@ -34,7 +34,7 @@ final class PenaltyState {
         long wait = Math.max(penalty.block(offences), denial.retryAfterMillis());
         blockedUntil = now + wait;
         expiresAt = blockedUntil + penalty.longestMillis();
-        return new Decision(false, denial.limit(), denial.remaining(), wait, Math.max(denial.resetMillis(), wait), now);
+        return new Decision(false, denial.count(), denial.remaining(), wait, Math.max(denial.resetMillis(), wait), now);
     }
 
     /** Whether it is as good as absent: the moment the penalty hash's TTL would end. */

@@ -18,7 +18,7 @@ final class SlidingLogState implements CounterState {
 
     @Override
     public Decision decide(long now, CounterRequest request, boolean admit) {
-        long limit = request.limit();
+        long limit = request.count();
         long window = request.windowMillis();
         long cost = request.cost();
         while (size > 0 && times[head] <= now - window) {

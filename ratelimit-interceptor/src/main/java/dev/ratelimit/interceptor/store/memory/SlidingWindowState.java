@@ -16,7 +16,7 @@ final class SlidingWindowState implements CounterState {
 
     @Override
     public Decision decide(long now, CounterRequest request, boolean admit) {
-        long limit = request.limit();
+        long limit = request.count();
         long window = request.windowMillis();
         long cost = request.cost();
         long nowIndex = Math.floorDiv(now, window);

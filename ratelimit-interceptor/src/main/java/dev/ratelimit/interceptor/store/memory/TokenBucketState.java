@@ -13,7 +13,7 @@ final class TokenBucketState implements CounterState {
 
     @Override
     public Decision decide(long now, CounterRequest request, boolean admit) {
-        long limit = request.limit();
+        long limit = request.count();
         long window = request.windowMillis();
         long cost = request.cost();
         ArrivalTime interval = new ArrivalTime(window / limit, window % limit).times(cost, limit);
@@ -40,7 +40,7 @@ final class TokenBucketState implements CounterState {
 
     @Override
     public boolean refund(long now, long reservedAt, CounterRequest request) {
-        long limit = request.limit();
+        long limit = request.count();
         long window = request.windowMillis();
         long cost = request.cost();
         if (!tat.isAfter(now) || reservedAt <= now - window) {

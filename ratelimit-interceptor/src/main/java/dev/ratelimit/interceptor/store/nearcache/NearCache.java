@@ -56,7 +56,7 @@ public final class NearCache {
         denial.lastUsedNanos = nowNanos;
         hits.increment();
         long retryAfter = millisRoundedUp(left);
-        return new Decision(false, request.limit(), 0, retryAfter,
+        return new Decision(false, request.count(), 0, retryAfter,
                 Math.max(retryAfter, millisRoundedUp(denial.resetAtNanos - nowNanos)), 0); // a denial is never refunded
     }
 
@@ -72,7 +72,7 @@ public final class NearCache {
                 || sentAtNanos - clearedAtNanos <= 0) {
             return;
         }
-        Denial denial = new Denial(request.algorithm(), request.limit(), request.windowMillis(), request.cost(),
+        Denial denial = new Denial(request.algorithm(), request.count(), request.windowMillis(), request.cost(),
                 sentAtNanos + decision.retryAfterMillis() * 1_000_000,
                 sentAtNanos + decision.resetMillis() * 1_000_000, sentAtNanos);
         denials.put(request.key(), denial);
@@ -156,7 +156,7 @@ public final class NearCache {
 
         /** A denial of a request of some cost says nothing of a lighter one: there may be room for it. */
         boolean answers(CounterRequest request) {
-            return request.algorithm() == algorithm && request.limit() == limit && request.windowMillis() == windowMillis
+            return request.algorithm() == algorithm && request.count() == limit && request.windowMillis() == windowMillis
                     && request.cost() >= cost;
         }
     }

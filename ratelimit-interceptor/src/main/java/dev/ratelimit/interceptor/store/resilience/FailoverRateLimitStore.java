@@ -142,7 +142,7 @@ public class FailoverRateLimitStore implements RateLimitStore {
     }
 
     private CounterRequest share(CounterRequest request) {
-        return request.withLimit(Math.max(1, request.limit() / instances));
+        return request.withCount(Math.max(1, request.count() / instances));
     }
 
     private static String lower(String name) {

@@ -69,7 +69,7 @@ class FailoverRateLimitStoreTest {
 
         assertThat(admitted(store, "shared", 10, 20)).isEqualTo(2);
         assertThat(admitted(store, "tiny", 3, 20)).isEqualTo(1);
-        assertThat(Stores.decide(store, request("shared", 10)).limit()).isEqualTo(2);
+        assertThat(Stores.decide(store, request("shared", 10)).count()).isEqualTo(2);
     }
 
     @Test

@@ -1,0 +1,37 @@
+package dev.ratelimit.interceptor.config;
+
+import dev.ratelimit.interceptor.rule.EndpointCatalog;
+import java.util.Set;
+
+/**
+ * This app's rules in force: its endpoints (from the {@link EndpointCatalog}) under the config snapshot
+ * in force, made anew when either changes and otherwise one {@code volatile} read away.
+ */
+public class RuleCatalog {
+
+    private final EndpointCatalog endpoints;
+    private final RuleSnapshotHolder snapshots;
+    private volatile Made current;
+
+    public RuleCatalog(EndpointCatalog endpoints, RuleSnapshotHolder snapshots) {
+        this.endpoints = endpoints;
+        this.snapshots = snapshots;
+    }
+
+    /** The rules in force now. */
+    public RulesInForce current() {
+        RuleSnapshot snapshot = snapshots.current();
+        long registered = endpoints.version();
+        Made made = current;
+        if (made == null || made.rules().snapshot() != snapshot || made.endpointsVersion() != registered) {
+            // Two threads may both make it: the same immutable value, the second replaces the first.
+            made = new Made(RulesInForce.of(endpoints.endpoints(), Set.of(endpoints.naming().module()), snapshot),
+                    registered);
+            current = made;
+        }
+        return made.rules();
+    }
+
+    private record Made(RulesInForce rules, long endpointsVersion) {
+    }
+}

@@ -1,0 +1,71 @@
+package dev.ratelimit.interceptor.config;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonValue;
+import dev.ratelimit.interceptor.rule.RuleId;
+import java.util.List;
+import java.util.Locale;
+import java.util.SortedMap;
+
+/**
+ * One rule as it is in force beside what declares it: the one description of a rule that every view
+ * renders (the actuator endpoint, the console, the rules document), made by {@link RulesInForce} alone.
+ *
+ * @param source          what declares the rule
+ * @param declaredOnClass for an annotation: whether it is the controller class's, not the method's own
+ * @param pattern         the endpoint's primary URL pattern, or a {@code dynuri} rule's pattern
+ * @param httpMethods     the endpoint's HTTP methods; empty for every method (and for a {@code dynuri} rule)
+ * @param declared        what the annotation declares; {@code null} for a dynamic rule, which operators make
+ * @param inForce         what the limiter applies, before a client's plan or exception
+ * @param overridden      the knobs whose value in force differs from the declaration: operators' values
+ * @param plans           the count and window of each plan, {@code <count>/<interval>}
+ * @param exceptions      each client's exception still in force
+ * @param ignored         the rule's fields the limiter does not apply, with the reason
+ */
+@JsonInclude(JsonInclude.Include.NON_EMPTY)
+public record RuleDescription(RuleId id, Source source,
+                              @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean declaredOnClass, String pattern,
+                              List<String> httpMethods, LimitDescription declared, LimitDescription inForce,
+                              boolean enabled, RuleMode mode, List<Knob> overridden, SortedMap<String, String> plans,
+                              SortedMap<String, IdentityException> exceptions, SortedMap<String, String> ignored) {
+
+    public RuleDescription {
+        httpMethods = List.copyOf(httpMethods);
+        overridden = List.copyOf(overridden);
+    }
+
+    /** What declares a rule. */
+    public enum Source {
+        /** {@code @RateLimit} on the handler method or its controller class. */
+        ANNOTATION,
+        /** {@code dyn.<module>.<rule>}: an operator's limit on a handler method without annotation. */
+        DYN,
+        /** {@code dynuri.<pattern>}: an operator's limit on every path a pattern matches. */
+        DYNURI;
+
+        @JsonValue
+        public String key() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** A knob's value in force, as the rules document writes it: {@code on}, {@code 5}, {@code 60}, {@code shadow}, {@code 300..3600}. */
+    public String text(Knob knob) {
+        return text(knob, inForce, enabled, mode);
+    }
+
+    /** A knob's declared value, as {@link #text} writes it; {@code null} for a dynamic rule. */
+    public String declaredText(Knob knob) {
+        return declared == null ? null : text(knob, declared, true, RuleMode.ENFORCE);
+    }
+
+    private static String text(Knob knob, LimitDescription limit, boolean enabled, RuleMode mode) {
+        return switch (knob) {
+            case CHECK -> enabled ? "on" : "off";
+            case COUNT -> Long.toString(limit.count());
+            case WINDOW -> Long.toString(limit.windowSeconds());
+            case MODE -> mode.value();
+            case PENALTY -> limit.penalty() == null ? "0" : limit.penalty();
+        };
+    }
+}

@@ -1,0 +1,347 @@
+package dev.ratelimit.interceptor.config;
+
+import dev.ratelimit.interceptor.InvalidValueException;
+import dev.ratelimit.interceptor.QuotaPeriod;
+import dev.ratelimit.interceptor.rule.CalendarQuota;
+import dev.ratelimit.interceptor.rule.Endpoint;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.rule.RequestCost;
+import dev.ratelimit.interceptor.rule.RuleId;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The one answer to "which rules are in force, and how": the endpoints' declared limits with what the
+ * config hash says of them (switches, counts, windows, penalties, modes), the dynamic rules, and each
+ * client's plan or exception. Immutable, made once per config snapshot: the request path, the
+ * allowance service, the actuator endpoint, the console and the rules document all ask it, so none of
+ * them works out a rule on its own.
+ *
+ * <p>The limits of each endpoint are worked out here once per snapshot, so a request only looks them up.
+ */
+public final class RulesInForce {
+
+    private final RuleSnapshot snapshot;
+    private final Set<String> modules;
+    private final List<Endpoint> endpoints;
+    private final Map<RuleId, Endpoint> endpointsById;
+    /** Each annotated endpoint's limits in force, those switched off left out. */
+    private final Map<RuleId, List<LimitDefinition>> endpointLimits;
+    /** Each annotated rule's declaration and limit in force, switched off or not. */
+    private final Map<RuleId, Declared> annotated;
+    /** Each endpoint's {@code dyn} limit in force, switched off or not. */
+    private final Map<RuleId, LimitDefinition> dynamic;
+    /** By module and pattern, each {@code dynuri} limit in force, switched off or not. */
+    private final Map<String, Map<String, LimitDefinition>> uri;
+    /** What a request finds: each {@code dyn} rule's, and by module and pattern each {@code dynuri} rule's, limits. */
+    private final Map<RuleId, List<LimitDefinition>> dynamicLimits;
+    private final Map<String, Map<String, List<LimitDefinition>>> uriLimits;
+    private final Map<String, Unapplied> unapplied;
+    private volatile List<RuleDescription> descriptions;
+
+    private RulesInForce(RuleSnapshot snapshot, Set<String> modules, List<Endpoint> endpoints) {
+        this.snapshot = snapshot;
+        this.modules = Set.copyOf(modules);
+        this.endpoints = List.copyOf(endpoints);
+        Map<RuleId, Endpoint> byId = new HashMap<>();
+        Map<RuleId, List<LimitDefinition>> limits = new HashMap<>();
+        Map<RuleId, Declared> rules = new LinkedHashMap<>();
+        for (Endpoint endpoint : endpoints) {
+            byId.put(endpoint.id(), endpoint);
+            if (endpoint.isAnnotated()) {
+                limits.put(endpoint.id(), enabledLimits(endpoint));
+                for (LimitDefinition declared : endpoint.limits()) {
+                    rules.putIfAbsent(declared.id(), new Declared(endpoint, declared, inForce(declared)));
+                }
+            }
+        }
+        this.endpointsById = Map.copyOf(byId);
+        this.endpointLimits = Map.copyOf(limits);
+        this.annotated = rules;
+        Map<RuleId, LimitDefinition> dyn = new HashMap<>();
+        Map<String, Unapplied> notApplied = new TreeMap<>();
+        snapshot.dynamicRules().forEach((text, spec) -> {
+            RuleId id = RuleId.parse(text, this.modules);
+            if (id == null) {
+                return; // another app's endpoint
+            }
+            Endpoint endpoint = byId.get(id);
+            if (endpoint == null) {
+                notApplied.put(SysConfigFields.dyn(id), new Unapplied(id, spec.format(),
+                        new InvalidValueException("ratelimit.config.unknownEndpoint", id)));
+            } else if (endpoint.isAnnotated()) {
+                notApplied.put(SysConfigFields.dyn(id), new Unapplied(id, spec.format(),
+                        new InvalidValueException("ratelimit.config.annotatedEndpoint", id)));
+            } else {
+                dyn.put(id, dynamicLimit(id, spec));
+            }
+        });
+        this.dynamic = Map.copyOf(dyn);
+        this.dynamicLimits = enabledOnly(dynamic);
+        this.unapplied = notApplied;
+        Map<String, Map<String, LimitDefinition>> byModule = new HashMap<>();
+        Map<String, Map<String, List<LimitDefinition>>> limitsByModule = new HashMap<>();
+        for (String module : this.modules) {
+            Map<String, LimitDefinition> patterns = new HashMap<>();
+            for (UriRule rule : snapshot.uriRules()) {
+                patterns.put(rule.pattern(), dynamicLimit(RuleId.of(module, rule.pattern()), rule.limit()));
+            }
+            byModule.put(module, Map.copyOf(patterns));
+            limitsByModule.put(module, enabledOnly(patterns));
+        }
+        this.uri = Map.copyOf(byModule);
+        this.uriLimits = Map.copyOf(limitsByModule);
+    }
+
+    /**
+     * The rules of {@code endpoints} under {@code snapshot}.
+     *
+     * @param modules the modules the endpoints belong to: the app's own, or every module of the API index
+     */
+    public static RulesInForce of(Collection<Endpoint> endpoints, Collection<String> modules, RuleSnapshot snapshot) {
+        List<Endpoint> sorted = new ArrayList<>(endpoints);
+        sorted.sort(Comparator.comparing(Endpoint::id));
+        return new RulesInForce(snapshot, Set.copyOf(modules), sorted);
+    }
+
+    public RuleSnapshot snapshot() {
+        return snapshot;
+    }
+
+    /**
+     * The rules as they would be with one more field in the hash, for a preview: what the request path
+     * would do, asked of the code it runs.
+     */
+    public RulesInForce with(String field, String value) {
+        Map<String, String> fields = new HashMap<>(snapshot.fields());
+        fields.put(field, value);
+        return new RulesInForce(SysConfigParser.parse(fields, snapshot.loadedAt(), warning -> { }), modules, endpoints);
+    }
+
+    public Set<String> modules() {
+        return modules;
+    }
+
+    /** The endpoints, by id. */
+    public List<Endpoint> endpoints() {
+        return endpoints;
+    }
+
+    public Optional<Endpoint> endpoint(RuleId id) {
+        return Optional.ofNullable(endpointsById.get(id));
+    }
+
+    /**
+     * The limits in force for a request to {@code endpoint} at {@code path}: its {@code @RateLimit}s with
+     * their overrides; else its {@code dyn} rule; else the most specific matching {@code dynuri} rule. A
+     * rule switched off is left out.
+     */
+    public List<LimitDefinition> limits(Endpoint endpoint, String path) {
+        if (endpoint.isAnnotated()) {
+            List<LimitDefinition> limits = endpointLimits.get(endpoint.id());
+            return limits != null ? limits : enabledLimits(endpoint); // an endpoint registered after this was made
+        }
+        if (!dynamic.isEmpty() && dynamic.containsKey(endpoint.id())) {
+            return dynamicLimits.getOrDefault(endpoint.id(), List.of());
+        }
+        if (snapshot.uriRules().isEmpty()) {
+            return List.of();
+        }
+        UriRule rule = snapshot.uriRule(path);
+        Map<String, List<LimitDefinition>> ofModule = uriLimits.get(endpoint.id().module());
+        return rule == null || ofModule == null ? List.of() : ofModule.getOrDefault(rule.pattern(), List.of());
+    }
+
+    /** The {@code dynuri} pattern that applies to {@code path}: the most specific that matches. */
+    public Optional<String> uriPattern(String path) {
+        return Optional.ofNullable(snapshot.uriRule(path)).map(UriRule::pattern);
+    }
+
+    /** Whether a {@code dynuri} pattern matches a path, as the request path matches them. */
+    public static boolean matches(String pattern, String path) {
+        return RuleSnapshot.PATH_MATCHER.match(pattern, path);
+    }
+
+    /** An annotated rule's limit in force, or empty when no endpoint declares it or it is switched off. */
+    public Optional<LimitDefinition> limit(RuleId id) {
+        Declared rule = annotated.get(id);
+        return rule == null || !snapshot.override(id).enabled() ? Optional.empty() : Optional.of(rule.inForce());
+    }
+
+    /** Whether a client's plan decides its limit: the rule resolves plans and the hash gives some. */
+    public boolean resolvesPlans(LimitDefinition limit) {
+        return !limit.plan().isEmpty() && !snapshot.plans().isEmpty();
+    }
+
+    /**
+     * The limit of one client: an operator's exception for it, else its plan's, else the rule's. The
+     * counter stays the same, so a client that changes plan keeps what it used; a calendar quota keeps
+     * its period, only its count changes.
+     *
+     * @param plan the client's plan, when {@link #resolvesPlans}; else {@code null}
+     */
+    public LimitDefinition forClient(LimitDefinition limit, String identity, String plan, Clock clock) {
+        IdentityException exception = snapshot.exception(limit.id(), identity, clock);
+        if (exception != null) {
+            return withLimit(limit, exception.count(), exception.windowSeconds());
+        }
+        LimitSpec planned = plan == null ? null : snapshot.plan(limit.id(), plan);
+        return planned == null ? limit : withLimit(limit, planned.count(), planned.windowSeconds());
+    }
+
+    /** Whether any rule only watches: then {@link #shadow} must be asked of each. */
+    public boolean anyShadow() {
+        return snapshot.anyShadow();
+    }
+
+    /** Whether a limit only watches: the whole limiter or its rule is in shadow mode. */
+    public boolean shadow(LimitDefinition limit) {
+        return snapshot.shadow(limit.id());
+    }
+
+    /** Every rule, described: the annotated ones by id, then the {@code dyn} rules, then the {@code dynuri} rules. */
+    public List<RuleDescription> rules() {
+        List<RuleDescription> described = descriptions;
+        if (described == null) {
+            described = describeAll();
+            descriptions = described;
+        }
+        return described;
+    }
+
+    public Optional<RuleDescription> rule(RuleId id) {
+        return rules().stream().filter(rule -> rule.id().equals(id)).findFirst();
+    }
+
+    /** The {@code dyn} rules of these modules that limit nothing, by field, with the reason. */
+    public Map<String, Unapplied> unappliedDynamicRules() {
+        return unapplied;
+    }
+
+    /**
+     * A {@code dyn} rule that limits nothing: its endpoint is unknown, or has {@code @RateLimit}.
+     *
+     * @param limit the field's value, in its canonical form
+     */
+    public record Unapplied(RuleId endpoint, String limit, InvalidValueException reason) {
+    }
+
+    private List<RuleDescription> describeAll() {
+        List<RuleDescription> described = new ArrayList<>();
+        annotated.forEach((id, rule) -> described.add(describe(id, RuleDescription.Source.ANNOTATION, rule.endpoint(),
+                rule.endpoint().limitsFromClass(), rule.endpoint().primaryPattern(), LimitDescription.of(rule.declared()),
+                rule.inForce())));
+        new TreeMap<>(dynamic).forEach((id, limit) -> {
+            Endpoint endpoint = endpointsById.get(id);
+            described.add(describe(id, RuleDescription.Source.DYN, endpoint, false, endpoint.primaryPattern(), null,
+                    limit));
+        });
+        for (UriRule rule : snapshot.uriRules().stream().sorted(Comparator.comparing(UriRule::pattern)).toList()) {
+            for (String module : new TreeMap<>(uri).keySet()) {
+                LimitDefinition limit = uri.get(module).get(rule.pattern());
+                described.add(describe(limit.id(), RuleDescription.Source.DYNURI, null, false, rule.pattern(), null,
+                        limit));
+            }
+        }
+        return List.copyOf(described);
+    }
+
+    private RuleDescription describe(RuleId id, RuleDescription.Source source, Endpoint endpoint, boolean onClass,
+                                     String pattern, LimitDescription declared, LimitDefinition limit) {
+        RuleOverride override = snapshot.override(id);
+        boolean shadow = snapshot.shadowRules().contains(id.toString());
+        LimitDescription inForce = LimitDescription.of(limit);
+        List<Knob> overridden = new ArrayList<>();
+        if (!override.enabled()) {
+            overridden.add(Knob.CHECK);
+        }
+        if (declared != null) {
+            if (inForce.count() != declared.count()) {
+                overridden.add(Knob.COUNT);
+            }
+            if (inForce.windowSeconds() != declared.windowSeconds()) {
+                overridden.add(Knob.WINDOW);
+            }
+        }
+        if (shadow) {
+            overridden.add(Knob.MODE);
+        }
+        if (declared != null && !Objects.equals(inForce.penalty(), declared.penalty())) {
+            overridden.add(Knob.PENALTY);
+        }
+        SortedMap<String, String> plans = new TreeMap<>();
+        snapshot.plans().getOrDefault(id.toString(), Map.of()).forEach((plan, spec) -> plans.put(plan, spec.format()));
+        SortedMap<String, IdentityException> exceptions = new TreeMap<>(
+                snapshot.exceptions().getOrDefault(id.toString(), Map.of()));
+        SortedMap<String, String> ignored = new TreeMap<>();
+        snapshot.ignored().forEach((field, reason) -> {
+            if (isFieldOf(field, id)) {
+                ignored.put(field, reason);
+            }
+        });
+        return new RuleDescription(id, source, onClass, pattern,
+                endpoint == null ? List.of() : endpoint.httpMethods().stream().sorted().toList(), declared, inForce,
+                override.enabled(), shadow ? RuleMode.SHADOW : RuleMode.ENFORCE, overridden, plans, exceptions, ignored);
+    }
+
+    private List<LimitDefinition> enabledLimits(Endpoint endpoint) {
+        List<LimitDefinition> limits = new ArrayList<>(endpoint.limits().size());
+        for (LimitDefinition declared : endpoint.limits()) {
+            if (snapshot.override(declared.id()).enabled()) {
+                limits.add(inForce(declared));
+            }
+        }
+        return List.copyOf(limits);
+    }
+
+    private LimitDefinition inForce(LimitDefinition declared) {
+        return snapshot.override(declared.id()).applyTo(declared);
+    }
+
+    /** Each limit switched on, as the one-limit list a request finds. */
+    private <K> Map<K, List<LimitDefinition>> enabledOnly(Map<K, LimitDefinition> limits) {
+        Map<K, List<LimitDefinition>> enabled = new HashMap<>();
+        limits.forEach((key, limit) -> {
+            if (snapshot.override(limit.id()).enabled()) {
+                enabled.put(key, List.of(limit));
+            }
+        });
+        return Map.copyOf(enabled);
+    }
+
+    /** Whether a field of the hash is one of a rule's own: a knob, a plan or an exception. */
+    static boolean isFieldOf(String field, RuleId rule) {
+        for (Knob knob : Knob.values()) {
+            if (field.equals(knob.field(rule))) {
+                return true;
+            }
+        }
+        return field.startsWith(SysConfigFields.plan(rule, "")) || field.startsWith(SysConfigFields.exception(rule, ""));
+    }
+
+    private static LimitDefinition dynamicLimit(RuleId id, LimitSpec spec) {
+        CalendarQuota quota = spec.period() == QuotaPeriod.NONE ? CalendarQuota.NONE
+                : new CalendarQuota(spec.period(), null);
+        return new LimitDefinition(id, spec.count(), spec.windowSeconds(), spec.dimension(), spec.algorithm(), "",
+                LimitDefinition.DEFAULT_MESSAGE_KEY, "", spec.penalty(), RequestCost.ONE, quota, "");
+    }
+
+    /** A calendar quota keeps its period: only the count changes. */
+    private static LimitDefinition withLimit(LimitDefinition limit, long count, long windowSeconds) {
+        return limit.withLimit(count, limit.quota().isCalendar() ? limit.windowSeconds() : windowSeconds);
+    }
+
+    private record Declared(Endpoint endpoint, LimitDefinition declared, LimitDefinition inForce) {
+    }
+}

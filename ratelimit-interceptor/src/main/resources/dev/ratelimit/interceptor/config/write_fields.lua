@@ -1,0 +1,40 @@
+-- Sets and removes fields of the config hash and announces the change, as one atomic step: an instance
+-- that hears the announcement reads all of it, the values returned are exactly the ones this write
+-- replaced (for the operator's audit trail) even with several editors at once, and config.version
+-- advances by one when anything changed, so that instances tell an edited hash from one that vanished.
+-- KEYS[1]: the config hash
+-- ARGV[1]: the config-changed channel; ARGV[2]: the version the writer read, or '' to write whatever it is;
+-- ARGV[3..]: field, 's' and the new value, or field, 'd' and '' to remove the field; ...
+-- Returns {version} when ARGV[2] no longer holds (nothing written), else {version, then for each field
+-- 1 and its previous value, or 0 and '' when it was absent}.
+local version = tonumber(redis.call('HGET', KEYS[1], 'config.version') or '0') or 0
+if ARGV[2] ~= '' and tonumber(ARGV[2]) ~= version then
+    return {version}
+end
+local reply = {version}
+local changed = false
+for i = 3, #ARGV, 3 do
+    local field, op, value = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+    local old = redis.call('HGET', KEYS[1], field)
+    if old then
+        table.insert(reply, 1)
+        table.insert(reply, old)
+    else
+        table.insert(reply, 0)
+        table.insert(reply, '')
+    end
+    if op == 's' then
+        if old ~= value then
+            redis.call('HSET', KEYS[1], field, value)
+            changed = true
+        end
+    elseif old then
+        redis.call('HDEL', KEYS[1], field)
+        changed = true
+    end
+end
+if changed then
+    reply[1] = redis.call('HINCRBY', KEYS[1], 'config.version', 1)
+    redis.call('PUBLISH', ARGV[1], ARGV[3])
+end
+return reply
