@@ -1,5 +1,7 @@
 package dev.ratelimit.apiindex;
 
+import dev.ratelimit.interceptor.config.ConfigReadListener;
+import dev.ratelimit.interceptor.config.RuleSnapshot;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.ExcludedPaths;
@@ -14,13 +16,19 @@ import org.slf4j.LoggerFactory;
  * endpoint exactly as the interceptor and the config hash do. A handler method whose every URL
  * pattern is excluded from limiting ({@code ratelimit.excluded-paths}) is left out: no rule could
  * apply to it.
+ *
+ * <p>The index comes back when it is missing, not only at start-up: each time the instance reads the
+ * config hash (every {@code ratelimit.config.refresh-interval}, and at once when the hash had been lost)
+ * it checks that its module's index is there, and reports it again when Redis lost it.
  */
-public class ApiIndexReporter {
+public class ApiIndexReporter implements ConfigReadListener {
 
     private static final Logger log = LoggerFactory.getLogger(ApiIndexReporter.class);
     private final EndpointCatalog catalog;
     private final ApiIndexRepository repository;
     private final ExcludedPaths excluded;
+    /** Handler methods in the last report; -1 before the first, made once the app is ready. */
+    private volatile int reported = -1;
 
     public ApiIndexReporter(EndpointCatalog catalog, ApiIndexRepository repository, ExcludedPaths excluded) {
         this.catalog = catalog;
@@ -38,6 +46,19 @@ public class ApiIndexReporter {
         }
         String module = catalog.naming().module();
         repository.replace(module, entries);
+        reported = entries.size();
         log.info("Reported {} handler methods of module {} to the API index", entries.size(), module);
+    }
+
+    /**
+     * Reports the index again when Redis lost it; not before the first report, made once the app is ready,
+     * nor for a module without endpoints, whose index is no key at all.
+     */
+    @Override
+    public void configRead(RuleSnapshot inForce, boolean restored) {
+        if (reported > 0 && !repository.isReported(catalog.naming().module())) {
+            log.warn("The API index of module {} was gone from Redis; reporting it again", catalog.naming().module());
+            report();
+        }
     }
 }

@@ -67,6 +67,16 @@ public class ApiIndexRepository {
                 Integer.toString(entries.size()));
     }
 
+    /** Whether the index of {@code module} is in Redis, listed among the modules. */
+    public boolean isReported(String module) {
+        List<Object> replies = redis.executePipelined((RedisCallback<Object>) connection -> {
+            connection.keyCommands().exists(bytes(keys.apiIndex(module)));
+            connection.setCommands().sIsMember(bytes(keys.apiIndexModules()), bytes(module));
+            return null;
+        });
+        return Boolean.TRUE.equals(replies.get(0)) && Boolean.TRUE.equals(replies.get(1));
+    }
+
     /** The modules that reported an index, sorted. */
     public SortedSet<String> modules() {
         return new TreeSet<>(redis.opsForSet().members(keys.apiIndexModules()));

@@ -153,6 +153,35 @@ class ApiIndexTest {
         awaitIndex(app, fullIds());
     }
 
+    /**
+     * The index comes back when Redis loses it, not only at start-up: flushed, or restarted without
+     * persistence, it is reported again once the instance has put the config hash back (within the 1 s
+     * version check); the time from Redis answering again to the index being back is printed.
+     */
+    @Test
+    void theIndexComesBackWhenRedisLosesIt() {
+        ConfigurableApplicationContext app = env.start(FullApi.class);
+        awaitIndex(app, fullIds());
+        Awaitility.await("the app's declarations merged").atMost(REPORTED)
+                .until(() -> redis.hexists("ratelimit:sysconfig", "declared.fixture.CatalogController.list.count"));
+
+        for (String loss : List.of("FLUSHALL", "a restart without persistence")) {
+            if (loss.equals("FLUSHALL")) {
+                redis.flushall();
+            } else {
+                env.redis().restart();
+                redis = env.redis().commands();
+            }
+            long start = System.nanoTime();
+            Awaitility.await("the index back after " + loss).atMost(Duration.ofSeconds(10)).ignoreExceptions()
+                    .pollInterval(Duration.ofMillis(10)).until(() -> redis.hkeys(INDEX).size() == fullIds().size()
+                            && redis.sismember("ratelimit:{apiindex}:modules", "fixture"));
+            System.out.printf("API index back %d ms after %s%n", (System.nanoTime() - start) / 1_000_000, loss);
+        }
+        assertThat(awaitIndex(app, fullIds()).get("fixture.CatalogController.list").limits())
+                .containsKey("fixture.CatalogController.list");
+    }
+
     @Test
     void collidingHandlerMethodsHaveAnEntryEach() {
         ConfigurableApplicationContext app = env.start(CollisionApplication.class);

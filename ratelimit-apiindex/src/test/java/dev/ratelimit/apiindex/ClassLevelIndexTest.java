@@ -26,7 +26,7 @@ class ClassLevelIndexTest {
                 .until(() -> redis.hget(INDEX, "fixture.ClassLimitedController.first"), json -> json != null);
         String own = redis.hget(INDEX, "fixture.ClassLimitedController.own");
 
-        assertThat(fromClass).contains("\"rule\":\"fixture.ClassLimitedController.first\",\"count\":3")
+        assertThat(fromClass).contains("\"limits\":{\"fixture.ClassLimitedController.first\":{\"count\":3,")
                 .endsWith(",\"limitsDeclaredOn\":\"class\"}");
         assertThat(own).contains("\"count\":5").doesNotContain("limitsDeclaredOn");
         assertThat(redis.hget(INDEX, "fixture.ClassLimitedController.exempt")).isNull();

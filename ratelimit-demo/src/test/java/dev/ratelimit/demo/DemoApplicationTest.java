@@ -38,7 +38,7 @@ class DemoApplicationTest {
             LogFilter newcomer = new LogFilter(null, null, "demo", null, "newcomer", null);
             await().until(() -> reports.detail(newcomer, LogPageRequest.newest(0, 10)).total() == 1);
             assertThat(reports.detail(newcomer, LogPageRequest.newest(0, 10)).rows().get(0))
-                    .extracting(LogEntry::rule, LogEntry::uri, LogEntry::limitCount, LogEntry::intervalSeconds)
+                    .extracting(LogEntry::rule, LogEntry::uri, LogEntry::limitCount, LogEntry::windowSeconds)
                     .containsExactly("DemoController.hello", "/api/hello", 3L, 10L);
 
             assertThat(http.status("/api/hello")).isEqualTo(200);

@@ -6,6 +6,8 @@ import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.ExcludedPaths;
 import dev.ratelimit.interceptor.startup.StartupTask;
+import dev.ratelimit.interceptor.store.LimiterRedisConnection;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -15,17 +17,19 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Reports the app's handler methods to the API index once per start, when the app is ready, in the
- * background: a slow or absent Redis never delays or fails the start. An app that only reads the
+ * background: a slow or absent Redis never delays or fails the start; and again whenever Redis lost it. An app that only reads the
  * index (the standalone console) sets {@code ratelimit.api-index.report=false}.
  */
 @AutoConfiguration(afterName = "dev.ratelimit.interceptor.autoconfigure.RateLimitAutoConfiguration")
 @ConditionalOnBean({EndpointCatalog.class, ExcludedPaths.class, StringRedisTemplate.class})
 public class ApiIndexAutoConfiguration {
 
+    /** On the connection of the limiter's background work: its checks run on the thread that reads the config. */
     @Bean
     @ConditionalOnMissingBean
-    ApiIndexRepository apiIndexRepository(StringRedisTemplate redis, RedisKeys keys) {
-        return new ApiIndexRepository(redis, keys);
+    ApiIndexRepository apiIndexRepository(StringRedisTemplate redis, ObjectProvider<LimiterRedisConnection> limiter,
+                                          RedisKeys keys) {
+        return new ApiIndexRepository(LimiterRedisConnection.forBackgroundWork(limiter.getIfAvailable(), redis), keys);
     }
 
     @Bean

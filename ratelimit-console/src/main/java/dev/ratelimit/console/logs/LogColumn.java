@@ -21,7 +21,7 @@ public enum LogColumn {
     URI("console.column.uri", LogSort.URI, 48, LogEntry::uri),
     DIMENSION("console.column.dimension", null, 11, LogEntry::dimension),
     LIMIT("console.column.limit", null, 8, entry -> Long.toString(entry.limitCount())),
-    INTERVAL("console.column.interval", null, 10, entry -> Long.toString(entry.intervalSeconds())),
+    WINDOW("console.column.window", null, 10, entry -> Long.toString(entry.windowSeconds())),
     SHADOW("console.column.shadow", null, 8, entry -> entry.shadow() ? "1" : "0"),
     /** The identical interceptions the row stands for (coalesced within {@code ratelimit.log.writer.coalesce-window}). */
     HITS("console.column.hits", null, 8, entry -> Long.toString(entry.hits()));
@@ -67,7 +67,7 @@ public enum LogColumn {
         return switch (this) {
             case CREATED_AT -> entry.createdAt();
             case LIMIT -> entry.limitCount();
-            case INTERVAL -> entry.intervalSeconds();
+            case WINDOW -> entry.windowSeconds();
             case SHADOW -> entry.shadow() ? 1 : 0;
             case HITS -> entry.hits();
             default -> value(entry);

@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.actuate;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.ratelimit.interceptor.blocked.BlockedClient;
 import dev.ratelimit.interceptor.blocked.BlockedClients;
+import dev.ratelimit.interceptor.config.EvictionPolicy;
 import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.config.RuleDescription;
 import dev.ratelimit.interceptor.config.RuleSnapshot;
@@ -43,15 +44,17 @@ public class RateLimitEndpoint {
     private final InterceptionLog log;
     private final Whitelist whitelist;
     private final BlockedClients blocked;
+    private final EvictionPolicy eviction;
     private final Clock clock;
 
     /**
      * @param whitelist the whitelist of the properties; the config hash's is in the snapshot
      * @param blocked   {@code null} without Redis
+     * @param eviction  {@code null} without a config hash in Redis
      */
     public RateLimitEndpoint(String module, RuleCatalog catalog, RuleSnapshotHolder snapshots, RateLimitStore store,
                              OutcomeCounts counts, InterceptionLog log, Whitelist whitelist, BlockedClients blocked,
-                             Clock clock) {
+                             EvictionPolicy eviction, Clock clock) {
         this.module = module;
         this.catalog = catalog;
         this.snapshots = snapshots;
@@ -60,6 +63,7 @@ public class RateLimitEndpoint {
         this.log = log;
         this.whitelist = whitelist;
         this.blocked = blocked;
+        this.eviction = eviction;
         this.clock = clock;
     }
 
@@ -68,7 +72,7 @@ public class RateLimitEndpoint {
         Long dropped = log instanceof DroppedInterceptions drops ? drops.droppedInterceptions() : null;
         RulesInForce rules = catalog.current();
         return new Report(module, snapshot(rules.snapshot()), rules.rules(), store.describe(), counts.snapshot(),
-                dropped, blockedNow());
+                dropped, blockedNow(), eviction == null ? null : eviction.current());
     }
 
     /** Read only: Unblock is the console's, or {@code BlockedClients.unblock}. */
@@ -87,7 +91,7 @@ public class RateLimitEndpoint {
         Instant readAt = snapshots.lastRead();
         Long age = readAt == null ? null : Duration.between(readAt, clock.instant()).toSeconds();
         return new SnapshotReport(snapshot.version(), readAt == null ? null : snapshot.loadedAt(), readAt, age,
-                snapshot.globalCheck(), snapshot.globalMode().value(), snapshot.logCheck(),
+                snapshots.lastRestore(), snapshot.globalCheck(), snapshot.globalMode().value(), snapshot.logCheck(),
                 ips(whitelist, snapshot.whitelist()), users(whitelist, snapshot.whitelist()), snapshot.ignored());
     }
 
@@ -110,10 +114,12 @@ public class RateLimitEndpoint {
      * @param counts      outcomes since the start, over all rules
      * @param logDropped  interceptions the log writer gave up, when it counts them
      * @param blocked     the module's clients blocked now, across its instances; {@code null} without Redis
+     * @param maxmemoryPolicy Redis' eviction policy, and whether it may evict the config hash; {@code null} without Redis
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Report(String module, SnapshotReport snapshot, List<RuleDescription> rules, StoreDescription store,
-                         Map<String, Long> counts, Long logDropped, BlockedReport blocked) {
+                         Map<String, Long> counts, Long logDropped, BlockedReport blocked,
+                         EvictionPolicy.Reading maxmemoryPolicy) {
     }
 
     /**
@@ -132,10 +138,12 @@ public class RateLimitEndpoint {
      * @param readAt     when the hash was last read: long ago while Redis does not answer, as the old snapshot
      *                   stays in force
      * @param ageSeconds seconds since {@code readAt}
+     * @param restored   the last time this instance put the hash back after Redis lost it; {@code null} if never
      * @param ignored    fields of the hash the limiter does not apply, with the reason
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record SnapshotReport(long version, Instant loadedAt, Instant readAt, Long ageSeconds, boolean globalCheck,
+    public record SnapshotReport(long version, Instant loadedAt, Instant readAt, Long ageSeconds,
+                                 RuleSnapshotHolder.Restore restored, boolean globalCheck,
                                  String globalMode, boolean logCheck, List<String> whitelistIps,
                                  List<String> whitelistUsers, Map<String, String> ignored) {
     }

@@ -1,5 +1,8 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
+import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.config.DurableConfigCopy;
+import dev.ratelimit.interceptor.config.copy.DatabaseConfigCopy;
 import dev.ratelimit.interceptor.log.InterceptionLog;
 import dev.ratelimit.interceptor.log.LogTimeZone;
 import dev.ratelimit.interceptor.log.database.LogDatabase;
@@ -9,6 +12,7 @@ import dev.ratelimit.interceptor.log.writer.LogRetention;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.apache.ibatis.session.SqlSessionFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -32,7 +36,7 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
         DatabaseInitializationMode.class})
 @ConditionalOnSingleCandidate(DataSource.class)
 @ConditionalOnBooleanProperty(name = "ratelimit.log.enabled", matchIfMissing = true)
-@EnableConfigurationProperties(InterceptionLogProperties.class)
+@EnableConfigurationProperties({InterceptionLogProperties.class, RateLimitProperties.class})
 public class InterceptionLogAutoConfiguration {
 
     @Bean
@@ -55,6 +59,16 @@ public class InterceptionLogAutoConfiguration {
         return new BatchingInterceptionLog(database, properties.timeZone(), writer.queueCapacity(),
                 writer.coalesceWindow(), writer.batchSize(), writer.attempts(), writer.retryBackoff(),
                 writer.shutdownTimeout());
+    }
+
+    /** Operators' rules kept in the log's database too, so that they survive Redis and every instance restarting. */
+    @Bean
+    @ConditionalOnMissingBean(DurableConfigCopy.class)
+    @ConditionalOnBooleanProperty(name = "ratelimit.config.durable-copy", matchIfMissing = true)
+    DatabaseConfigCopy rateLimitDurableConfigCopy(LogDatabase database, ObjectProvider<RedisKeys> keys,
+                                                  RateLimitProperties properties) {
+        RedisKeys hash = keys.getIfAvailable(() -> new RedisKeys(properties.redis().keyPrefix()));
+        return new DatabaseConfigCopy(database, hash.sysconfig(), Clock.systemUTC());
     }
 
     @Bean

@@ -2,9 +2,12 @@ package dev.ratelimit.interceptor.autoconfigure;
 
 import dev.ratelimit.interceptor.actuate.RateLimitEndpoint;
 import dev.ratelimit.interceptor.actuate.RateLimitHealthIndicator;
+import dev.ratelimit.interceptor.actuate.RateLimitRulesEndpoint;
 import dev.ratelimit.interceptor.blocked.BlockedClients;
+import dev.ratelimit.interceptor.config.EvictionPolicy;
 import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.config.document.RuleDocuments;
 import dev.ratelimit.interceptor.identity.Whitelist;
 import dev.ratelimit.interceptor.log.InterceptionLog;
 import dev.ratelimit.interceptor.metrics.OutcomeCounts;
@@ -25,8 +28,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The actuator endpoint {@code ratelimit} and the health component {@code rateLimit}, when the app has
- * Spring Boot's actuator.
+ * The actuator endpoints {@code ratelimit} and {@code ratelimitrules} and the health component
+ * {@code rateLimit}, when the app has Spring Boot's actuator.
  */
 @AutoConfiguration(after = {RateLimitAutoConfiguration.class, RateLimitStatsAutoConfiguration.class})
 @ConditionalOnBean(RateLimitInterceptor.class)
@@ -40,9 +43,17 @@ public class RateLimitActuatorAutoConfiguration {
         @ConditionalOnMissingBean
         RateLimitEndpoint rateLimitEndpoint(RuleNaming naming, RuleCatalog catalog, RuleSnapshotHolder snapshots,
                                             RateLimitStore store, OutcomeCounts counts, InterceptionLog log,
-                                            Whitelist whitelist, ObjectProvider<BlockedClients> blocked) {
+                                            Whitelist whitelist, ObjectProvider<BlockedClients> blocked,
+                                            ObjectProvider<EvictionPolicy> eviction) {
             return new RateLimitEndpoint(naming.module(), catalog, snapshots, store, counts, log, whitelist,
-                    blocked.getIfAvailable(), Clock.systemUTC());
+                    blocked.getIfAvailable(), eviction.getIfAvailable(), Clock.systemUTC());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnBean(RuleDocuments.class)
+        RateLimitRulesEndpoint rateLimitRulesEndpoint(RuleDocuments documents) {
+            return new RateLimitRulesEndpoint(documents);
         }
     }
 
@@ -54,8 +65,9 @@ public class RateLimitActuatorAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(name = "rateLimitHealthIndicator")
-        RateLimitHealthIndicator rateLimitHealthIndicator(CircuitBreaker circuit, RateLimitProperties properties) {
-            return new RateLimitHealthIndicator(circuit, properties.redisFailure().mode());
+        RateLimitHealthIndicator rateLimitHealthIndicator(CircuitBreaker circuit, RateLimitProperties properties,
+                                                          ObjectProvider<EvictionPolicy> eviction) {
+            return new RateLimitHealthIndicator(circuit, properties.redisFailure().mode(), eviction.getIfAvailable());
         }
     }
 }

@@ -4,11 +4,16 @@ import dev.ratelimit.interceptor.RateLimitService;
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.config.ConfigChangeListener;
 import dev.ratelimit.interceptor.config.ConfigChangeSubscription;
+import dev.ratelimit.interceptor.config.ConfigHash;
+import dev.ratelimit.interceptor.config.ConfigReadListener;
+import dev.ratelimit.interceptor.config.DurableConfigCopy;
+import dev.ratelimit.interceptor.config.EvictionPolicy;
 import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.config.SysConfigDefaults;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
+import dev.ratelimit.interceptor.config.document.RuleDocuments;
 import dev.ratelimit.interceptor.decision.RequestLimiter;
 import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
@@ -42,7 +47,6 @@ import dev.ratelimit.interceptor.web.RateLimitInterceptor;
 import dev.ratelimit.interceptor.web.RejectionHandler;
 import dev.ratelimit.interceptor.web.RejectionMessages;
 import java.time.Clock;
-import java.util.Map;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -207,21 +211,45 @@ public class RateLimitAutoConfiguration {
                 .forEach(mapping -> catalog.getObject().register(mapping.getHandlerMethods()));
     }
 
+    /** On the connection of the limiter's background work, so that a hash Redis lost is found and put back at once. */
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(StringRedisTemplate.class)
-    SysConfigRepository rateLimitSysConfigRepository(StringRedisTemplate redis, RedisKeys keys) {
-        return new SysConfigRepository(redis, keys);
+    SysConfigRepository rateLimitSysConfigRepository(StringRedisTemplate redis,
+                                                     ObjectProvider<LimiterRedisConnection> limiter, RedisKeys keys) {
+        return new SysConfigRepository(LimiterRedisConnection.forBackgroundWork(limiter.getIfAvailable(), redis), keys);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(SysConfigRepository.class)
+    EvictionPolicy rateLimitEvictionPolicy(StringRedisTemplate redis, ObjectProvider<LimiterRedisConnection> limiter,
+                                           RedisKeys keys) {
+        return new EvictionPolicy(LimiterRedisConnection.forBackgroundWork(limiter.getIfAvailable(), redis),
+                keys.sysconfig(), Clock.systemUTC());
+    }
+
+    /** Warns once at start-up when a full Redis may evict operators' rules. */
+    @Bean
+    @ConditionalOnMissingBean(name = "rateLimitEvictionPolicyCheck")
+    @ConditionalOnBean(EvictionPolicy.class)
+    StartupTask rateLimitEvictionPolicyCheck(EvictionPolicy policy) {
+        return new StartupTask("read Redis' maxmemory-policy", policy::check);
     }
 
     /** Without Redis (an in-process store and no Redis client) the annotations' limits apply as declared. */
     @Bean
     @ConditionalOnMissingBean
     RuleSnapshotHolder rateLimitRuleSnapshotHolder(ObjectProvider<SysConfigRepository> repository,
+                                                   ObjectProvider<DurableConfigCopy> copy,
+                                                   ObjectProvider<ConfigReadListener> listeners,
                                                    RateLimitProperties properties) {
         SysConfigRepository config = repository.getIfAvailable();
-        return new RuleSnapshotHolder(config == null ? Map::of : config::readAll,
-                properties.config().refreshInterval(), properties.config().initialLoadTimeout(), Clock.systemUTC());
+        RateLimitProperties.Config settings = properties.config();
+        return new RuleSnapshotHolder(config == null ? ConfigHash.NONE : config,
+                config == null ? null : copy.getIfAvailable(), () -> listeners.orderedStream().toList(),
+                settings.refreshInterval(), settings.checkInterval(), settings.initialLoadTimeout(),
+                Clock.systemUTC());
     }
 
     /**
@@ -253,11 +281,28 @@ public class RateLimitAutoConfiguration {
         return new SysConfigEditor(repository, Clock.systemUTC());
     }
 
+    /** This app's rules as a document, exported and imported from code. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(SysConfigEditor.class)
+    RuleDocuments rateLimitRuleDocuments(RuleCatalog catalog, SysConfigEditor editor) {
+        return new RuleDocuments(catalog, editor);
+    }
+
+    /** The app's declarations in the config hash: merged at start-up, and again whenever they go missing. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(SysConfigRepository.class)
+    SysConfigDefaults rateLimitConfigDefaults(EndpointCatalog catalog, SysConfigRepository repository,
+                                              RuleSnapshotHolder snapshots) {
+        return new SysConfigDefaults(catalog, repository, snapshots);
+    }
+
     @Bean
     @ConditionalOnMissingBean(name = "rateLimitConfigDefaultsWrite")
-    @ConditionalOnBean(SysConfigRepository.class)
-    StartupTask rateLimitConfigDefaultsWrite(EndpointCatalog catalog, SysConfigRepository repository) {
-        return new StartupTask("write the rate limit config defaults", new SysConfigDefaults(catalog, repository)::write);
+    @ConditionalOnBean(SysConfigDefaults.class)
+    StartupTask rateLimitConfigDefaultsWrite(SysConfigDefaults defaults) {
+        return new StartupTask("write the rate limit config defaults", defaults::write);
     }
 
     @Bean

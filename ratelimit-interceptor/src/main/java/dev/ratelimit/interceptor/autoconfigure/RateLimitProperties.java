@@ -129,10 +129,16 @@ public record RateLimitProperties(
 
     /**
      * @param refreshInterval    how often every instance re-reads the config hash
+     * @param checkInterval      how often every instance reads the hash's version alone: what finds a hash that
+     *                           Redis lost (a restart, a flush, an eviction), so that it is put back
      * @param initialLoadTimeout how long start-up waits for the first read before going on with defaults
+     * @param durableCopy        whether an app with the interception log's database keeps a copy of the hash
+     *                           there, put back when Redis and every instance lost it together
      */
     public record Config(@DefaultValue("30s") Duration refreshInterval,
-                         @DefaultValue("3s") Duration initialLoadTimeout) {
+                         @DefaultValue("1s") Duration checkInterval,
+                         @DefaultValue("3s") Duration initialLoadTimeout,
+                         @DefaultValue("true") boolean durableCopy) {
     }
 
     /**

@@ -1,31 +1,121 @@
 package dev.ratelimit.interceptor.config;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RuleId;
 import java.util.Locale;
 
 /**
- * What an operator can set of a rule in the config hash, each in the field {@code <rule>.<suffix>}:
- * its switch, count, window, mode and penalty. A rule's plans and client exceptions are keyed fields of
- * their own ({@link SysConfigFields#plan}, {@link SysConfigFields#exception}).
+ * What an operator can set of a rule in the config hash, each in the field {@code <rule>.<suffix>}, and
+ * everything about it in one place: how a value is checked and written (its canonical form, the one the
+ * parser reads and the editor writes), how documents and views show it, what it is as declared, and
+ * what it does to a limit. The parser, the editor, the start-up merge, the rules in force, the console
+ * and the rules document all go through these, so a new knob is a constant here (and the part of the
+ * limit it sets). A rule's plans and client exceptions are keyed fields of their own
+ * ({@link SysConfigFields#plan}, {@link SysConfigFields#exception}).
  */
 public enum Knob {
 
-    /** {@code 1}/{@code 0}: whether the rule limits at all. */
-    CHECK("check"),
+    /** {@code 1}/{@code 0}: whether the rule limits at all; documents write {@code on}/{@code off}. */
+    CHECK("check", true, false) {
+        @Override
+        String canonical(String text) {
+            return SysConfigParser.parseSwitch(text) ? ON : OFF;
+        }
+
+        @Override
+        public String text(String canonical) {
+            return OFF.equals(canonical) ? "off" : "on";
+        }
+
+        @Override
+        String of(LimitDefinition declared) {
+            return ON;
+        }
+    },
+
     /** Requests admitted per window. */
-    COUNT("count"),
+    COUNT("count", true, true) {
+        @Override
+        String canonical(String text) {
+            return Long.toString(SysConfigParser.parsePositive(text));
+        }
+
+        @Override
+        String of(LimitDefinition limit) {
+            return Long.toString(limit.count());
+        }
+
+        @Override
+        LimitDefinition apply(LimitDefinition limit, String canonical) {
+            return limit.withLimit(Long.parseLong(canonical), limit.windowSeconds());
+        }
+    },
+
     /** The window in seconds: the field is {@code <rule>.interval}, as the annotation's attribute. */
-    WINDOW("interval"),
+    WINDOW("interval", true, true) {
+        @Override
+        String canonical(String text) {
+            return Long.toString(SysConfigParser.parsePositive(text));
+        }
+
+        @Override
+        String of(LimitDefinition limit) {
+            return Long.toString(limit.windowSeconds());
+        }
+
+        @Override
+        LimitDefinition apply(LimitDefinition limit, String canonical) {
+            // a calendar quota's window is its period, which no count of seconds replaces
+            return limit.quota().isCalendar() ? limit : limit.withLimit(limit.count(), Long.parseLong(canonical));
+        }
+    },
+
     /** {@code enforce}, or {@code shadow}: denials are only logged and metered. */
-    MODE("mode"),
-    /** How long a denied client stays denied: {@code <seconds>}, {@code <first>..<longest>}, or {@code 0}. */
-    PENALTY("penalty");
+    MODE("mode", true, false) {
+        @Override
+        String canonical(String text) {
+            return RuleMode.parse(text).value();
+        }
+
+        @Override
+        String of(LimitDefinition declared) {
+            return RuleMode.ENFORCE.value();
+        }
+    },
+
+    /**
+     * How long a denied client stays denied: {@code <seconds>}, {@code <first>..<longest>}, or {@code 0}
+     * for none. Not written at start-up: absent, the annotation's applies.
+     */
+    PENALTY("penalty", false, true) {
+        @Override
+        String canonical(String text) {
+            return LimitSpec.formatPenalty(LimitSpec.parsePenalty(text));
+        }
+
+        @Override
+        String of(LimitDefinition limit) {
+            return LimitSpec.formatPenalty(limit.penalty());
+        }
+
+        @Override
+        LimitDefinition apply(LimitDefinition limit, String canonical) {
+            return limit.withPenalty(LimitSpec.parsePenalty(canonical));
+        }
+    };
+
+    private static final String ON = "1";
+    private static final String OFF = "0";
 
     private final String suffix;
+    private final boolean merged;
+    private final boolean setsLimit;
 
-    Knob(String suffix) {
+    Knob(String suffix, boolean merged, boolean setsLimit) {
         this.suffix = "." + suffix;
+        this.merged = merged;
+        this.setsLimit = setsLimit;
     }
 
     /** The knob's config field of a rule. */
@@ -37,6 +127,50 @@ public enum Knob {
     @JsonValue
     public String key() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * The value as the hash holds it: {@code on} becomes {@code 1}, {@code " 030 "} {@code 30}.
+     *
+     * @throws IllegalArgumentException with a message fit to show an operator
+     */
+    abstract String canonical(String text);
+
+    /** A canonical value as documents and views write it. */
+    public String text(String canonical) {
+        return canonical;
+    }
+
+    /**
+     * The knob's canonical value in a limit: what an annotation declares, or what is in force. A switch
+     * or a mode, which no limit carries, gives its default.
+     */
+    abstract String of(LimitDefinition limit);
+
+    /**
+     * The value in force of a rule whose limit in force is {@code inForce}: a part of the limit as the
+     * limit has it (the operator's value applied, where it fits the annotation), a switch or a mode as the
+     * operator set it, else its default.
+     *
+     * @param operators the operator's canonical value, or {@code null}
+     */
+    String inForce(LimitDefinition inForce, String operators) {
+        return setsLimit || operators == null ? of(inForce) : operators;
+    }
+
+    /** Whether the knob sets a part of the limit; otherwise it is the rule's switch or mode. */
+    boolean setsLimit() {
+        return setsLimit;
+    }
+
+    /** A limit with this knob's value; switches and modes leave it as it is. */
+    LimitDefinition apply(LimitDefinition limit, String canonical) {
+        return limit;
+    }
+
+    /** Whether the start-up merge writes the declared value (so that {@code HGETALL} shows it). */
+    boolean merged() {
+        return merged;
     }
 
     /** {@code .check}, {@code .interval}, ...: what a field of this knob ends with. */

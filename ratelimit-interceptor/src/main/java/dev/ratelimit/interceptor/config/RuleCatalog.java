@@ -32,6 +32,15 @@ public class RuleCatalog {
         return made.rules();
     }
 
+    /**
+     * The rules in force once the hash has been read now: for deciding what to write next (an import's
+     * preview), where a snapshot a check interval old would only make the write refused as outdated.
+     */
+    public RulesInForce readNow() {
+        snapshots.refresh();
+        return current();
+    }
+
     private record Made(RulesInForce rules, long endpointsVersion) {
     }
 }

@@ -1,10 +1,12 @@
 package dev.ratelimit.interceptor.config;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.ratelimit.interceptor.rule.RuleId;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SortedMap;
 
 /**
@@ -21,17 +23,22 @@ import java.util.SortedMap;
  * @param plans           the count and window of each plan, {@code <count>/<interval>}
  * @param exceptions      each client's exception still in force
  * @param ignored         the rule's fields the limiter does not apply, with the reason
+ * @param knobs           each knob's canonical value in force, as {@link #text} writes it
+ * @param declaredKnobs   each knob's declared canonical value; a dynamic rule has its switch's and mode's only
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record RuleDescription(RuleId id, Source source,
                               @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean declaredOnClass, String pattern,
                               List<String> httpMethods, LimitDescription declared, LimitDescription inForce,
                               boolean enabled, RuleMode mode, List<Knob> overridden, SortedMap<String, String> plans,
-                              SortedMap<String, IdentityException> exceptions, SortedMap<String, String> ignored) {
+                              SortedMap<String, IdentityException> exceptions, SortedMap<String, String> ignored,
+                              @JsonIgnore Map<Knob, String> knobs, @JsonIgnore Map<Knob, String> declaredKnobs) {
 
     public RuleDescription {
         httpMethods = List.copyOf(httpMethods);
         overridden = List.copyOf(overridden);
+        knobs = Map.copyOf(knobs);
+        declaredKnobs = Map.copyOf(declaredKnobs);
     }
 
     /** What declares a rule. */
@@ -49,23 +56,14 @@ public record RuleDescription(RuleId id, Source source,
         }
     }
 
-    /** A knob's value in force, as the rules document writes it: {@code on}, {@code 5}, {@code 60}, {@code shadow}, {@code 300..3600}. */
+    /** A knob's value in force, as documents and views write it: {@code on}, {@code 5}, {@code shadow}, {@code 300..3600}. */
     public String text(Knob knob) {
-        return text(knob, inForce, enabled, mode);
+        return knob.text(knobs.get(knob));
     }
 
-    /** A knob's declared value, as {@link #text} writes it; {@code null} for a dynamic rule. */
+    /** A knob's declared value, as {@link #text} writes it; {@code null} when nothing declares it. */
     public String declaredText(Knob knob) {
-        return declared == null ? null : text(knob, declared, true, RuleMode.ENFORCE);
-    }
-
-    private static String text(Knob knob, LimitDescription limit, boolean enabled, RuleMode mode) {
-        return switch (knob) {
-            case CHECK -> enabled ? "on" : "off";
-            case COUNT -> Long.toString(limit.count());
-            case WINDOW -> Long.toString(limit.windowSeconds());
-            case MODE -> mode.value();
-            case PENALTY -> limit.penalty() == null ? "0" : limit.penalty();
-        };
+        String declared = declaredKnobs.get(knob);
+        return declared == null ? null : knob.text(declared);
     }
 }

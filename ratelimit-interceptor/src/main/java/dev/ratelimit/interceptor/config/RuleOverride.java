@@ -1,42 +1,63 @@
 package dev.ratelimit.interceptor.config;
 
 import dev.ratelimit.interceptor.rule.LimitDefinition;
-import dev.ratelimit.interceptor.store.Penalty;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
 
-/**
- * What the config hash says about one rule's knobs ({@link Knob}): {@code null} count, window or penalty
- * means "as declared".
- */
-record RuleOverride(boolean enabled, Long count, Long windowSeconds, Penalty penalty) {
+/** What the config hash says about one rule's knobs: each canonical value an operator set; absent: as declared. */
+record RuleOverride(Map<Knob, String> values) {
 
-    static final RuleOverride NONE = new RuleOverride(true, null, null, null);
+    static final RuleOverride NONE = new RuleOverride(Map.of());
+
+    RuleOverride {
+        values = values.isEmpty() ? Map.of() : new EnumMap<>(values);
+    }
+
+    boolean enabled() {
+        return !"0".equals(values.get(Knob.CHECK));
+    }
+
+    boolean shadow() {
+        return RuleMode.SHADOW.value().equals(values.get(Knob.MODE));
+    }
+
+    /** The operator's canonical value of a knob, or {@code null}. */
+    String value(Knob knob) {
+        return values.get(knob);
+    }
+
+    RuleOverride with(Knob knob, String canonical) {
+        Map<Knob, String> more = new EnumMap<>(Knob.class);
+        more.putAll(values);
+        more.put(knob, canonical);
+        return new RuleOverride(more);
+    }
 
     /**
-     * The limit with this override applied. The parser checked the override against the declaration it
-     * knew ({@code declared.*}); one that does not fit the annotation in force (a hand-edited hash
-     * without declarations) leaves the limit as declared rather than failing requests.
+     * The limit with the operator's values applied. The parser checked them against the declaration it
+     * knew ({@code declared.*}); a value that still does not fit the annotation in force (a hand-edited
+     * hash without declarations) leaves its knob as declared rather than failing requests. A value that
+     * only fits with another (a count with its window) is tried again once the others are applied.
      */
     LimitDefinition applyTo(LimitDefinition limit) {
-        long newCount = count != null ? count : limit.count();
-        long newWindow = windowSeconds != null ? windowSeconds : limit.windowSeconds();
-        LimitDefinition penalised = penalty == null ? limit : limit.withPenalty(penalty);
-        try {
-            LimitDefinition.check(newCount, newWindow);
-        } catch (IllegalArgumentException e) {
-            return penalised;
+        LimitDefinition applied = limit;
+        List<Map.Entry<Knob, String>> deferred = new ArrayList<>();
+        for (Map.Entry<Knob, String> value : values.entrySet()) {
+            try {
+                applied = value.getKey().apply(applied, value.getValue());
+            } catch (IllegalArgumentException e) {
+                deferred.add(value);
+            }
         }
-        return penalised.withLimit(newCount, newWindow);
-    }
-
-    RuleOverride withEnabled(boolean value) {
-        return new RuleOverride(value, count, windowSeconds, penalty);
-    }
-
-    RuleOverride withLimit(Long newCount, Long newWindow) {
-        return new RuleOverride(enabled, newCount, newWindow, penalty);
-    }
-
-    RuleOverride withPenalty(Penalty newPenalty) {
-        return new RuleOverride(enabled, count, windowSeconds, newPenalty);
+        for (Map.Entry<Knob, String> value : deferred) {
+            try {
+                applied = value.getKey().apply(applied, value.getValue());
+            } catch (IllegalArgumentException e) {
+                // as declared
+            }
+        }
+        return applied;
     }
 }

@@ -4,62 +4,90 @@ import dev.ratelimit.interceptor.RedisBackgroundWork;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.InitializingBean;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
  * Holds the current {@link RuleSnapshot} in a {@code volatile} field and refreshes it from Redis on a
- * background thread: periodically, and at once when a change is announced ({@link #refreshSoon()}).
- * A refresh that fails keeps the snapshot it had; a first load that fails leaves
- * the defaults (declared limits on, nothing dynamic) until Redis answers.
+ * background thread: periodically, at once when a change is announced ({@link #refreshSoon()}), and
+ * whenever the hash's {@code config.version}, asked every {@code checkInterval}, is not the snapshot's.
+ *
+ * <p>What operators set is data, not cache: a hash that vanished (Redis restarted without persistence, a
+ * flush, an eviction) or went back to an older version (a failover to a replica that lagged) never
+ * replaces the snapshot. The instance keeps applying its snapshot and puts it back into Redis, only
+ * where the hash is absent or older, so that instances with different snapshots do not fight and the
+ * newest wins. With a {@link DurableConfigCopy}, each snapshot is kept there too, and a first read that
+ * finds the hash missing or older than the copy puts the copy back. A refresh that fails keeps the
+ * snapshot it had; a first load that fails leaves the defaults (declared limits on, nothing dynamic)
+ * until Redis answers.
  */
-public class RuleSnapshotHolder extends RedisBackgroundWork implements InitializingBean, DisposableBean {
+public class RuleSnapshotHolder extends RedisBackgroundWork
+        implements InitializingBean, SmartInitializingSingleton, DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(RuleSnapshotHolder.class);
 
-    private final Supplier<Map<String, String>> source;
+    private final ConfigHash hash;
+    private final DurableConfigCopy copy;
+    private final Supplier<List<ConfigReadListener>> listeners;
     private final Duration refreshInterval;
+    private final Duration checkInterval;
     private final Duration initialLoadTimeout;
     private final Clock clock;
     private final Set<String> reportedWarnings = ConcurrentHashMap.newKeySet();
     private final CountDownLatch firstLoad = new CountDownLatch(1);
     private final Object refreshLock = new Object();
     private final AtomicBoolean refreshQueued = new AtomicBoolean();
-    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "ratelimit-config-refresh");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledExecutorService scheduler = daemon("ratelimit-config-refresh");
+    /** Writes the durable copy off the refresh thread: a slow database never holds a refresh. */
+    private final ExecutorService copier = Executors.newSingleThreadExecutor(runnable -> thread(runnable,
+            "ratelimit-config-copy"));
+    private final AtomicReference<RuleSnapshot> toKeep = new AtomicReference<>();
 
     private volatile RuleSnapshot current = RuleSnapshot.defaults();
     private volatile Instant lastRead;
+    private volatile Restore lastRestore;
+    /** Listeners are beans too: they are told only once every bean exists, never from inside start-up's lock. */
+    private volatile boolean listening;
     private boolean read;
     private boolean lastRefreshFailed;
+    private boolean lossReported;
 
     /**
-     * @param source             reads the whole hash; may throw when Redis is away
-     * @param refreshInterval    time between background refreshes
+     * @param hash               the config hash; its reads throw when Redis is away
+     * @param copy               the durable copy, or {@code null} for none
+     * @param listeners          told after each read, once the app's beans all exist
+     * @param refreshInterval    time between reads of the whole hash
+     * @param checkInterval      time between reads of its version alone, which finds a lost hash
      * @param initialLoadTimeout how long start-up waits for the first load before going on with defaults
      */
-    public RuleSnapshotHolder(Supplier<Map<String, String>> source, Duration refreshInterval,
-                              Duration initialLoadTimeout, Clock clock) {
-        if (refreshInterval.isNegative() || refreshInterval.isZero()) {
-            throw new IllegalArgumentException("ratelimit.config.refresh-interval must be positive, was " + refreshInterval);
-        }
-        this.source = source;
+    public RuleSnapshotHolder(ConfigHash hash, DurableConfigCopy copy, Supplier<List<ConfigReadListener>> listeners,
+                              Duration refreshInterval, Duration checkInterval, Duration initialLoadTimeout,
+                              Clock clock) {
+        positive("ratelimit.config.refresh-interval", refreshInterval);
+        positive("ratelimit.config.check-interval", checkInterval);
+        this.hash = hash;
+        this.copy = copy;
+        this.listeners = listeners;
         this.refreshInterval = refreshInterval;
+        this.checkInterval = checkInterval;
         this.initialLoadTimeout = initialLoadTimeout;
         this.clock = clock;
     }
@@ -74,24 +102,55 @@ public class RuleSnapshotHolder extends RedisBackgroundWork implements Initializ
         return lastRead;
     }
 
+    /** The last time this instance put the hash back, or {@code null} if it never had to. */
+    public Restore lastRestore() {
+        return lastRestore;
+    }
+
+    /** Waits until the first load has been tried (or the start-up wait is over), so that what follows reads it. */
+    public void awaitFirstLoad() throws InterruptedException {
+        firstLoad.await(initialLoadTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
     /**
-     * Reads the hash now and swaps the snapshot if its content changed.
+     * Reads the hash now: swaps the snapshot if its content changed, or puts the snapshot back if the
+     * hash was lost.
      *
      * @return whether Redis answered
      */
     public boolean refresh() {
         synchronized (refreshLock) {
             try {
-                Map<String, String> hash = Map.copyOf(source.get());
+                Map<String, String> fields = Map.copyOf(hash.readAll());
                 lastRead = clock.instant();
                 if (lastRefreshFailed) {
                     log.info("Rate limit config is readable again");
                     lastRefreshFailed = false;
                 }
-                if (!read || !hash.equals(current.fields())) {
-                    current = SysConfigParser.parse(hash, clock.instant(), this::warnOnce);
-                    read = true;
+                boolean restored = false;
+                if (!read && fields.isEmpty()) {
+                    // Only for a hash that is gone: the common start reads no database. A hash older than the
+                    // copy (a Redis restored from an old backup) is put right by the first keep, moments later.
+                    Optional<DurableConfigCopy.Copy> kept = copy == null ? Optional.empty() : copy.load();
+                    if (kept.isPresent() && isOlder(fields, kept.get().version())) {
+                        restored = putBack(kept.get().version(), kept.get().fields(), fields, "the database's copy");
+                        fields = restored ? withVersion(kept.get().fields(), kept.get().version())
+                                : Map.copyOf(hash.readAll());
+                    }
                 }
+                if (current.holdsConfig() && isOlder(fields, current.version())) {
+                    restored = putBack(current.version(), current.fields(), fields, "this instance's snapshot");
+                } else {
+                    if (lossReported && !fields.isEmpty()) {
+                        lossReported = false;
+                    }
+                    if (!read || !fields.equals(current.fields())) {
+                        current = SysConfigParser.parse(fields, clock.instant(), this::warnOnce);
+                    }
+                }
+                read = true;
+                keepDurably(current);
+                tell(current, restored);
                 return true;
             } catch (RuntimeException e) {
                 if (hasStopped()) {
@@ -127,29 +186,158 @@ public class RuleSnapshotHolder extends RedisBackgroundWork implements Initializ
         }
     }
 
+    /** Reads the version alone, and the whole hash only when it is not the snapshot's. */
+    private void check() {
+        Long version;
+        try {
+            version = hash.version();
+        } catch (RuntimeException e) {
+            return; // Redis away: the next full read says so, once
+        }
+        if (version == null ? current.holdsConfig() : version != current.version()) {
+            refresh();
+        }
+    }
+
+    /** Whether the hash read is missing, or older than {@code version}: then a copy of that version goes back. */
+    private static boolean isOlder(Map<String, String> fields, long version) {
+        return fields.isEmpty() || SysConfigParser.version(fields) < version;
+    }
+
+    /** Puts a copy back where the hash is absent or older; whether this instance did. */
+    private boolean putBack(long version, Map<String, String> copyFields, Map<String, String> found, String what) {
+        if (!hash.restore(version, copyFields)) {
+            refreshSoon(); // another instance put a copy as new back first, or an operator wrote since: read it
+            return false;
+        }
+        Restore restore = new Restore(clock.instant(), version, found.isEmpty() ? null : SysConfigParser.version(found),
+                what);
+        lastRestore = restore;
+        if (!lossReported) {
+            lossReported = true;
+            log.warn("The rate limit config hash was {} in Redis (a restart without persistence, a flush, an "
+                            + "eviction or a failover); put back {} of version {} ({} fields), so operators' values "
+                            + "stay in force. Make Redis keep it: persistence, and a volatile-* maxmemory-policy",
+                    found.isEmpty() ? "gone" : "older (version " + restore.found() + ")", what, version,
+                    copyFields.size());
+        } else {
+            log.info("Put the rate limit config hash back again ({} of version {})", what, version);
+        }
+        return true;
+    }
+
+    /** Keeps the snapshot in the durable copy, once per snapshot, off this thread. */
+    private void keepDurably(RuleSnapshot snapshot) {
+        if (copy == null || !snapshot.holdsConfig() || toKeep.getAndSet(snapshot) == snapshot) {
+            return;
+        }
+        try {
+            copier.execute(() -> {
+                RuleSnapshot kept = toKeep.get();
+                copy.keep(kept.version(), kept.fields()).ifPresent(this::offer);
+            });
+        } catch (RejectedExecutionException e) {
+            // stopping: the snapshot was kept when it was read, or will be by another instance
+        }
+    }
+
+    /** A copy newer than the hash in Redis, found in the database: it goes back when it is newer than the snapshot too. */
+    private void offer(DurableConfigCopy.Copy newer) {
+        synchronized (refreshLock) {
+            if (newer.version() <= current.version()) {
+                return;
+            }
+            try {
+                Map<String, String> found = Map.copyOf(hash.readAll());
+                if (isOlder(found, newer.version()) && putBack(newer.version(), newer.fields(), found,
+                        "the database's copy")) {
+                    current = SysConfigParser.parse(withVersion(newer.fields(), newer.version()), clock.instant(),
+                            this::warnOnce);
+                    tell(current, true);
+                }
+            } catch (RuntimeException e) {
+                log.debug("The database's copy of the rate limit config was not put back: {}", e.toString());
+            }
+        }
+    }
+
+    private void tell(RuleSnapshot snapshot, boolean restored) {
+        if (!listening) {
+            return;
+        }
+        for (ConfigReadListener listener : listeners.get()) {
+            try {
+                listener.configRead(snapshot, restored);
+            } catch (RuntimeException e) {
+                log.debug("After reading the rate limit config, {} failed: {}", listener, e.toString());
+            }
+        }
+    }
+
+    private static Map<String, String> withVersion(Map<String, String> fields, long version) {
+        Map<String, String> versioned = new HashMap<>(fields);
+        versioned.put(SysConfigFields.VERSION, Long.toString(version));
+        return Map.copyOf(versioned);
+    }
+
     @Override
     public void afterPropertiesSet() throws InterruptedException {
         scheduler.scheduleWithFixedDelay(this::refresh, 0, refreshInterval.toMillis(), TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(this::check, checkInterval.toMillis(), checkInterval.toMillis(),
+                TimeUnit.MILLISECONDS);
         if (!firstLoad.await(initialLoadTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
             log.warn("Rate limit config not loaded within {}; starting with defaults until Redis answers",
                     initialLoadTimeout);
         }
     }
 
+    @Override
+    public void afterSingletonsInstantiated() {
+        listening = true;
+    }
+
     /** No refresh after this: the Redis connections close next. Refreshes begin in {@link #afterPropertiesSet}. */
     @Override
     protected void stopping() {
         stop(scheduler);
+        stop(copier);
     }
 
     @Override
     public void destroy() {
         scheduler.shutdownNow();
+        copier.shutdownNow();
     }
 
     private void warnOnce(String warning) {
         if (reportedWarnings.add(warning)) {
             log.warn("Rate limit config: {}", warning);
         }
+    }
+
+    private static void positive(String property, Duration interval) {
+        if (interval.isNegative() || interval.isZero()) {
+            throw new IllegalArgumentException(property + " must be positive, was " + interval);
+        }
+    }
+
+    private static ScheduledExecutorService daemon(String name) {
+        return Executors.newSingleThreadScheduledExecutor(runnable -> thread(runnable, name));
+    }
+
+    private static Thread thread(Runnable runnable, String name) {
+        Thread thread = new Thread(runnable, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    /**
+     * This instance put the hash back.
+     *
+     * @param version the version put back
+     * @param found   the version found in its place; {@code null} when the hash was gone
+     * @param from    what was put back: this instance's snapshot, or the database's copy
+     */
+    public record Restore(Instant at, long version, Long found, String from) {
     }
 }

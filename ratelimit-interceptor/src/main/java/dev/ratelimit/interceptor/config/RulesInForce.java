@@ -11,11 +11,11 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
@@ -163,6 +163,13 @@ public final class RulesInForce {
         return rule == null || ofModule == null ? List.of() : ofModule.getOrDefault(rule.pattern(), List.of());
     }
 
+    /** Every {@code dynuri} rule, which every app applies: its limit by pattern, sorted. */
+    public SortedMap<String, String> uriRules() {
+        SortedMap<String, String> rules = new TreeMap<>();
+        snapshot.uriRules().forEach(rule -> rules.put(rule.pattern(), rule.limit().format()));
+        return rules;
+    }
+
     /** The {@code dynuri} pattern that applies to {@code path}: the most specific that matches. */
     public Optional<String> uriPattern(String path) {
         return Optional.ofNullable(snapshot.uriRule(path)).map(UriRule::pattern);
@@ -240,8 +247,7 @@ public final class RulesInForce {
     private List<RuleDescription> describeAll() {
         List<RuleDescription> described = new ArrayList<>();
         annotated.forEach((id, rule) -> described.add(describe(id, RuleDescription.Source.ANNOTATION, rule.endpoint(),
-                rule.endpoint().limitsFromClass(), rule.endpoint().primaryPattern(), LimitDescription.of(rule.declared()),
-                rule.inForce())));
+                rule.endpoint().limitsFromClass(), rule.endpoint().primaryPattern(), rule.declared(), rule.inForce())));
         new TreeMap<>(dynamic).forEach((id, limit) -> {
             Endpoint endpoint = endpointsById.get(id);
             described.add(describe(id, RuleDescription.Source.DYN, endpoint, false, endpoint.primaryPattern(), null,
@@ -257,28 +263,26 @@ public final class RulesInForce {
         return List.copyOf(described);
     }
 
+    /**
+     * A rule as every view shows it. Each knob's value in force beside its declared one: a dynamic rule
+     * declares no limit, only the defaults of its switch and mode; a knob is overridden where the two differ.
+     */
     private RuleDescription describe(RuleId id, RuleDescription.Source source, Endpoint endpoint, boolean onClass,
-                                     String pattern, LimitDescription declared, LimitDefinition limit) {
+                                     String pattern, LimitDefinition declared, LimitDefinition limit) {
         RuleOverride override = snapshot.override(id);
-        boolean shadow = snapshot.shadowRules().contains(id.toString());
-        LimitDescription inForce = LimitDescription.of(limit);
+        Map<Knob, String> inForce = new EnumMap<>(Knob.class);
+        Map<Knob, String> declaredValues = new EnumMap<>(Knob.class);
         List<Knob> overridden = new ArrayList<>();
-        if (!override.enabled()) {
-            overridden.add(Knob.CHECK);
-        }
-        if (declared != null) {
-            if (inForce.count() != declared.count()) {
-                overridden.add(Knob.COUNT);
+        for (Knob knob : Knob.values()) {
+            String value = knob.inForce(limit, override.value(knob));
+            String asDeclared = declared != null ? knob.of(declared) : knob.setsLimit() ? null : knob.of(limit);
+            inForce.put(knob, value);
+            if (asDeclared != null) {
+                declaredValues.put(knob, asDeclared);
+                if (!asDeclared.equals(value)) {
+                    overridden.add(knob);
+                }
             }
-            if (inForce.windowSeconds() != declared.windowSeconds()) {
-                overridden.add(Knob.WINDOW);
-            }
-        }
-        if (shadow) {
-            overridden.add(Knob.MODE);
-        }
-        if (declared != null && !Objects.equals(inForce.penalty(), declared.penalty())) {
-            overridden.add(Knob.PENALTY);
         }
         SortedMap<String, String> plans = new TreeMap<>();
         snapshot.plans().getOrDefault(id.toString(), Map.of()).forEach((plan, spec) -> plans.put(plan, spec.format()));
@@ -291,8 +295,10 @@ public final class RulesInForce {
             }
         });
         return new RuleDescription(id, source, onClass, pattern,
-                endpoint == null ? List.of() : endpoint.httpMethods().stream().sorted().toList(), declared, inForce,
-                override.enabled(), shadow ? RuleMode.SHADOW : RuleMode.ENFORCE, overridden, plans, exceptions, ignored);
+                endpoint == null ? List.of() : endpoint.httpMethods().stream().sorted().toList(),
+                declared == null ? null : LimitDescription.of(declared), LimitDescription.of(limit), override.enabled(),
+                override.shadow() ? RuleMode.SHADOW : RuleMode.ENFORCE, overridden, plans, exceptions, ignored, inForce,
+                declaredValues);
     }
 
     private List<LimitDefinition> enabledLimits(Endpoint endpoint) {

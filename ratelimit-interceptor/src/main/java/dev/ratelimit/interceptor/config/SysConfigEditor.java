@@ -232,21 +232,24 @@ public class SysConfigEditor {
         }
 
         public Edit ruleSwitch(RuleId rule, boolean on) {
-            return put(Knob.CHECK.field(checkedId(rule)), on ? ON : OFF);
+            return knob(rule, Knob.CHECK, on ? ON : OFF);
         }
 
         public Edit ruleMode(RuleId rule, RuleMode mode) {
-            return put(Knob.MODE.field(checkedId(rule)), mode.value());
+            return knob(rule, Knob.MODE, mode.value());
         }
 
-        /** One knob from its text in a document: {@code on}, {@code 5}, {@code shadow}, {@code 300..3600}. */
+        /**
+         * One knob from its text, as documents and forms write it ({@code on}, {@code 5}, {@code shadow},
+         * {@code 300..3600}), written in its canonical form. A count and a window are checked together, with
+         * what this edit or the hash holds for the other, as the annotation's are.
+         */
         public Edit knob(RuleId rule, Knob knob, String text) {
+            String field = knob.field(checkedId(rule));
             return switch (knob) {
-                case CHECK -> ruleSwitch(rule, parsed(knob.field(rule), () -> SysConfigParser.parseSwitch(text)));
                 case COUNT -> ruleLimit(rule, text, null);
                 case WINDOW -> ruleLimit(rule, null, text);
-                case MODE -> ruleMode(rule, parsed(knob.field(rule), () -> RuleMode.parse(text)));
-                case PENALTY -> rulePenalty(rule, text);
+                default -> put(field, parsed(field, () -> knob.canonical(text)));
             };
         }
 
@@ -266,8 +269,8 @@ public class SysConfigEditor {
         public Edit ruleLimit(RuleId rule, String count, String windowSeconds) {
             String countField = Knob.COUNT.field(checkedId(rule));
             String windowField = Knob.WINDOW.field(rule);
-            String newCount = count == null ? null : positive(countField, count);
-            String newWindow = windowSeconds == null ? null : positive(windowField, windowSeconds);
+            String newCount = count == null ? null : parsed(countField, () -> Knob.COUNT.canonical(count));
+            String newWindow = windowSeconds == null ? null : parsed(windowField, () -> Knob.WINDOW.canonical(windowSeconds));
             long checkedCount = Long.parseLong(newCount != null ? newCount : inForce(countField));
             long checkedWindow = Long.parseLong(newWindow != null ? newWindow : inForce(windowField));
             parsed(rule.toString(), () -> {
@@ -280,22 +283,29 @@ public class SysConfigEditor {
             return newWindow == null ? this : put(windowField, newWindow);
         }
 
+        /**
+         * Every knob back to the declaration: the merged ones to their {@code declared.*} value, the others
+         * removed, so that the annotation applies.
+         */
         public Edit resetToDeclared(RuleId rule) {
             checkedId(rule);
             boolean declared = false;
-            for (Knob knob : List.of(Knob.CHECK, Knob.COUNT, Knob.WINDOW, Knob.MODE)) {
-                String value = hash().get(SysConfigFields.declared(knob.field(rule)));
-                if (value != null) {
+            for (Knob knob : Knob.values()) {
+                String field = knob.field(rule);
+                String value = hash().get(SysConfigFields.declared(field));
+                if (knob.merged() && value != null) {
                     declared = true;
-                    if (!value.equals(hash().get(knob.field(rule)))) {
-                        put(knob.field(rule), value);
+                    if (!value.equals(hash().get(field))) {
+                        put(field, value);
                     }
+                } else if (!knob.merged() && hash().containsKey(field)) {
+                    removeKnob(rule, knob);
                 }
             }
             if (!declared) {
                 throw new InvalidValueException("ratelimit.config.notDeclared", LimitSpec.abbreviate(rule.toString()));
             }
-            return hash().containsKey(Knob.PENALTY.field(rule)) ? removeRulePenalty(rule) : this;
+            return this;
         }
 
         public Edit dynamicRule(RuleId endpoint, String limit) {
@@ -322,12 +332,16 @@ public class SysConfigEditor {
         }
 
         public Edit rulePenalty(RuleId rule, String penalty) {
-            String field = Knob.PENALTY.field(checkedId(rule));
-            return put(field, parsed(field, () -> LimitSpec.formatPenalty(LimitSpec.parsePenalty(penalty))));
+            return knob(rule, Knob.PENALTY, penalty);
         }
 
         public Edit removeRulePenalty(RuleId rule) {
-            return put(Knob.PENALTY.field(checkedId(rule)), null);
+            return removeKnob(rule, Knob.PENALTY);
+        }
+
+        /** Removes a knob's field: the rule's declaration applies again (and later deploys change it). */
+        public Edit removeKnob(RuleId rule, Knob knob) {
+            return put(knob.field(checkedId(rule)), null);
         }
 
         public Edit planLimit(RuleId rule, String plan, String limit) {
@@ -451,10 +465,6 @@ public class SysConfigEditor {
             throw new InvalidValueException("ratelimit.config.required." + what);
         }
         return value;
-    }
-
-    private static String positive(String field, String value) {
-        return parsed(field, () -> Long.toString(SysConfigParser.parsePositive(value)));
     }
 
     /** A plan's or an exception's {@code <count>/<interval>}: who is counted is the rule's own. */

@@ -15,7 +15,6 @@ import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_USERS;
 import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.identity.Whitelist;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
-import dev.ratelimit.interceptor.store.Penalty;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -125,24 +124,17 @@ public final class SysConfigParser {
         }
     }
 
+    /** A knob's canonical value into its rule's override; a count and a window wait to be checked together. */
     private static void knob(Knob knob, String rule, String value, Map<String, RuleOverride> overrides,
                              Map<String, Long> counts, Map<String, Long> intervals, Set<String> shadowRules) {
+        String canonical = knob.canonical(value);
         switch (knob) {
-            case CHECK -> {
-                boolean enabled = parseSwitch(value);
-                overrides.compute(rule, (id, o) -> orNone(o).withEnabled(enabled));
-            }
-            case COUNT -> counts.put(rule, parsePositive(value));
-            case WINDOW -> intervals.put(rule, parsePositive(value));
-            case PENALTY -> {
-                Penalty penalty = LimitSpec.parsePenalty(value);
-                overrides.compute(rule, (id, o) -> orNone(o).withPenalty(penalty));
-            }
-            case MODE -> {
-                if (RuleMode.parse(value) == RuleMode.SHADOW) {
-                    shadowRules.add(rule);
-                }
-            }
+            case COUNT -> counts.put(rule, Long.parseLong(canonical));
+            case WINDOW -> intervals.put(rule, Long.parseLong(canonical));
+            default -> overrides.compute(rule, (id, o) -> orNone(o).with(knob, canonical));
+        }
+        if (knob == Knob.MODE && canonical.equals(RuleMode.SHADOW.value())) {
+            shadowRules.add(rule);
         }
     }
 
@@ -169,9 +161,14 @@ public final class SysConfigParser {
                 }
                 continue;
             }
-            Long countOverride = counts.get(rule);
-            Long intervalOverride = intervals.get(rule);
-            overrides.compute(rule, (id, o) -> orNone(o).withLimit(countOverride, intervalOverride));
+            RuleOverride override = orNone(overrides.get(rule));
+            if (counts.containsKey(rule)) {
+                override = override.with(Knob.COUNT, Long.toString(counts.get(rule)));
+            }
+            if (intervals.containsKey(rule)) {
+                override = override.with(Knob.WINDOW, Long.toString(intervals.get(rule)));
+            }
+            overrides.put(rule, override);
         }
     }
 

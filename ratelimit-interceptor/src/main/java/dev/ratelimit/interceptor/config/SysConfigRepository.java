@@ -2,24 +2,29 @@ package dev.ratelimit.interceptor.config;
 
 import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.RedisKeys;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The {@code {p}:sysconfig} hash: reads it whole, merges the declared defaults, writes fields with an
- * announcement on {@code {p}:config-changed} so every instance refreshes at once.
+ * announcement on {@code {p}:config-changed} so every instance refreshes at once, and puts a copy back
+ * when the hash was lost.
  */
-public class SysConfigRepository {
+public class SysConfigRepository implements ConfigHash {
 
     @SuppressWarnings("rawtypes")
     private static final RedisScript<List> WRITE_FIELDS =
             RedisScript.of(new ClassPathResource("write_fields.lua", SysConfigRepository.class), List.class);
+    private static final RedisScript<Long> RESTORE =
+            RedisScript.of(new ClassPathResource("restore_config.lua", SysConfigRepository.class), Long.class);
     @SuppressWarnings("rawtypes")
     private static final RedisScript<List> MERGE_DECLARED =
             RedisScript.of(new ClassPathResource("merge_declared.lua", SysConfigRepository.class), List.class);
@@ -36,6 +41,7 @@ public class SysConfigRepository {
     }
 
     /** Every field of the hash; empty when the hash does not exist. */
+    @Override
     public Map<String, String> readAll() {
         return redis.<String, String>opsForHash().entries(keys.sysconfig());
     }
@@ -98,6 +104,46 @@ public class SysConfigRepository {
             i += 2;
         }
         return changes;
+    }
+
+    /**
+     * Puts {@code copy} back as the hash, announced, only where the hash is absent or older than
+     * {@code version}: the newest copy wins, whichever instance (or database) holds it.
+     *
+     * @return whether the copy was put back
+     */
+    @Override
+    public boolean restore(long version, Map<String, String> copy) {
+        List<String> arguments = new ArrayList<>(copy.size() * 2 + 2);
+        arguments.add(keys.configChangedChannel());
+        arguments.add(Long.toString(version));
+        copy.forEach((field, value) -> {
+            if (!field.equals(SysConfigFields.VERSION)) {
+                arguments.add(field);
+                arguments.add(value);
+            }
+        });
+        return Long.valueOf(1).equals(redis.execute(RESTORE, List.of(keys.sysconfig()), arguments.toArray()));
+    }
+
+    /** The hash's {@code config.version} alone, {@code null} when the hash does not exist: cheap to ask often. */
+    @Override
+    public Long version() {
+        List<Object> replies = redis.executePipelined((RedisCallback<Object>) connection -> {
+            byte[] key = keys.sysconfig().getBytes(StandardCharsets.UTF_8);
+            connection.keyCommands().exists(key);
+            connection.hashCommands().hGet(key, SysConfigFields.VERSION.getBytes(StandardCharsets.UTF_8));
+            return null;
+        });
+        if (!Boolean.TRUE.equals(replies.get(0))) {
+            return null;
+        }
+        Object version = replies.get(1);
+        try {
+            return version == null ? 0L : Long.parseLong(version.toString());
+        } catch (NumberFormatException e) {
+            return 0L;
+        }
     }
 
     /**

@@ -12,5 +12,5 @@ import java.time.Instant;
  */
 public record Interception(Instant createdAt, String module, String rule, String user, String ip,
                            String httpMethod, String uri, Dimension dimension, long limitCount,
-                           long intervalSeconds, boolean shadow) {
+                           long windowSeconds, boolean shadow) {
 }

@@ -74,6 +74,16 @@ public final class LimiterRedisConnection implements DisposableBean {
         return new LimiterRedisConnection(appRedis, silence, maxWait, () -> { });
     }
 
+    /**
+     * The template of the limiter's background work with Redis (the config hash, its version checks, the
+     * API index): the limiter's own connection when there is one, which reconnects within a probe interval
+     * of Redis coming back and refuses commands at once while Redis is away, so that no background read
+     * waits for the app's long timeouts; else the app's.
+     */
+    public static StringRedisTemplate forBackgroundWork(LimiterRedisConnection limiter, StringRedisTemplate app) {
+        return limiter == null ? app : limiter.template;
+    }
+
     /** Whether replies are awaited by the limiter (Lettuce) rather than by the client's own timeout. */
     boolean watchesReplies() {
         return lettuce != null;

@@ -1,7 +1,9 @@
 -- Sets and removes fields of the config hash and announces the change, as one atomic step: an instance
 -- that hears the announcement reads all of it, the values returned are exactly the ones this write
 -- replaced (for the operator's audit trail) even with several editors at once, and config.version
--- advances by one when anything changed, so that instances tell an edited hash from one that vanished.
+-- advances when anything changed, so that instances tell an edited hash from one that vanished. The
+-- version is a logical clock: one more than before, and at least Redis' time in ms, so that a write made
+-- after a hash was lost and re-created is still newer than every copy kept from before the loss.
 -- KEYS[1]: the config hash
 -- ARGV[1]: the config-changed channel; ARGV[2]: the version the writer read, or '' to write whatever it is;
 -- ARGV[3..]: field, 's' and the new value, or field, 'd' and '' to remove the field; ...
@@ -34,7 +36,10 @@ for i = 3, #ARGV, 3 do
     end
 end
 if changed then
-    reply[1] = redis.call('HINCRBY', KEYS[1], 'config.version', 1)
+    local time = redis.call('TIME')
+    local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+    reply[1] = math.max(version + 1, now)
+    redis.call('HSET', KEYS[1], 'config.version', string.format('%d', reply[1]))
     redis.call('PUBLISH', ARGV[1], ARGV[3])
 end
 return reply

@@ -29,7 +29,8 @@ class ActuatorTest {
 
     @Test
     void theEndpointShowsTheSnapshotTheRulesInForceTheStoreAndTheCounts() {
-        ConfigurableApplicationContext app = env.start("management.endpoints.web.exposure.include=ratelimit",
+        ConfigurableApplicationContext app = env.start(
+                "management.endpoints.web.exposure.include=ratelimit,ratelimitrules",
                 "ratelimit.whitelist.ips=192.0.2.0/24");
         HttpProbe http = new HttpProbe(FixtureApplication.port(app));
         env.redis().commands().hset("ratelimit:sysconfig", "fixture.LimitedController.user.count", "9");
@@ -68,6 +69,13 @@ class ActuatorTest {
         assertThat(details.path("nearCache").path("maxEntries").asInt()).isEqualTo(10_000);
         assertThat(report.path("counts").path("allowed").asLong()).isEqualTo(2);
         assertThat(report.path("blocked").path("clients").isArray()).isTrue();
+        assertThat(report.path("maxmemoryPolicy").path("policy").asString()).isEqualTo("noeviction");
+        assertThat(report.path("maxmemoryPolicy").path("evictsConfig").asBoolean()).isFalse();
+
+        HttpResponse<String> rules = http.get("/actuator/ratelimitrules");
+        assertThat(rules.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/yaml");
+        assertThat(rules.body()).contains("ratelimit-rules: 1", "LimitedController.user:", "count: 9  # declared: 50",
+                "'/open/**':", "mode: shadow  # the uri rule /open/** in this module");
         assertThat(report.path("blocked").path("error").isMissingNode()).as("no error: left out").isTrue();
     }
 
@@ -96,6 +104,8 @@ class ActuatorTest {
         JsonNode closed = json(http.get("/actuator/health/rateLimit"));
         assertThat(closed.path("status").asString()).isEqualTo("UP");
         assertThat(closed.path("details").path("circuit").asString()).isEqualTo("closed");
+        assertThat(closed.path("details").path("maxmemoryPolicy").asString()).isEqualTo("noeviction");
+        assertThat(closed.path("details").path("configEvictable").asBoolean()).isFalse();
 
         env.redis().stop();
         CircuitBreaker circuit = app.getBean(CircuitBreaker.class);

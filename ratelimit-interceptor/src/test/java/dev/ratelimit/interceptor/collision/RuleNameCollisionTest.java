@@ -35,7 +35,7 @@ class RuleNameCollisionTest {
 
     @BeforeEach
     void emptyRedis() {
-        env.redis().commands().flushall();
+        env.redis().emptyAll();
         assertThat(app.getBean(RuleSnapshotHolder.class).refresh()).isTrue();
     }
 

@@ -12,6 +12,7 @@ import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
 import java.time.Duration;
+import java.util.Map;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -40,14 +41,17 @@ class ConfigSubscriptionRecoveryTest {
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> redis.commands().hexists(
                 "ratelimit:sysconfig", "global.check"));
         assertThat(snapshots.refresh()).isTrue();
+        Map<String, String> beforeRestart = snapshots.current().fields();
 
         redis.restart();
 
         Awaitility.await("subscribed again").atMost(RECOVERY)
                 .until(() -> redis.commands().pubsubNumsub(CHANNEL).get(CHANNEL) == 1);
-        // The restarted Redis is empty: the refresh made on subscribing again sees that.
-        Awaitility.await("refreshed on subscribing again").atMost(RECOVERY)
-                .until(() -> !snapshots.current().holdsConfig());
+        // The restarted Redis is empty: the instance puts its snapshot back, which stays in force.
+        Awaitility.await("the hash put back").atMost(RECOVERY)
+                .until(() -> beforeRestart.equals(redis.commands().hgetall("ratelimit:sysconfig")));
+        assertThat(snapshots.current().fields()).isEqualTo(beforeRestart);
+        assertThat(snapshots.lastRestore()).isNotNull();
         assertChangesArrive(app);
     }
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.deploy.v1.OrdersV1;
 import dev.ratelimit.interceptor.deploy.v2.OrdersV2;
-import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.Concurrently;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
@@ -42,7 +41,7 @@ class DeployMergeTest {
         awaitDeclared("10");
         assertThat(knobs()).containsEntry(RULE + ".count", "10").containsEntry(RULE + ".interval", "30");
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() ->
-                Long.valueOf(10).equals(v2.getBean(RuleSnapshotHolder.class).current().override(RULE).count()));
+                "10".equals(v2.getBean(RuleSnapshotHolder.class).current().override(RULE).value(Knob.COUNT)));
     }
 
     @Test
@@ -94,7 +93,7 @@ class DeployMergeTest {
     }
 
     private SysConfigDefaults defaults(ConfigurableApplicationContext app) {
-        return new SysConfigDefaults(app.getBean(EndpointCatalog.class), app.getBean(SysConfigRepository.class));
+        return app.getBean(SysConfigDefaults.class);
     }
 
     private void awaitDeclared(String... counts) {

@@ -2,53 +2,204 @@ package dev.ratelimit.interceptor.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.rule.RuleId;
+import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import io.lettuce.core.ClientOptions;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
+/**
+ * The snapshot an instance holds, against a real Redis: what it does with a hash that changed, that
+ * vanished, that went back to an older version, and with a Redis that does not answer. Several holders on
+ * one Redis are several instances.
+ */
 class RuleSnapshotHolderTest {
 
-    private final AtomicReference<Map<String, String>> hash = new AtomicReference<>(Map.of());
-    private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
-    private final RuleSnapshotHolder holder = new RuleSnapshotHolder(() -> {
-        if (failure.get() != null) {
-            throw failure.get();
-        }
-        return hash.get();
-    }, Duration.ofHours(1), Duration.ofSeconds(1), Clock.systemUTC());
+    private static final String HASH = "ratelimit:sysconfig";
+    private static final RuleId RULE = RuleId.of("m", "C.x");
 
-    @Test
-    void aFailedRefreshKeepsTheLastGoodSnapshot() {
-        hash.set(Map.of("global.check", "0"));
-        assertThat(holder.refresh()).isTrue();
-        RuleSnapshot good = holder.current();
+    private static RedisServerProcess redis;
+    private static LettuceConnectionFactory connections;
+    private static SysConfigRepository repository;
+    private static SysConfigEditor editor;
+    private final List<RuleSnapshotHolder> holders = new ArrayList<>();
 
-        failure.set(new IllegalStateException("Redis is away"));
-        assertThat(holder.refresh()).isFalse();
-
-        assertThat(holder.current()).isSameAs(good);
-        assertThat(holder.current().globalCheck()).isFalse();
+    /** As the limiter's own connection: commands refused at once while Redis is away, not queued. */
+    @BeforeAll
+    static void start() {
+        redis = RedisServerProcess.start();
+        connections = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", redis.port()),
+                LettuceClientConfiguration.builder().clientOptions(ClientOptions.builder()
+                        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build()).build());
+        connections.afterPropertiesSet();
+        connections.start();
+        repository = new SysConfigRepository(new StringRedisTemplate(connections), new RedisKeys("ratelimit"));
+        editor = new SysConfigEditor(repository, Clock.systemUTC());
     }
 
-    @Test
-    void aFirstLoadThatFailsLeavesTheDefaults() {
-        failure.set(new IllegalStateException("Redis is away"));
-        assertThat(holder.refresh()).isFalse();
-        assertThat(holder.current()).isEqualTo(RuleSnapshot.defaults());
+    @AfterAll
+    static void stop() {
+        connections.destroy();
+        redis.close();
+    }
+
+    @BeforeEach
+    void emptyRedis() {
+        redis.commands().flushall();
+        // after the test that stops Redis, the connection comes back by its reconnect schedule
+        Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> repository.readAll().isEmpty());
+    }
+
+    @AfterEach
+    void stopHolders() {
+        holders.forEach(RuleSnapshotHolder::destroy);
     }
 
     @Test
     void aNewSnapshotOnlyWhenTheContentChangesWithTheHashsVersion() {
-        holder.refresh();
+        RuleSnapshotHolder holder = holder();
+        editor.setRuleCount(RULE, "5");
+        assertThat(holder.refresh()).isTrue();
         RuleSnapshot first = holder.current();
-        holder.refresh();
+        assertThat(holder.refresh()).isTrue();
         assertThat(holder.current()).isSameAs(first);
 
-        hash.set(Map.of("dyn.m.C.x", "5", "config.version", "8"));
+        editor.setDynamicRule(RuleId.of("m", "C.open"), "5/60");
         holder.refresh();
+
         assertThat(holder.current()).isNotSameAs(first);
-        assertThat(holder.current().version()).isEqualTo(8);
+        assertThat(holder.current().version()).isGreaterThan(first.version())
+                .isEqualTo(Long.parseLong(redis.commands().hget(HASH, "config.version")));
+    }
+
+    @Test
+    void aFreshRedisWithoutAHashIsNoLossTheDefaultsApply() {
+        RuleSnapshotHolder holder = holder();
+
+        assertThat(holder.refresh()).isTrue();
+
+        assertThat(holder.current().holdsConfig()).isFalse();
+        assertThat(holder.lastRestore()).isNull();
+        assertThat(redis.commands().exists(HASH)).isZero();
+    }
+
+    /** A restart without persistence, a flush or an eviction: the instance keeps its rules and puts them back. */
+    @Test
+    void aVanishedHashIsPutBackFromTheSnapshotWhichStaysInForce() {
+        RuleSnapshotHolder holder = holder();
+        editor.setRuleCount(RULE, "2");
+        editor.setDynamicRule(RuleId.of("m", "C.open"), "1/60");
+        holder.refresh();
+        Map<String, String> before = redis.commands().hgetall(HASH);
+
+        redis.commands().del(HASH);
+        assertThat(holder.refresh()).isTrue();
+
+        assertThat(holder.current().fields()).isEqualTo(before);
+        assertThat(redis.commands().hgetall(HASH)).isEqualTo(before);
+        assertThat(holder.lastRestore().found()).as("the hash was gone").isNull();
+        assertThat(holder.lastRestore().version()).isEqualTo(SysConfigParser.version(before));
+    }
+
+    /** A failover to a replica that had not yet received the last writes. */
+    @Test
+    void anOlderHashIsReplacedByTheNewerSnapshot() {
+        RuleSnapshotHolder holder = holder();
+        editor.setRuleCount(RULE, "2");
+        Map<String, String> older = redis.commands().hgetall(HASH);
+        editor.setRuleSwitch(RULE, false);
+        holder.refresh();
+        Map<String, String> newer = redis.commands().hgetall(HASH);
+
+        redis.commands().del(HASH);
+        redis.commands().hset(HASH, older);
+        holder.refresh();
+
+        assertThat(redis.commands().hgetall(HASH)).isEqualTo(newer);
+        assertThat(holder.current().fields()).isEqualTo(newer);
+        assertThat(holder.lastRestore().found()).isEqualTo(SysConfigParser.version(older));
+    }
+
+    /**
+     * Two instances, one of which missed the newest write, both find the hash gone: whichever puts its copy
+     * back first, the newest ends in Redis and in both snapshots, and an operator's removal stays removed.
+     */
+    @Test
+    void twoInstancesWithDifferentSnapshotsEndWithTheNewer() {
+        RuleSnapshotHolder behind = holder();
+        RuleSnapshotHolder current = holder();
+        editor.setDynamicRule(RuleId.of("m", "C.open"), "1/60");
+        behind.refresh();
+        editor.removeDynamicRule("m.C.open");
+        current.refresh();
+        Map<String, String> newest = redis.commands().hgetall(HASH);
+        assertThat(behind.current().dynamicRules()).as("missed the removal").containsKey("m.C.open");
+
+        redis.commands().del(HASH);
+        behind.refresh();
+        current.refresh();
+        behind.refresh();
+
+        assertThat(redis.commands().hgetall(HASH)).isEqualTo(newest).doesNotContainKey("dyn.m.C.open");
+        assertThat(behind.current().dynamicRules()).isEmpty();
+        assertThat(current.current().fields()).isEqualTo(newest);
+    }
+
+    /** No announcement comes with a flush: the version check, every second by default, finds it. */
+    @Test
+    void theVersionCheckFindsALostHashWithoutAnAnnouncement() throws Exception {
+        editor.setRuleCount(RULE, "2");
+        Map<String, String> before = redis.commands().hgetall(HASH);
+        RuleSnapshotHolder holder = holder();
+        holder.afterPropertiesSet();
+
+        redis.commands().flushall();
+
+        Awaitility.await("put back by the version check").atMost(Duration.ofSeconds(5))
+                .until(() -> before.equals(redis.commands().hgetall(HASH)));
+        assertThat(holder.current().fields()).isEqualTo(before);
+    }
+
+    @Test
+    void aFailedRefreshKeepsTheLastGoodSnapshotAndAFirstLoadThatFailsTheDefaults() {
+        editor.setGlobalSwitch(false);
+        RuleSnapshotHolder holder = holder();
+        RuleSnapshotHolder fresh = holder();
+        assertThat(holder.refresh()).isTrue();
+        RuleSnapshot good = holder.current();
+
+        redis.stop();
+        try {
+            Awaitility.await("Redis judged away").atMost(Duration.ofSeconds(10)).until(() -> !holder.refresh());
+            assertThat(fresh.refresh()).isFalse();
+        } finally {
+            redis.restart();
+        }
+
+        assertThat(holder.current()).isSameAs(good);
+        assertThat(holder.current().globalCheck()).isFalse();
+        assertThat(fresh.current()).isEqualTo(RuleSnapshot.defaults());
+    }
+
+    /** One instance, as the app builds it: the shipped intervals, no durable copy. */
+    private RuleSnapshotHolder holder() {
+        RuleSnapshotHolder holder = new RuleSnapshotHolder(repository, null, List::of, Duration.ofSeconds(30),
+                Duration.ofSeconds(1), Duration.ofSeconds(3), Clock.systemUTC());
+        holders.add(holder);
+        return holder;
     }
 }

@@ -66,7 +66,8 @@ class SysConfigDefaultsTest {
                 + "(declared: 50); the config hash decides until it is reset to the declaration");
         assertThat(output).contains("Rate limit config: fixture.LimitedController.ip.mode is shadow in the config hash, "
                 + "set by an operator (declared: enforce)");
-        assertThat(app.getBean(RuleSnapshotHolder.class).current().override(RuleId.of("fixture", "LimitedController.user")).count()).isEqualTo(7);
+        assertThat(app.getBean(RuleSnapshotHolder.class).current().override(RuleId.of("fixture", "LimitedController.user"))
+                .value(Knob.COUNT)).isEqualTo("7");
     }
 
     private static void knobs(Map<String, String> fields, String rule, String check, String interval, String count) {

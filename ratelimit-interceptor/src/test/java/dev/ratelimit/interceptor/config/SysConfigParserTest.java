@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.rule.RuleId;
-import dev.ratelimit.interceptor.store.Penalty;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,7 +27,7 @@ class SysConfigParserTest {
 
         assertThat(snapshot.globalCheck()).isFalse();
         assertThat(snapshot.logCheck()).isFalse();
-        assertThat(snapshot.override(RuleId.of("demo", "A.b"))).isEqualTo(new RuleOverride(false, 7L, 30L, null));
+        assertThat(snapshot.override(RuleId.of("demo", "A.b"))).isEqualTo(new RuleOverride(Map.of(Knob.CHECK, "0", Knob.COUNT, "7", Knob.WINDOW, "30")));
         assertThat(snapshot.dynamicRules().get("demo.Open.x")).isEqualTo(new LimitSpec(1, 60));
         assertThat(snapshot.uriRule("/api/v1/x")).isEqualTo(new UriRule("/api/**", new LimitSpec(5, 10)));
         assertThat(warnings).isEmpty();
@@ -42,7 +41,7 @@ class SysConfigParserTest {
                 "dynuri./ok", "99999999999999999999"));
 
         assertThat(snapshot.globalCheck()).isTrue();
-        assertThat(snapshot.override(RuleId.of("demo", "A.b"))).isEqualTo(new RuleOverride(true, null, 20L, null));
+        assertThat(snapshot.override(RuleId.of("demo", "A.b"))).isEqualTo(new RuleOverride(Map.of(Knob.WINDOW, "20")));
         assertThat(snapshot.dynamicRules()).isEmpty();
         assertThat(snapshot.uriRules()).isEmpty();
         assertThat(warnings).hasSize(6).allSatisfy(warning -> assertThat(warning).startsWith("ignoring config field"));
@@ -65,7 +64,7 @@ class SysConfigParserTest {
                 new IdentityException(500, 60, Instant.parse("2030-01-01T00:00:00Z")));
         assertThat(snapshot.exception(RuleId.of("demo", "A.b"), "10.0.0.7", now).count()).as("an identity with dots").isEqualTo(5);
         assertThat(snapshot.exception(RuleId.of("demo", "A.b"), "count", now).count()).as("not the rule's count knob").isEqualTo(9);
-        assertThat(snapshot.override(RuleId.of("demo", "A.b")).count()).isNull();
+        assertThat(snapshot.override(RuleId.of("demo", "A.b")).value(Knob.COUNT)).isNull();
         assertThat(snapshot.exception(RuleId.of("demo", "A.b"), "alice", Instant.parse("2030-01-01T00:00:00Z")))
                 .as("ended since the snapshot was read").isNull();
         assertThat(snapshot.ignored()).containsOnlyKeys("demo.A.b.plan.broken", "demo.A.b.exception.bob",
@@ -78,9 +77,9 @@ class SysConfigParserTest {
         RuleSnapshot snapshot = parse(Map.of("demo.A.b.penalty", "300..3600", "demo.A.c.penalty", "0",
                 "demo.A.d.penalty", "soon"));
 
-        assertThat(snapshot.override(RuleId.of("demo", "A.b")).penalty()).isEqualTo(new Penalty(300_000, 3_600_000));
-        assertThat(snapshot.override(RuleId.of("demo", "A.c")).penalty()).isEqualTo(Penalty.NONE);
-        assertThat(snapshot.override(RuleId.of("demo", "A.d")).penalty()).isNull();
+        assertThat(snapshot.override(RuleId.of("demo", "A.b")).value(Knob.PENALTY)).isEqualTo("300..3600");
+        assertThat(snapshot.override(RuleId.of("demo", "A.c")).value(Knob.PENALTY)).isEqualTo("0");
+        assertThat(snapshot.override(RuleId.of("demo", "A.d")).value(Knob.PENALTY)).isNull();
         assertThat(snapshot.ignored()).containsOnlyKeys("demo.A.d.penalty");
     }
 
@@ -106,7 +105,7 @@ class SysConfigParserTest {
 
         assertThat(snapshot.override(RuleId.of("demo", "A.b"))).isEqualTo(RuleOverride.NONE);
         assertThat(snapshot.override(RuleId.of("demo", "A.c"))).isEqualTo(RuleOverride.NONE);
-        assertThat(snapshot.override(RuleId.of("demo", "A.d"))).isEqualTo(new RuleOverride(true, 9L, null, null));
+        assertThat(snapshot.override(RuleId.of("demo", "A.d"))).isEqualTo(new RuleOverride(Map.of(Knob.COUNT, "9")));
         assertThat(snapshot.ignored()).containsOnlyKeys("demo.A.b.count", "demo.A.b.interval", "demo.A.c.count")
                 .containsEntry("demo.A.b.interval", "a window is at most 366 days (31622400 s), got 99999999999999 s")
                 .containsEntry("demo.A.c.count", "count 9000000000 per 86400 s is too large: at most 104249991 per 86400 s");

@@ -50,6 +50,11 @@ public final class RedisServerProcess implements AutoCloseable {
         return start(freePort(), List.of());
     }
 
+    /** Starts a server on a free port with extra command line options (e.g. {@code --maxmemory 4mb}). */
+    public static RedisServerProcess start(List<String> options) {
+        return start(freePort(), options);
+    }
+
     /**
      * Starts a server on {@code port} with extra command line options (e.g. {@code --cluster-enabled yes}).
      * Files it writes (such as a cluster's node file) are kept in its directory across {@link #restart()}.
@@ -117,6 +122,21 @@ public final class RedisServerProcess implements AutoCloseable {
 
     public synchronized void resume() {
         Signals.send(process.pid(), "CONT");
+    }
+
+    /**
+     * Empties Redis as an operator who wants every app back to its declarations would: every key goes, and
+     * the config hash is left with a {@code config.version} newer than any instance's snapshot, announced,
+     * so that the instances take the empty config instead of putting their rules back (what they do with a
+     * hash that vanished) and merge their declarations again.
+     */
+    public void emptyAll() {
+        RedisCommands<String, String> redis = commands();
+        redis.flushall();
+        List<String> time = redis.time();
+        long now = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
+        redis.hset("ratelimit:sysconfig", "config.version", Long.toString(now + 1));
+        redis.publish("ratelimit:config-changed", "emptied");
     }
 
     /** How often the server ran a command ({@code INFO commandstats}), e.g. {@code evalsha}; 0 if never. */

@@ -19,8 +19,18 @@ public final class RedisWithApps implements BeforeAllCallback, AfterAllCallback,
         AfterEachCallback {
 
     private final List<ConfigurableApplicationContext> apps = new ArrayList<>();
+    private final List<String> redisOptions;
     private RedisServerProcess redis;
     private boolean perClass;
+
+    public RedisWithApps() {
+        this(List.of());
+    }
+
+    /** @param redisOptions command line options of the redis-server, e.g. {@code --maxmemory 4mb} */
+    public RedisWithApps(List<String> redisOptions) {
+        this.redisOptions = List.copyOf(redisOptions);
+    }
 
     public RedisServerProcess redis() {
         return redis;
@@ -51,7 +61,7 @@ public final class RedisWithApps implements BeforeAllCallback, AfterAllCallback,
     @Override
     public void beforeAll(ExtensionContext context) {
         perClass = true;
-        redis = RedisServerProcess.start();
+        redis = RedisServerProcess.start(redisOptions);
     }
 
     @Override
@@ -62,7 +72,7 @@ public final class RedisWithApps implements BeforeAllCallback, AfterAllCallback,
     @Override
     public void beforeEach(ExtensionContext context) {
         if (!perClass) {
-            redis = RedisServerProcess.start();
+            redis = RedisServerProcess.start(redisOptions);
         }
     }
 

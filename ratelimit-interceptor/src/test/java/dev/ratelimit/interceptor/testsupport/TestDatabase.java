@@ -24,7 +24,7 @@ public final class TestDatabase implements AutoCloseable {
     public static final String REQUIRE_DATABASES = "RATELIMIT_REQUIRE_DATABASES";
 
     public enum Kind {
-        H2("jdbc:h2:mem:", "", ""),
+        H2("jdbc:h2:mem:", "sa", ""), // "sa": what Spring Boot connects to an embedded database as when no user is set
         MARIADB("jdbc:mariadb://127.0.0.1:3306/", "root", ""),
         POSTGRESQL("jdbc:postgresql://127.0.0.1:5432/test", "postgres", "");
 

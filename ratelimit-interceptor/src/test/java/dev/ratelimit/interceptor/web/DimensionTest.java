@@ -26,7 +26,7 @@ class DimensionTest {
 
     @BeforeEach
     void emptyRedis() {
-        redis.commands().flushall();
+        redis.emptyAll();
     }
 
     @Test

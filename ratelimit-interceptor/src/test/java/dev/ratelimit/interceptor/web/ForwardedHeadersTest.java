@@ -25,7 +25,7 @@ class ForwardedHeadersTest {
 
     @BeforeEach
     void emptyRedis() {
-        env.redis().commands().flushall();
+        env.redis().emptyAll();
     }
 
     @Test

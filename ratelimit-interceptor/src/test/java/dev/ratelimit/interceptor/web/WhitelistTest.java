@@ -54,7 +54,7 @@ class WhitelistTest {
 
     @BeforeEach
     void emptyRedis() {
-        env.redis().commands().flushall();
+        env.redis().emptyAll();
         proxiedApp.getBean(RuleSnapshotHolder.class).refresh();
         directApp.getBean(RuleSnapshotHolder.class).refresh();
     }

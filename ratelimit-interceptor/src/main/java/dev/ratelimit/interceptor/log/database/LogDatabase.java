@@ -39,6 +39,9 @@ public final class LogDatabase {
     private final DatabaseInitializationMode schemaInitialization;
     private final Set<Class<?>> mappers = new LinkedHashSet<>();
     private volatile SqlSessionFactory sessions;
+    /** The database's vendor, {@code null} for one without DDL here, and whether its schema was made; guarded by this. */
+    private String databaseId;
+    private boolean schemaMade;
 
     /**
      * @param schemaInitialization when to create the table from the packaged DDL on first use:
@@ -49,15 +52,15 @@ public final class LogDatabase {
         this.schemaInitialization = schemaInitialization;
     }
 
-    /** Registers a mapper interface (with its XML beside it); a new one only before the first session. */
+    /**
+     * Registers a mapper interface (with its XML beside it). One added after sessions were opened (a part
+     * that used the database while others were still being created) gets a new session factory, which
+     * has them all: sessions already open go on with the one they have, whose configuration never changes.
+     */
     public synchronized void addMapper(Class<?> mapper) {
-        if (mappers.contains(mapper)) {
-            return;
+        if (mappers.add(mapper)) {
+            sessions = null;
         }
-        if (sessions != null) {
-            throw new IllegalStateException("Mappers must be added before the first session is opened");
-        }
-        mappers.add(mapper);
     }
 
     /**
@@ -82,9 +85,12 @@ public final class LogDatabase {
         if (sessions != null) {
             return sessions;
         }
-        String databaseId = vendors().getDatabaseId(dataSource);
-        initializeSchema(databaseId);
-        upgradeSchema(databaseId);
+        if (!schemaMade) {
+            databaseId = vendors().getDatabaseId(dataSource);
+            initializeSchema(databaseId);
+            upgradeSchema(databaseId);
+            schemaMade = true;
+        }
         Configuration configuration = new Configuration(
                 new Environment("ratelimit-log", new JdbcTransactionFactory(), dataSource));
         configuration.setDatabaseId(databaseId);
@@ -111,23 +117,45 @@ public final class LogDatabase {
     }
 
     /**
-     * Adds the {@code hits} column to a table made by an earlier version, when the schema may be
-     * changed; otherwise says which script to run, since no row can be written until it is.
+     * Brings a schema made by an earlier version up to date, when the schema may be changed: the
+     * {@code hits} column of the log, the table of the config hash's durable copy. Otherwise says which
+     * script to run, since what needs it fails until it is.
      */
     private void upgradeSchema(String databaseId) {
-        if (!answers("SELECT 1 FROM biz_sys_ratelimit_log WHERE 1 = 0")
-                || answers("SELECT hits FROM biz_sys_ratelimit_log WHERE 1 = 0")) {
-            return;
+        if (!answers("SELECT 1 FROM biz_sys_ratelimit_log WHERE 1 = 0")) {
+            return; // no schema of an earlier version: the DDL of sql/ makes it whole
         }
-        String script = "upgrade/add-hits-" + (databaseId == null ? "h2" : databaseId) + ".sql";
-        if (databaseId == null || !mayChangeSchema()) {
-            log.error("Interception log: the table biz_sys_ratelimit_log has no column hits; run sql/{} (also in the "
-                    + "jar as {}{}) on it, or set ratelimit.log.initialize-schema=always", script, SCHEMA_LOCATION,
-                    script);
-            return;
+        for (Upgrade upgrade : Upgrade.values()) {
+            if (answers(upgrade.probe)) {
+                continue;
+            }
+            String script = "upgrade/" + upgrade.script + "-" + (databaseId == null ? "h2" : databaseId) + ".sql";
+            if (databaseId == null || !mayChangeSchema()) {
+                log.error("Interception log database: {} is missing; run sql/{} (also in the jar as {}{}), or set "
+                        + "ratelimit.log.initialize-schema=always", upgrade.missing, script, SCHEMA_LOCATION, script);
+                continue;
+            }
+            new ResourceDatabasePopulator(new ClassPathResource(SCHEMA_LOCATION + script)).execute(dataSource);
+            log.info("Interception log database: added {} ({})", upgrade.missing, script);
         }
-        new ResourceDatabasePopulator(new ClassPathResource(SCHEMA_LOCATION + script)).execute(dataSource);
-        log.info("Interception log: added the column hits to biz_sys_ratelimit_log ({})", script);
+    }
+
+    /** What a schema of an earlier version lacks: a query that fails without it, and the script that adds it. */
+    private enum Upgrade {
+        HITS("SELECT hits FROM biz_sys_ratelimit_log WHERE 1 = 0", "add-hits",
+                "the column hits of biz_sys_ratelimit_log"),
+        CONFIG_COPY("SELECT config_key FROM biz_sys_ratelimit_config WHERE 1 = 0", "add-config-copy",
+                "the table biz_sys_ratelimit_config (the durable copy of the config hash)");
+
+        private final String probe;
+        private final String script;
+        private final String missing;
+
+        Upgrade(String probe, String script, String missing) {
+            this.probe = probe;
+            this.script = script;
+            this.missing = missing;
+        }
     }
 
     /** Whether the query runs: its table and columns exist. */

@@ -8,6 +8,6 @@ import java.time.LocalDateTime;
  * @param hits the identical interceptions this row stands for, from {@code createdAt} on within the coalescing window
  */
 public record LogEntry(long id, LocalDateTime createdAt, String module, String rule, String user, String ip,
-                       String httpMethod, String uri, String dimension, long limitCount, long intervalSeconds,
+                       String httpMethod, String uri, String dimension, long limitCount, long windowSeconds,
                        boolean shadow, long hits) {
 }

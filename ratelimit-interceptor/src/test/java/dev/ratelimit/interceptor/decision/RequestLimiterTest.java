@@ -1,0 +1,221 @@
+package dev.ratelimit.interceptor.decision;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.Dimension;
+import dev.ratelimit.interceptor.RateLimit;
+import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.config.RuleCatalog;
+import dev.ratelimit.interceptor.config.RuleMode;
+import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.config.SysConfigEditor;
+import dev.ratelimit.interceptor.config.SysConfigRepository;
+import dev.ratelimit.interceptor.fixture.RecordingInterceptionLog;
+import dev.ratelimit.interceptor.identity.Whitelist;
+import dev.ratelimit.interceptor.metrics.Outcome;
+import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
+import dev.ratelimit.interceptor.rule.Endpoint;
+import dev.ratelimit.interceptor.rule.EndpointCatalog;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.rule.RuleId;
+import dev.ratelimit.interceptor.rule.RuleNaming;
+import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
+import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
+
+/**
+ * The decision core without HTTP: made-up requests to endpoints of a real catalog, counted by the
+ * in-process store, with the rules in force read from a real config hash. Limits in force, then the
+ * decisions, then the most restrictive denial; a shadow limit only watches; a whitelisted client, a
+ * client a limit cannot count, a request no wait would admit, and the master switch.
+ */
+class RequestLimiterTest {
+
+    private static final RuleId USER = RuleId.of("shop", "Orders.create#user");
+    private static final RuleId IP = RuleId.of("shop", "Orders.create#ip");
+
+    private static RedisServerProcess redis;
+    private static SysConfigEditor editor;
+    private static RuleSnapshotHolder snapshots;
+    private static Endpoint create;
+    private static RequestLimiter limiter;
+    private static final RecordingInterceptionLog log = new RecordingInterceptionLog(100);
+    private static final List<String> outcomes = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    static void start() throws Exception {
+        redis = RedisServerProcess.start();
+        SysConfigRepository repository = new SysConfigRepository(redis.template(), new RedisKeys("ratelimit"));
+        editor = new SysConfigEditor(repository, Clock.systemUTC());
+        snapshots = new RuleSnapshotHolder(repository, null, List::of, Duration.ofSeconds(30), Duration.ofSeconds(1),
+                Duration.ofSeconds(3), Clock.systemUTC());
+        EndpointCatalog endpoints = new EndpointCatalog(new RuleNaming("shop"), EnumSet.allOf(Algorithm.class),
+                key -> { }, countWhen -> { }, cost -> { });
+        endpoints.register(Map.of(RequestMappingInfo.paths("/orders").build(),
+                new HandlerMethod(new Orders(), Orders.class.getMethod("create"))));
+        create = endpoints.endpoints().get(0);
+        limiter = new RequestLimiter(new RuleCatalog(endpoints, snapshots), new RedisKeys("ratelimit"),
+                new MemoryRateLimitStore(Clock.systemUTC(), 1000), log, new RecordingMetrics(), Whitelist.EMPTY,
+                Clock.systemUTC(), ZoneOffset.UTC);
+    }
+
+    @AfterAll
+    static void stop() {
+        snapshots.destroy();
+        redis.close();
+    }
+
+    /** What the operator set in the last test goes; the counters start afresh with another user each test. */
+    @BeforeEach
+    void freshConfig() {
+        redis.emptyAll();
+        snapshots.refresh();
+        outcomes.clear();
+    }
+
+    @Test
+    void theMostRestrictiveDenialDecidesAndEveryLimitIsMetered() {
+        List<Verdict> verdicts = IntStream.range(0, 3)
+                .mapToObj(i -> limiter.decide(create, new Request("ann", "10.0.0.1", 1))).toList();
+
+        assertThat(verdicts).extracting(Verdict::kind).containsExactly(Verdict.Kind.ADMIT, Verdict.Kind.ADMIT,
+                Verdict.Kind.REJECT);
+        assertThat(verdicts.get(2).reportedLimit().id()).as("2 per user, the address's 3 not used up").isEqualTo(USER);
+        assertThat(outcomes).contains(USER + ":" + Outcome.BLOCKED, IP + ":" + Outcome.ALLOWED);
+        assertThat(log.recorded()).anySatisfy(row -> assertThat(row.rule()).isEqualTo(USER.rule()));
+    }
+
+    @Test
+    void aLimitInShadowModeWouldDenyButLetsThroughAndIsLoggedAsSuch() {
+        editor.setRuleMode(USER, RuleMode.SHADOW);
+        snapshots.refresh();
+
+        List<Verdict.Kind> kinds = IntStream.range(0, 3)
+                .mapToObj(i -> limiter.decide(create, new Request("bo", "10.0.0.2", 1)).kind()).toList();
+
+        assertThat(kinds).containsExactly(Verdict.Kind.ADMIT, Verdict.Kind.ADMIT, Verdict.Kind.ADMIT);
+        assertThat(outcomes).contains(USER + ":" + Outcome.SHADOW_BLOCKED);
+        assertThat(log.recorded()).anySatisfy(row -> {
+            assertThat(row.rule()).isEqualTo(USER.rule());
+            assertThat(row.shadow()).isTrue();
+        });
+    }
+
+    @Test
+    void aWhitelistedClientIsNotCountedAndALimitWithoutItsIdentityDoesNotApply() {
+        editor.setWhitelistIps("10.9.0.0/16");
+        snapshots.refresh();
+
+        assertThat(limiter.decide(create, new Request("cy", "10.9.1.1", 1)).kind()).isEqualTo(Verdict.Kind.PASS);
+        assertThat(outcomes).containsOnly(USER + ":" + Outcome.SKIPPED, IP + ":" + Outcome.SKIPPED);
+
+        outcomes.clear();
+        Verdict anonymous = limiter.decide(create, new Request(null, "10.0.0.3", 1));
+        assertThat(anonymous.limits()).extracting(LimitDefinition::id).containsExactly(IP);
+        assertThat(outcomes).contains(USER + ":" + Outcome.SKIPPED);
+    }
+
+    @Test
+    void aRequestNoWaitWouldAdmitTakesNothing() {
+        assertThat(limiter.decide(create, new Request("di", "10.0.0.4", 3)).kind()).isEqualTo(Verdict.Kind.TOO_COSTLY);
+        assertThat(IntStream.range(0, 2).mapToObj(i -> limiter.decide(create, new Request("di", "10.0.0.4", 1)).kind()))
+                .as("the heavy request took nothing").containsOnly(Verdict.Kind.ADMIT);
+    }
+
+    @Test
+    void theMasterSwitchOffLetsEverythingThroughUncounted() {
+        editor.setGlobalSwitch(false);
+        snapshots.refresh();
+
+        assertThat(IntStream.range(0, 5).mapToObj(i -> limiter.decide(create, new Request("ed", "10.0.0.5", 1)).kind()))
+                .containsOnly(Verdict.Kind.PASS);
+        assertThat(outcomes).isEmpty();
+    }
+
+    static class Orders {
+
+        @RateLimit(count = 2, interval = 60)
+        @RateLimit(count = 3, interval = 60, dimension = Dimension.IP)
+        public void create() {
+        }
+    }
+
+    /** A request as the web layer would describe it. */
+    private record Request(String user, String ip, long units) implements LimitedRequest {
+
+        @Override
+        public String path() {
+            return "/orders";
+        }
+
+        @Override
+        public String identity(LimitDefinition limit) {
+            return switch (limit.dimension()) {
+                case USER -> user;
+                case IP -> ip;
+                default -> "all";
+            };
+        }
+
+        @Override
+        public long cost(LimitDefinition limit) {
+            return units;
+        }
+
+        @Override
+        public String plan(LimitDefinition limit) {
+            return null;
+        }
+
+        @Override
+        public String clientIp() {
+            return ip;
+        }
+
+        @Override
+        public String user() {
+            return user;
+        }
+
+        @Override
+        public String verifiedUser() {
+            return user;
+        }
+
+        @Override
+        public String httpMethod() {
+            return "POST";
+        }
+
+        @Override
+        public String uri() {
+            return "/orders";
+        }
+    }
+
+    private static final class RecordingMetrics implements RateLimitMetrics {
+
+        @Override
+        public void outcome(LimitDefinition limit, Outcome outcome) {
+            outcomes.add(limit.id() + ":" + outcome);
+        }
+
+        @Override
+        public void decided(long nanos) {
+        }
+    }
+}
