@@ -149,11 +149,11 @@ class ConsoleRulePageTest {
         String rule = "AlgorithmController.tokenBucket";
         String rulePage = CONSOLE + "/rule?module=fixture&rule=" + rule;
         console.get(rulePage);
-        assertThat(console.post(CONSOLE + "/rules/penalty", "module", "fixture", "rule", rule, "penalty", " 100000 ")
+        assertThat(console.post(CONSOLE + "/rules/knob", "module", "fixture", "rule", rule, "knob", "penalty", "value", " 100000 ")
                 .statusCode()).isEqualTo(302);
 
         String page = console.get(rulePage).body();
-        assertThat(between(page, "id=\"penalty\"", "</td>")).contains("value=\"100000\"").doesNotContain("penalty-as-declared");
+        assertThat(between(page, "id=\"knob-penalty\"", "</td>")).contains("value=\"100000\"").doesNotContain("knob-as-declared-penalty");
         assertThat(between(page, "id=\"rule-changes\"", "</table>")).contains("fixture." + rule + ".penalty");
         assertThat(between(console.get(CONSOLE + "/rules").body(), "id=\"rule-fixture." + rule + "\"", "</tr>"))
                 .contains("100000 s");
@@ -166,12 +166,12 @@ class ConsoleRulePageTest {
                             && Long.parseLong(response.headers().firstValue("Retry-After").orElseThrow()) > 86_400;
                 });
 
-        HttpResponse<String> refused = console.follow(console.post(CONSOLE + "/rules/penalty", "module", "fixture",
-                "rule", rule, "penalty", "soon"));
+        HttpResponse<String> refused = console.follow(console.post(CONSOLE + "/rules/knob", "module", "fixture",
+                "rule", rule, "knob", "penalty", "value", "soon"));
         assertThat(refused.body()).contains("id=\"error\"").contains("value=\"soon\"");
-        assertThat(console.post(CONSOLE + "/rules/penalty", "module", "fixture", "rule", rule, "penalty", "")
+        assertThat(console.post(CONSOLE + "/rules/knob", "module", "fixture", "rule", rule, "knob", "penalty", "value", "")
                 .statusCode()).isEqualTo(302);
-        assertThat(between(console.get(rulePage).body(), "id=\"penalty\"", "</td>")).contains("penalty-as-declared");
+        assertThat(between(console.get(rulePage).body(), "id=\"knob-penalty\"", "</td>")).contains("knob-as-declared-penalty");
     }
 
     @Test

@@ -295,4 +295,52 @@ class ConsoleRulesTest {
                 "count", "4", "interval", "60");
         assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.globalB.mode")).isEqualTo("enforce");
     }
+
+    /**
+     * Rules as code in the console: the export is the rules document; an import shows exactly what it
+     * would change and writes nothing until applied; applied, it is one write, applied by the other
+     * instance and audited under the operator's name; a refused value is explained in the operator's language.
+     */
+    @Test
+    void theRulesAreExportedAndADocumentIsPreviewedThenAppliedAndAudited() {
+        HttpResponse<String> exported = session.get(CONSOLE + "/rules/export");
+        assertThat(exported.statusCode()).isEqualTo(200);
+        assertThat(exported.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/yaml");
+        assertThat(exported.headers().firstValue("Content-Disposition").orElseThrow()).contains("ratelimit-rules-");
+        assertThat(exported.body()).contains("ratelimit-rules: 1", "global:", "modules:");
+
+        String document = "ratelimit-rules: 1\nmodules:\n  fixture:\n    LimitedController.bucket:\n      count: 9\n";
+        session.get(CONSOLE + "/rules/import");
+        HttpResponse<String> preview = session.post(CONSOLE + "/rules/import", "document", document, "mode", "MERGE");
+        assertThat(preview.statusCode()).isEqualTo(200);
+        assertThat(preview.body()).contains("fixture.LimitedController.bucket.count").contains(">changed<");
+        assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.bucket.count")).as("a preview writes nothing")
+                .isEqualTo("2");
+        String version = preview.body().replaceAll("(?s).*name=\"version\" value=\"(\\d+)\".*", "$1");
+
+        HttpResponse<String> applied = session.post(CONSOLE + "/rules/import", "document", document, "mode", "MERGE",
+                "version", version);
+        assertThat(applied.statusCode()).isEqualTo(302);
+        assertThat(session.follow(applied).body()).contains("Imported: 1 field(s) changed.");
+        assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.bucket.count")).isEqualTo("9");
+        Awaitility.await().atMost(Duration.ofSeconds(1)).until(() -> otherApp.getBean(RuleCatalog.class).current()
+                .limit(RuleId.of("fixture", "LimitedController.bucket")).map(LimitDefinition::count).orElse(0L) == 9);
+        assertThat(session.get(CONSOLE + "/audit").body()).contains("fixture.LimitedController.bucket.count");
+
+        session.get(CONSOLE + "/rules/import?lang=ja");
+        HttpResponse<String> refused = session.post(CONSOLE + "/rules/import", "document",
+                "ratelimit-rules: 1\nmodules:\n  shop:\n    Orders.create:\n      count: 1\n", "mode", "MERGE");
+        assertThat(refused.body()).contains("モジュール &#39;shop&#39; はここでは不明です").doesNotContain("apply-form");
+        session.get(CONSOLE + "/rules?lang=en");
+        session.post(CONSOLE + "/rules/reset", "module", "fixture", "rule", "LimitedController.bucket");
+    }
+
+    /** The tests' redis-server keeps the default policy, noeviction: nothing without a TTL can be evicted. */
+    @Test
+    void theOverviewSaysWhetherAFullRedisMayEvictTheRules() {
+        String overview = session.get(CONSOLE + "/").body();
+
+        assertThat(overview).contains("id=\"maxmemory-policy\">noeviction<")
+                .contains("Only keys with a TTL can be evicted");
+    }
 }

@@ -1,15 +1,18 @@
 package dev.ratelimit.console.audit;
 
+import dev.ratelimit.interceptor.config.RulesInForce;
 import dev.ratelimit.interceptor.config.SysConfigChange;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
+import dev.ratelimit.interceptor.config.document.RulesImport;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * Every console write goes through here: the editor validates, writes and announces the change (so
- * every instance applies it at once), and the audit trail records who changed what from what.
+ * Every console write goes through here, an edit or an imported rules document: the editor validates,
+ * writes and announces the change (so every instance applies it at once), and the audit trail records who
+ * changed what from what.
  */
 public class AuditedEditor {
 
@@ -34,7 +37,23 @@ public class AuditedEditor {
 
     /** Applies an edit of several fields for {@code operator}, recording each that changed. */
     public List<SysConfigChange> applyAll(String operator, Function<SysConfigEditor, List<SysConfigChange>> edit) {
-        List<SysConfigChange> changes = edit.apply(editor);
+        return recorded(operator, edit.apply(editor));
+    }
+
+    /** What a rules document would change, checked by the editor against {@code rules}. */
+    public RulesImport.Preview preview(RulesInForce rules, String document, RulesImport.Mode mode) {
+        return RulesImport.preview(rules, editor, document, mode);
+    }
+
+    /**
+     * Writes what {@code preview} showed {@code operator}, if the hash is still at {@code version} (what the
+     * preview read), recording each field that changed.
+     */
+    public List<SysConfigChange> apply(String operator, RulesImport.Preview preview, long version) {
+        return recorded(operator, preview.applyIf(version));
+    }
+
+    private List<SysConfigChange> recorded(String operator, List<SysConfigChange> changes) {
         for (SysConfigChange change : changes) {
             if (!Objects.equals(change.oldValue(), change.newValue())) {
                 trail.record(new AuditEntry(clock.instant(), operator, change.field(), change.oldValue(),

@@ -23,7 +23,9 @@ import dev.ratelimit.console.rules.ConsoleRules;
 import dev.ratelimit.console.rules.RuleFormsController;
 import dev.ratelimit.console.rules.RulePageController;
 import dev.ratelimit.console.rules.RulesController;
+import dev.ratelimit.console.rules.RulesDocumentController;
 import dev.ratelimit.interceptor.blocked.BlockedClients;
+import dev.ratelimit.interceptor.config.EvictionPolicy;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
 import dev.ratelimit.interceptor.identity.TrustedProxyResolver;
@@ -89,8 +91,8 @@ public class ConsoleAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     OverviewController ratelimitConsoleOverview(ObjectProvider<LogReports> reports, LogClock clock,
-                                                ObjectProvider<LiveTraffic> live) {
-        return new OverviewController(reports, clock, live);
+                                                ObjectProvider<LiveTraffic> live, ObjectProvider<EvictionPolicy> eviction) {
+        return new OverviewController(reports, clock, live, eviction);
     }
 
     @Bean
@@ -136,6 +138,13 @@ public class ConsoleAutoConfiguration {
                                                 ObjectProvider<LiveTraffic> live, ObjectProvider<BlockedClients> blocked,
                                                 ObjectProvider<LogReports> reports, MessageSource messages) {
         return new RulePageController(rules, trail, clock, live, blocked, reports, messages);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RulesDocumentController ratelimitConsoleRulesDocument(ConsoleRules rules, AuditedEditor editor, LogClock clock,
+                                                          MessageSource messages, ConsoleProperties properties) {
+        return new RulesDocumentController(rules, editor, clock, messages, properties);
     }
 
     @Bean

@@ -3,6 +3,7 @@ package dev.ratelimit.console.logs;
 import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.console.live.LiveTraffic;
 import dev.ratelimit.interceptor.RateLimitExempt;
+import dev.ratelimit.interceptor.config.EvictionPolicy;
 import dev.ratelimit.interceptor.log.report.LogFilter;
 import dev.ratelimit.interceptor.log.report.LogReports;
 import jakarta.servlet.http.HttpServletResponse;
@@ -14,8 +15,9 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 
 /**
- * The landing page: the traffic of now (drawn by its script from {@code live.json}, when the statistics
- * are there), today's interceptions, the rules behind them, and the last 30 days.
+ * The landing page: Redis' eviction policy when it may evict operators' rules, the traffic of now (drawn
+ * by its script from {@code live.json}, when the statistics are there), today's interceptions, the rules
+ * behind them, and the last 30 days.
  */
 @Controller
 @RateLimitExempt
@@ -27,17 +29,24 @@ public class OverviewController {
     private final LogReports reports;
     private final LogClock clock;
     private final boolean live;
+    private final EvictionPolicy eviction;
 
-    /** @param live present when the live view ({@code live.json}) is served */
-    public OverviewController(ObjectProvider<LogReports> reports, LogClock clock, ObjectProvider<LiveTraffic> live) {
+    /**
+     * @param live     present when the live view ({@code live.json}) is served
+     * @param eviction Redis' eviction policy, which may put operators' rules at risk
+     */
+    public OverviewController(ObjectProvider<LogReports> reports, LogClock clock, ObjectProvider<LiveTraffic> live,
+                              ObjectProvider<EvictionPolicy> eviction) {
         this.reports = reports.getIfAvailable();
         this.clock = clock;
         this.live = live.getIfAvailable() != null;
+        this.eviction = eviction.getIfAvailable();
     }
 
     @GetMapping({"", "/"})
     public String overview(Model model, HttpServletResponse response) {
         model.addAttribute("live", live);
+        model.addAttribute("maxmemoryPolicy", eviction == null ? null : eviction.current());
         if (reports == null) {
             model.addAttribute("unavailable", true);
             return "ratelimit-console/overview";

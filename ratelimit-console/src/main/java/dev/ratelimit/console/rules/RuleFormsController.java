@@ -8,6 +8,7 @@ import dev.ratelimit.console.audit.AuditedEditor;
 import dev.ratelimit.console.logs.LogClock;
 import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.RateLimitExempt;
+import dev.ratelimit.interceptor.config.Knob;
 import dev.ratelimit.interceptor.config.SysConfigChange;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.rule.RuleId;
@@ -25,8 +26,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.util.UriUtils;
 
 /**
- * The rule page's forms for what an operator adds to an annotated rule beyond its count and window: its
- * penalty ({@code <rule>.penalty}), a plan's count and window ({@code <rule>.plan.<plan>}) and an exception
+ * The rule page's forms for what an operator sets of an annotated rule beyond what the rules list edits:
+ * its other knobs (the penalty, {@code <rule>.penalty}), a plan's count and window ({@code <rule>.plan.<plan>}) and an exception
  * for one identity until a time ({@code <rule>.exception.<identity>}). Written by the limiter's editor, so
  * checked as the limiter reads them, and audited; a refused form comes back to the rule page with the
  * reason and what was typed.
@@ -49,12 +50,22 @@ public class RuleFormsController {
         this.rulePage = properties.path() + "/rule";
     }
 
-    /** A blank {@code penalty} gives the rule its declared penalty back. */
-    @PostMapping("/rules/penalty")
-    public String savePenalty(@RequestParam String module, @RequestParam String rule,
-                              @RequestParam(defaultValue = "") String penalty, HttpServletRequest request) {
-        return write(module, rule, RULE_CONFIG, (edit, id) -> penalty.isBlank() ? edit.removeRulePenalty(id)
-                : edit.setRulePenalty(id, penalty.strip()), request, Map.of("penalty", penalty));
+    /**
+     * One knob the rules list does not edit (the penalty, and any a later version adds), as its form on the
+     * rule page sends it; a blank value gives the rule its declared one back.
+     */
+    @PostMapping("/rules/knob")
+    public String saveKnob(@RequestParam String module, @RequestParam String rule, @RequestParam String knob,
+                           @RequestParam(defaultValue = "") String value, HttpServletRequest request) {
+        Knob chosen = Knob.ofKey(knob);
+        return write(module, rule, RULE_CONFIG, (edit, id) -> {
+            if (chosen == null || RuleLine.LISTED.contains(chosen)) {
+                throw new InvalidValueException("ratelimit.document.notHere", knob, RuleLine.PAGE_KNOBS);
+            }
+            SysConfigEditor.Edit change = value.isBlank() ? edit.edit().removeKnob(id, chosen)
+                    : edit.edit().knob(id, chosen, value.strip());
+            return change.apply().get(0);
+        }, request, Map.of("knob." + knob, value));
     }
 
     @PostMapping("/rules/plan")

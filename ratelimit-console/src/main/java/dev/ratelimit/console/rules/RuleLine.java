@@ -3,6 +3,11 @@ package dev.ratelimit.console.rules;
 import dev.ratelimit.interceptor.config.Knob;
 import dev.ratelimit.interceptor.config.RuleDescription;
 import dev.ratelimit.interceptor.config.RuleMode;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * One annotated rule as the rules page shows it: its description, with what an operator typed into a
@@ -14,6 +19,12 @@ import dev.ratelimit.interceptor.config.RuleMode;
  * @param changedAt when, in the log's zone
  */
 public record RuleLine(RuleDescription rule, String count, String window, String changedBy, String changedAt) {
+
+    /** The knobs the rules list edits in place; the rule page edits the others. */
+    static final Set<Knob> LISTED = Set.copyOf(EnumSet.of(Knob.CHECK, Knob.COUNT, Knob.WINDOW, Knob.MODE));
+    /** The others, for a refusal that names them. */
+    static final String PAGE_KNOBS = Arrays.stream(Knob.values()).filter(knob -> !LISTED.contains(knob))
+            .map(Knob::key).collect(Collectors.joining(", "));
 
     /** Whether a knob differs from the declaration: an operator's value, kept across deploys. */
     public boolean overridden() {
@@ -28,8 +39,18 @@ public record RuleLine(RuleDescription rule, String count, String window, String
         return String.join(", ", rule.httpMethods());
     }
 
-    /** The operator's penalty in place of the declared one, {@code null} when it is as declared. */
-    public String penalty() {
-        return rule.overridden().contains(Knob.PENALTY) ? rule.text(Knob.PENALTY) : null;
+    /** The knobs the rule page edits: each with the operator's value in place of the declared one, or as declared. */
+    public List<KnobLine> pageKnobs() {
+        return Arrays.stream(Knob.values()).filter(knob -> !LISTED.contains(knob))
+                .map(knob -> new KnobLine(knob.key(), rule.overridden().contains(knob) ? rule.text(knob) : null,
+                        rule.declaredText(knob)))
+                .toList();
+    }
+
+    /**
+     * @param value    the operator's value, {@code null} while it is as declared
+     * @param declared the declared value
+     */
+    public record KnobLine(String key, String value, String declared) {
     }
 }
