@@ -27,8 +27,8 @@ public class ApiIndexReporter implements ConfigReadListener {
     private final EndpointCatalog catalog;
     private final ApiIndexRepository repository;
     private final ExcludedPaths excluded;
-    /** Handler methods in the last report; -1 before the first, made once the app is ready. */
-    private volatile int reported = -1;
+    /** Whether a report wrote an index: not before the first, made once the app is ready, nor for no endpoints. */
+    private volatile boolean indexed;
 
     public ApiIndexReporter(EndpointCatalog catalog, ApiIndexRepository repository, ExcludedPaths excluded) {
         this.catalog = catalog;
@@ -46,7 +46,7 @@ public class ApiIndexReporter implements ConfigReadListener {
         }
         String module = catalog.naming().module();
         repository.replace(module, entries);
-        reported = entries.size();
+        indexed = !entries.isEmpty();
         log.info("Reported {} handler methods of module {} to the API index", entries.size(), module);
     }
 
@@ -56,7 +56,7 @@ public class ApiIndexReporter implements ConfigReadListener {
      */
     @Override
     public void configRead(RuleSnapshot inForce, boolean restored) {
-        if (reported > 0 && !repository.isReported(catalog.naming().module())) {
+        if (indexed && !repository.isReported(catalog.naming().module())) {
             log.warn("The API index of module {} was gone from Redis; reporting it again", catalog.naming().module());
             report();
         }

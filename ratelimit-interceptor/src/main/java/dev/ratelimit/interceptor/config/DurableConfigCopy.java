@@ -1,6 +1,5 @@
 package dev.ratelimit.interceptor.config;
 
-import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 
@@ -23,7 +22,7 @@ public interface DurableConfigCopy {
     Optional<Copy> keep(long version, Map<String, String> fields);
 
     /** A copy as kept: the hash's fields at one version. */
-    record Copy(long version, Map<String, String> fields, Instant keptAt) {
+    record Copy(long version, Map<String, String> fields) {
 
         public Copy {
             fields = Map.copyOf(fields);

@@ -64,8 +64,8 @@ public class RuleSnapshotHolder extends RedisBackgroundWork
     private volatile RuleSnapshot current = RuleSnapshot.defaults();
     private volatile Instant lastRead;
     private volatile Restore lastRestore;
-    /** Listeners are beans too: they are told only once every bean exists, never from inside start-up's lock. */
-    private volatile boolean listening;
+    /** Listeners are beans too: found once every bean exists, so none is looked up inside start-up's lock. */
+    private volatile List<ConfigReadListener> listening = List.of();
     private boolean read;
     private boolean lastRefreshFailed;
     private boolean lossReported;
@@ -262,10 +262,7 @@ public class RuleSnapshotHolder extends RedisBackgroundWork
     }
 
     private void tell(RuleSnapshot snapshot, boolean restored) {
-        if (!listening) {
-            return;
-        }
-        for (ConfigReadListener listener : listeners.get()) {
+        for (ConfigReadListener listener : listening) {
             try {
                 listener.configRead(snapshot, restored);
             } catch (RuntimeException e) {
@@ -293,7 +290,7 @@ public class RuleSnapshotHolder extends RedisBackgroundWork
 
     @Override
     public void afterSingletonsInstantiated() {
-        listening = true;
+        listening = List.copyOf(listeners.get());
     }
 
     /** No refresh after this: the Redis connections close next. Refreshes begin in {@link #afterPropertiesSet}. */

@@ -48,7 +48,7 @@ public final class RulesInForce {
     private final Map<RuleId, List<LimitDefinition>> dynamicLimits;
     private final Map<String, Map<String, List<LimitDefinition>>> uriLimits;
     private final Map<String, Unapplied> unapplied;
-    private volatile List<RuleDescription> descriptions;
+    private volatile Described described;
 
     private RulesInForce(RuleSnapshot snapshot, Set<String> modules, List<Endpoint> endpoints) {
         this.snapshot = snapshot;
@@ -219,16 +219,21 @@ public final class RulesInForce {
 
     /** Every rule, described: the annotated ones by id, then the {@code dyn} rules, then the {@code dynuri} rules. */
     public List<RuleDescription> rules() {
-        List<RuleDescription> described = descriptions;
-        if (described == null) {
-            described = describeAll();
-            descriptions = described;
-        }
-        return described;
+        return described().list();
     }
 
     public Optional<RuleDescription> rule(RuleId id) {
-        return rules().stream().filter(rule -> rule.id().equals(id)).findFirst();
+        return Optional.ofNullable(described().byId().get(id));
+    }
+
+    /** Made on first use: the request path never asks for descriptions. Two threads may both make the same value. */
+    private Described described() {
+        Described made = described;
+        if (made == null) {
+            made = describeAll();
+            described = made;
+        }
+        return made;
     }
 
     /** The {@code dyn} rules of these modules that limit nothing, by field, with the reason. */
@@ -244,7 +249,7 @@ public final class RulesInForce {
     public record Unapplied(RuleId endpoint, String limit, InvalidValueException reason) {
     }
 
-    private List<RuleDescription> describeAll() {
+    private Described describeAll() {
         List<RuleDescription> described = new ArrayList<>();
         annotated.forEach((id, rule) -> described.add(describe(id, RuleDescription.Source.ANNOTATION, rule.endpoint(),
                 rule.endpoint().limitsFromClass(), rule.endpoint().primaryPattern(), rule.declared(), rule.inForce())));
@@ -260,7 +265,9 @@ public final class RulesInForce {
                         limit));
             }
         }
-        return List.copyOf(described);
+        Map<RuleId, RuleDescription> byId = new HashMap<>();
+        described.forEach(rule -> byId.put(rule.id(), rule));
+        return new Described(List.copyOf(described), Map.copyOf(byId));
     }
 
     /**
@@ -349,5 +356,8 @@ public final class RulesInForce {
     }
 
     private record Declared(Endpoint endpoint, LimitDefinition declared, LimitDefinition inForce) {
+    }
+
+    private record Described(List<RuleDescription> list, Map<RuleId, RuleDescription> byId) {
     }
 }

@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -403,11 +402,6 @@ public class SysConfigEditor {
          */
         public List<SysConfigChange> applyIf(long version) {
             return repository.write(writes, version);
-        }
-
-        /** Whether nothing would change: every field already holds what it would be given. */
-        public boolean changesNothing() {
-            return preview().stream().allMatch(change -> Objects.equals(change.oldValue(), change.newValue()));
         }
 
         private SysConfigChange applyOne() {

@@ -180,7 +180,7 @@ public final class SysConfigParser {
 
     private static Long declared(Map<String, String> hash, String knob) {
         try {
-            String value = hash.get(DECLARED_PREFIX + knob);
+            String value = hash.get(SysConfigFields.declared(knob));
             return value == null ? null : parsePositive(value);
         } catch (IllegalArgumentException e) {
             return null;

@@ -28,7 +28,6 @@ public class SysConfigRepository implements ConfigHash {
     @SuppressWarnings("rawtypes")
     private static final RedisScript<List> MERGE_DECLARED =
             RedisScript.of(new ClassPathResource("merge_declared.lua", SysConfigRepository.class), List.class);
-
     private static final RedisScript<Long> RESET_COUNTER =
             RedisScript.of(new ClassPathResource("reset_counter.lua", SysConfigRepository.class), Long.class);
 
@@ -163,5 +162,4 @@ public class SysConfigRepository implements ConfigHash {
                 "reset " + counterKey);
         return deleted != null && deleted > 0;
     }
-
 }

@@ -9,7 +9,7 @@ import org.apache.ibatis.annotations.Update;
 /** SQL of the durable copy {@code biz_sys_ratelimit_config} (DDL beside the log's in {@code sql/}). */
 interface ConfigCopyMapper {
 
-    @Select("SELECT config_version, digest, content, kept_at FROM biz_sys_ratelimit_config WHERE config_key = #{key}")
+    @Select("SELECT config_version, digest, content FROM biz_sys_ratelimit_config WHERE config_key = #{key}")
     CopyRow find(@Param("key") String key);
 
     /** Replaces the copy when this one is newer, or as new but different; the rows changed (0 or 1). */
@@ -24,7 +24,7 @@ interface ConfigCopyMapper {
     void insert(@Param("key") String key, @Param("version") long version, @Param("digest") String digest,
                 @Param("fields") int fields, @Param("content") String content, @Param("at") LocalDateTime at);
 
-    /** The copy as read back; {@code keptAt} in UTC. */
-    record CopyRow(long configVersion, String digest, String content, LocalDateTime keptAt) {
+    /** The copy as read back. */
+    record CopyRow(long configVersion, String digest, String content) {
     }
 }

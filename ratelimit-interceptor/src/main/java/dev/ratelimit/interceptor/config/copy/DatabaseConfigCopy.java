@@ -101,7 +101,7 @@ public class DatabaseConfigCopy implements DurableConfigCopy {
         if (read != null) {
             read.forEach((field, value) -> fields.put(String.valueOf(field), String.valueOf(value)));
         }
-        return new Copy(row.configVersion(), fields, row.keptAt().toInstant(ZoneOffset.UTC));
+        return new Copy(row.configVersion(), fields);
     }
 
     /** Every scalar a string, as the hash holds them: {@code 1} stays {@code "1"}, {@code on} stays {@code "on"}. */

@@ -95,11 +95,11 @@ public final class RulesImport {
         try {
             content = RulesDocument.read(document);
         } catch (InvalidValueException e) {
-            return new Preview(edit, List.of(), List.of(new Refused("document", e)), mode);
+            return new Preview(edit, List.of(), List.of(new Refused("document", e)));
         }
         new Reading(rules, edit, mode, refused).document(content);
         List<Change> changes = refused.isEmpty() ? edit.preview().stream().map(Change::of).toList() : List.of();
-        return new Preview(edit, changes, refused, mode);
+        return new Preview(edit, changes, refused);
     }
 
     /** What a document would change; {@link #apply()} writes exactly that. */
@@ -108,14 +108,12 @@ public final class RulesImport {
         private final SysConfigEditor.Edit edit;
         private final List<Change> changes;
         private final List<Refused> refused;
-        private final Mode mode;
         private final long version;
 
-        private Preview(SysConfigEditor.Edit edit, List<Change> changes, List<Refused> refused, Mode mode) {
+        private Preview(SysConfigEditor.Edit edit, List<Change> changes, List<Refused> refused) {
             this.edit = edit;
             this.changes = List.copyOf(changes);
             this.refused = List.copyOf(refused);
-            this.mode = mode;
             this.version = edit.version();
         }
 
@@ -127,10 +125,6 @@ public final class RulesImport {
         /** The values refused; when there is one, nothing can be applied. */
         public List<Refused> refused() {
             return refused;
-        }
-
-        public Mode mode() {
-            return mode;
         }
 
         /** The hash's version the preview read: it is applied only as long as the hash is still there. */
