@@ -187,10 +187,20 @@ public class RequestLimiter {
     }
 
     /**
-     * Gives back the units of reservations whose response did not match their {@code countWhen}. Never
-     * throws: a refund that cannot be made leaves its request counted.
+     * Ends a request that went on: the units of its reservations whose {@code countWhen} its completion
+     * does not match go back. Never throws: a refund that cannot be made leaves its request counted.
      */
-    public void giveBack(List<Reservation> reservations) {
+    public void complete(List<Reservation> reservations, Completion completion) {
+        List<Reservation> unmatched = new ArrayList<>(reservations.size());
+        for (Reservation reservation : reservations) {
+            if (!completion.counts(reservation.countWhen())) {
+                unmatched.add(reservation);
+            }
+        }
+        giveBack(unmatched);
+    }
+
+    private void giveBack(List<Reservation> reservations) {
         if (reservations.isEmpty()) {
             return;
         }

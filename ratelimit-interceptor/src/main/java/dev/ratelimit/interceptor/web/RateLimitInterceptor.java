@@ -89,14 +89,9 @@ public class RateLimitInterceptor implements HandlerInterceptor {
         // An exception nothing handled becomes a 500 after this point, whatever the status says now.
         int status = ex != null && response.getStatus() < HttpServletResponse.SC_BAD_REQUEST
                 ? HttpServletResponse.SC_INTERNAL_SERVER_ERROR : response.getStatus();
-        List<Reservation> unmatched = new ArrayList<>(reservations.size());
-        for (Object item : reservations) {
-            Reservation reservation = (Reservation) item;
-            if (!countWhen.counts(reservation.countWhen(), status, request, response)) {
-                unmatched.add(reservation);
-            }
-        }
-        limiter.giveBack(unmatched);
+        List<Reservation> taken = new ArrayList<>(reservations.size());
+        reservations.forEach(reservation -> taken.add((Reservation) reservation));
+        limiter.complete(taken, expression -> countWhen.counts(expression, status, request, response));
     }
 
     private void reportUnreadable(UnreadableRequestException e) {
