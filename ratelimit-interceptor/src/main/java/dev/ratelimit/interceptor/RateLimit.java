@@ -9,7 +9,7 @@ import java.lang.annotation.Target;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Limits how often a Spring MVC handler method may be called.
+ * Limits how often a Spring MVC handler method, or a method of any other Spring bean, may be called.
  *
  * <p>Repeatable: every limit on a method applies, and any one of them denies. On a controller class it
  * limits each handler method of the class that declares no {@code @RateLimit} of its own (a method's own
@@ -18,6 +18,12 @@ import java.util.concurrent.TimeUnit;
  * annotation names a {@link #rule()}, which makes every method of the class share one counter. The counters live in
  * Redis, so every instance of the app shares them. Operators can switch the limit off or change its
  * window and count at run time through the {@code <module>.<rule>.*} fields of the config hash.
+ *
+ * <p>On a method of a bean that is not a controller (an outbound client, a scheduled job, a message
+ * listener) a call the limit refuses throws {@link RateLimitExceededException}, or first waits up to
+ * {@link #maxWait()} for its turn; {@link #key()}, {@link #costExpression()}, {@link #plan()} and
+ * {@link #countWhen()} then read the call ({@code #args}, {@code #p0}, parameter names, {@code #target};
+ * {@code #result} and {@code #exception} in {@code countWhen}).
  *
  * <pre>{@code
  * @RateLimit(count = 5, interval = 1, unit = TimeUnit.MINUTES)                    // 5/min per user
@@ -126,4 +132,13 @@ public @interface RateLimit {
 
     /** The time zone of a {@link #quota()}, e.g. {@code "Europe/Paris"}; empty means {@code ratelimit.quota.zone}. */
     String zone() default "";
+
+    /**
+     * For a method of a bean that is not a controller: how long a refused call waits for its turn, e.g.
+     * {@code "500ms"} or {@code "2s"}; empty (the default) throws {@link RateLimitExceededException} at once.
+     * Each attempt counts like a call, so waiting callers are admitted as the window allows, never more; a
+     * call told to wait longer than what is left of this throws at once. With several limits on a method
+     * the longest applies. A request to a controller is answered at once: there it fails the start.
+     */
+    String maxWait() default "";
 }

@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.config;
 
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
+import dev.ratelimit.interceptor.rule.RuleNaming;
 import java.util.Set;
 
 /**
@@ -30,6 +31,11 @@ public class RuleCatalog {
             current = made;
         }
         return made.rules();
+    }
+
+    /** How the app names its modules and rules. */
+    public RuleNaming naming() {
+        return endpoints.naming();
     }
 
     /**

@@ -186,6 +186,14 @@ public final class RulesInForce {
         return rule == null || !snapshot.override(id).enabled() ? Optional.empty() : Optional.of(rule.inForce());
     }
 
+    /**
+     * The endpoint that declares an annotated rule, or that a rule defined in code is; empty when no endpoint
+     * declares it.
+     */
+    public Optional<Endpoint> declaring(RuleId id) {
+        return Optional.ofNullable(annotated.get(id)).map(Declared::endpoint);
+    }
+
     /** Whether a client's plan decides its limit: the rule resolves plans and the hash gives some. */
     public boolean resolvesPlans(LimitDefinition limit) {
         return !limit.plan().isEmpty() && !snapshot.plans().isEmpty();

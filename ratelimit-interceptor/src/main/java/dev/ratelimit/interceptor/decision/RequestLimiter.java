@@ -11,6 +11,7 @@ import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.RateLimitStore;
@@ -59,14 +60,29 @@ public class RequestLimiter {
 
     public Verdict decide(Endpoint endpoint, LimitedRequest request) {
         RulesInForce rules = catalog.current();
-        RuleSnapshot snapshot = rules.snapshot();
-        if (!snapshot.globalCheck()) {
+        if (!rules.snapshot().globalCheck()) {
             return Verdict.PASS;
         }
-        List<LimitDefinition> inForce = rules.limits(endpoint, request.path());
+        return decide(rules, rules.limits(endpoint, request.path()), request);
+    }
+
+    /**
+     * Decides a call that code counts against one rule by its id ({@code RateLimitService}): the rule as it
+     * is in force, its switch, mode and the client's exception applied; nothing when it is switched off.
+     */
+    public Verdict decide(RuleId rule, LimitedRequest request) {
+        RulesInForce rules = catalog.current();
+        if (!rules.snapshot().globalCheck()) {
+            return Verdict.PASS;
+        }
+        return decide(rules, rules.limit(rule).map(List::of).orElse(List.of()), request);
+    }
+
+    private Verdict decide(RulesInForce rules, List<LimitDefinition> inForce, LimitedRequest request) {
         if (inForce.isEmpty()) {
             return Verdict.PASS;
         }
+        RuleSnapshot snapshot = rules.snapshot();
         // After the rule lookup, so that unlimited endpoints never pay for resolving who the client is.
         if (whitelisted(request, snapshot.whitelist())) {
             inForce.forEach(limit -> metrics.outcome(limit, Outcome.SKIPPED));

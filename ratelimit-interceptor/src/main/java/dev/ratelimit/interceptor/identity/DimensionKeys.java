@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.identity;
 
+import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.Inet6Address;
@@ -47,6 +48,16 @@ public class DimensionKeys {
         };
     }
 
+    /**
+     * The identity to count under for {@code limit} when code names it ({@code RateLimitService}): the
+     * name as a client-chosen value is kept ({@link #keyPart}), and everybody's for a {@code METHOD} or
+     * {@code GLOBAL} limit, whatever is named.
+     */
+    public static String named(LimitDefinition limit, String identity) {
+        return limit.dimension() == Dimension.METHOD || limit.dimension() == Dimension.GLOBAL ? EVERYONE
+                : keyPart(identity);
+    }
+
     public String user(HttpServletRequest request) {
         return users.user(request);
     }
@@ -85,8 +96,11 @@ public class DimensionKeys {
         return c > ' ' && c < 0x7f && c != '{' && c != '}';
     }
 
-    /** The value itself when short and plain; otherwise {@code ~} and a hash of it. Blank is no identity. */
-    static String keyPart(String value) {
+    /**
+     * The identity part of a counter key for a value a client may choose: the value itself when short and
+     * plain; otherwise {@code ~} and a hash of it. Blank (or {@code null}) is no identity: {@code null}.
+     */
+    public static String keyPart(String value) {
         if (value == null || value.isBlank()) {
             return null;
         }

@@ -8,7 +8,9 @@ import dev.ratelimit.interceptor.RateLimitExempt;
 import dev.ratelimit.interceptor.RateLimits;
 import dev.ratelimit.interceptor.store.Penalty;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -27,6 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.method.HandlerMethod;
@@ -53,10 +57,12 @@ public final class EndpointCatalog {
     private final Consumer<String> countWhenParser;
     private final Consumer<String> requestExpressionParser;
     private final ConcurrentMap<EndpointKey, Endpoint> endpoints = new ConcurrentHashMap<>();
+    /** The rules defined in code, by name. */
+    private final ConcurrentMap<String, Endpoint> codeRules = new ConcurrentHashMap<>();
     /** Grows with each endpoint registered, so that what was made from the endpoints knows it is outdated. */
     private final AtomicLong version = new AtomicLong();
-    /** The handler method owning each endpoint rule name; guarded by itself. */
-    private final Map<String, EndpointKey> ruleOwners = new HashMap<>();
+    /** What owns each endpoint rule name: a Java method, or what defines a rule in code; guarded by itself. */
+    private final Map<String, String> ruleOwners = new HashMap<>();
 
     /**
      * @param supportedAlgorithms the algorithms of the counter store; a limit with another fails
@@ -82,11 +88,84 @@ public final class EndpointCatalog {
         for (Map.Entry<RequestMappingInfo, HandlerMethod> entry : ordered) {
             RequestMappingInfo info = entry.getKey();
             if (!isExempt(entry.getValue())) {
-                endpoints.put(EndpointKey.of(entry.getValue()),
-                        describe(entry.getValue(), info.getPatternValues(), httpMethods(info)));
+                EndpointKey key = EndpointKey.of(entry.getValue());
+                endpoints.put(key, describe(key, Endpoint.Kind.HTTP, info.getPatternValues(), httpMethods(info)));
                 version.incrementAndGet();
             }
         }
+    }
+
+    /**
+     * Registers the methods with {@code @RateLimit} of beans that are not controllers (the handler mappings
+     * register those), as endpoints of kind {@link Endpoint.Kind#METHOD}; throws if a declaration is invalid,
+     * or if one could never apply: on a private, static or final method, which no Spring proxy intercepts,
+     * or on such a class, where it would be read as limiting the handler methods of a controller.
+     */
+    public void registerMethods(Collection<Class<?>> beanTypes) {
+        List<EndpointKey> keys = new ArrayList<>();
+        for (Class<?> type : beanTypes) {
+            if (AnnotatedElementUtils.hasAnnotation(type, RateLimit.class)
+                    || AnnotatedElementUtils.hasAnnotation(type, RateLimits.class)) {
+                throw new IllegalStateException("Invalid @RateLimit on " + type.getName() + ": on a class it limits "
+                        + "the handler methods of a controller, and this bean is none; put it on the methods to limit");
+            }
+            MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<Boolean>) method ->
+                    isLimited(method) ? Boolean.TRUE : null).keySet().forEach(method -> keys.add(new EndpointKey(type, method)));
+        }
+        // One order on every start, so the same method keeps the plain name of a collision.
+        keys.sort(Comparator.comparing(EndpointKey::handler));
+        for (EndpointKey key : keys) {
+            int modifiers = key.method().getModifiers();
+            if (Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers) || Modifier.isFinal(modifiers)) {
+                throw invalid(key.subject(), "the method is " + Modifier.toString(modifiers & (Modifier.PRIVATE
+                        | Modifier.STATIC | Modifier.FINAL)) + ", and no Spring proxy intercepts such a method");
+            }
+            if (!isExempt(key.controller(), key.method())) {
+                endpoints.put(key, describe(key, Endpoint.Kind.METHOD, List.of(), Set.of()));
+                version.incrementAndGet();
+            }
+        }
+    }
+
+    /**
+     * The endpoint of a limited method of a bean that is not a controller, or {@code null} for a method
+     * without {@code @RateLimit} or a {@link RateLimitExempt} one. A method that was not registered (of a
+     * bean made at run time) is described on first use.
+     */
+    public Endpoint endpoint(Class<?> beanType, Method method) {
+        EndpointKey key = new EndpointKey(beanType, method);
+        Endpoint endpoint = endpoints.get(key);
+        if (endpoint != null || !isLimited(method) || isExempt(beanType, method)) {
+            return endpoint;
+        }
+        Endpoint described = endpoints.computeIfAbsent(key,
+                absent -> describe(absent, Endpoint.Kind.METHOD, List.of(), Set.of()));
+        version.incrementAndGet();
+        return described;
+    }
+
+    /**
+     * Registers a rule defined in code, as an endpoint of kind {@link Endpoint.Kind#CODE} whose one limit is
+     * {@code rule}: checked as the same annotation on a method would be, but counted under the identity each
+     * call names, so a {@code CUSTOM} one has no key. Its name is its own: one that another endpoint or rule
+     * has fails the start.
+     *
+     * @param definedBy what defines it, for messages and the API index, e.g. {@code RateLimitRule bean 'partnerCalls'}
+     */
+    public Endpoint registerRule(String definedBy, RateLimit rule) {
+        String name = rule.rule().strip();
+        synchronized (ruleOwners) {
+            String owner = ruleOwners.putIfAbsent(name, definedBy);
+            if (owner != null && !owner.equals(definedBy)) {
+                throw invalid(definedBy, "the rule name '" + name + "' is taken by " + owner);
+            }
+        }
+        RuleId id = RuleId.of(naming.module(rule), name);
+        Endpoint endpoint = new Endpoint(id, Endpoint.Kind.CODE, List.of(), Set.of(), definedBy,
+                List.of(define(definedBy, Endpoint.Kind.CODE, name, rule, 1)), false, Duration.ZERO);
+        codeRules.put(name, endpoint);
+        version.incrementAndGet();
+        return endpoint;
     }
 
     /**
@@ -98,7 +177,8 @@ public final class EndpointCatalog {
         if (endpoint != null || isExempt(handler)) {
             return endpoint;
         }
-        Endpoint described = endpoints.computeIfAbsent(EndpointKey.of(handler), key -> describe(handler, Set.of(), Set.of()));
+        Endpoint described = endpoints.computeIfAbsent(EndpointKey.of(handler),
+                key -> describe(key, Endpoint.Kind.HTTP, Set.of(), Set.of()));
         version.incrementAndGet(); // once it is in the map: a reader of the version then finds it
         return described;
     }
@@ -111,6 +191,7 @@ public final class EndpointCatalog {
     /** All registered endpoints, ordered by id. */
     public List<Endpoint> endpoints() {
         List<Endpoint> all = new ArrayList<>(endpoints.values());
+        all.addAll(codeRules.values());
         all.sort(Comparator.comparing(Endpoint::id));
         return all;
     }
@@ -120,55 +201,66 @@ public final class EndpointCatalog {
     }
 
     private static boolean isExempt(HandlerMethod handler) {
-        return AnnotatedElementUtils.hasAnnotation(handler.getBeanType(), RateLimitExempt.class)
-                || AnnotatedElementUtils.hasAnnotation(handler.getMethod(), RateLimitExempt.class);
+        return isExempt(handler.getBeanType(), handler.getMethod());
     }
 
-    private Endpoint describe(HandlerMethod handler, Collection<String> patterns, Set<String> httpMethods) {
-        EndpointKey key = EndpointKey.of(handler);
+    private static boolean isExempt(Class<?> type, Method method) {
+        return AnnotatedElementUtils.hasAnnotation(type, RateLimitExempt.class)
+                || AnnotatedElementUtils.hasAnnotation(method, RateLimitExempt.class);
+    }
+
+    /** Whether a method declares limits of its own: {@code @RateLimit}, on it or on the method it implements. */
+    public static boolean isLimited(Method method) {
+        return AnnotatedElementUtils.hasAnnotation(method, RateLimit.class)
+                || AnnotatedElementUtils.hasAnnotation(method, RateLimits.class);
+    }
+
+    private Endpoint describe(EndpointKey key, Endpoint.Kind kind, Collection<String> patterns, Set<String> httpMethods) {
         String rule = ruleOf(key);
         Set<RateLimit> own = AnnotatedElementUtils.findMergedRepeatableAnnotations(key.method(), RateLimit.class,
                 RateLimits.class);
-        Set<RateLimit> annotations = own.isEmpty() ? AnnotatedElementUtils.findMergedRepeatableAnnotations(
-                key.controller(), RateLimit.class, RateLimits.class) : own;
-        return new Endpoint(RuleId.of(naming.module(), rule), new ArrayList<>(new TreeSet<>(patterns)), httpMethods,
-                key.handler(), limitsOf(key.controller(), key.method(), rule, annotations),
-                own.isEmpty() && !annotations.isEmpty());
+        Set<RateLimit> annotations = own.isEmpty() && kind == Endpoint.Kind.HTTP
+                ? AnnotatedElementUtils.findMergedRepeatableAnnotations(key.controller(), RateLimit.class,
+                RateLimits.class) : own;
+        return new Endpoint(RuleId.of(naming.module(), rule), kind, new ArrayList<>(new TreeSet<>(patterns)),
+                httpMethods, key.handler(), limitsOf(key.subject(), kind, rule, annotations),
+                own.isEmpty() && !annotations.isEmpty(), maxWait(key.subject(), kind, annotations));
     }
 
     /** The derived rule name of a handler method, made unique among the app's handler methods. */
     private String ruleOf(EndpointKey key) {
         String derived = naming.rule(key.controller(), key.method());
+        String handler = key.handler();
         synchronized (ruleOwners) {
-            EndpointKey first = ruleOwners.putIfAbsent(derived, key);
-            if (first == null || first.equals(key)) {
+            String first = ruleOwners.putIfAbsent(derived, handler);
+            if (first == null || first.equals(handler)) {
                 return derived;
             }
             for (int ordinal = 2; ; ordinal++) {
                 String candidate = naming.disambiguated(derived, ordinal);
-                EndpointKey owner = ruleOwners.putIfAbsent(candidate, key);
+                String owner = ruleOwners.putIfAbsent(candidate, handler);
                 if (owner == null) {
                     log.warn("Handler methods {} and {} both derive the rate limit rule name '{}.{}'; the second is "
                             + "named '{}.{}' (its counters, config fields, dyn.* rule and API index entry use that "
-                            + "name). Rename one of them to choose the names yourself.", first.handler(),
-                            key.handler(), naming.module(), derived, naming.module(), candidate);
+                            + "name). Rename one of them to choose the names yourself.", first, handler,
+                            naming.module(), derived, naming.module(), candidate);
                     return candidate;
                 }
-                if (owner.equals(key)) {
+                if (owner.equals(handler)) {
                     return candidate;
                 }
             }
         }
     }
 
-    private List<LimitDefinition> limitsOf(Class<?> controller, Method method, String endpointRule,
+    private List<LimitDefinition> limitsOf(String subject, Endpoint.Kind kind, String endpointRule,
                                            Set<RateLimit> annotations) {
         List<LimitDefinition> limits = new ArrayList<>(annotations.size());
         Set<RuleId> ids = new HashSet<>();
         for (RateLimit annotation : annotations) {
-            LimitDefinition limit = define(controller, method, endpointRule, annotation, annotations.size());
+            LimitDefinition limit = define(subject, kind, endpointRule, annotation, annotations.size());
             if (!ids.add(limit.id())) {
-                throw invalid(controller, method, "two limits are both named '" + limit.id()
+                throw invalid(subject, "two limits are both named '" + limit.id()
                         + "'; give each @RateLimit of the same dimension its own rule = \"...\"");
             }
             limits.add(limit);
@@ -176,22 +268,49 @@ public final class EndpointCatalog {
         return limits;
     }
 
-    private LimitDefinition define(Class<?> controller, Method method, String endpointRule, RateLimit annotation,
+    /** How long a refused call waits: the longest {@code maxWait} of its limits; a request never waits. */
+    private static Duration maxWait(String subject, Endpoint.Kind kind, Set<RateLimit> annotations) {
+        Duration longest = Duration.ZERO;
+        for (RateLimit annotation : annotations) {
+            String text = annotation.maxWait().strip();
+            if (text.isEmpty()) {
+                continue;
+            }
+            if (kind != Endpoint.Kind.METHOD) {
+                throw invalid(subject, "maxWait is for methods of beans that are not controllers: a request is "
+                        + "answered at once");
+            }
+            Duration wait;
+            try {
+                wait = DurationStyle.detectAndParse(text);
+            } catch (IllegalArgumentException e) {
+                throw invalid(subject, "maxWait '" + text + "' is not a duration such as 500ms or 2s");
+            }
+            if (wait.isNegative()) {
+                throw invalid(subject, "maxWait '" + text + "' is negative");
+            }
+            longest = wait.compareTo(longest) > 0 ? wait : longest;
+        }
+        return longest;
+    }
+
+    private LimitDefinition define(String subject, Endpoint.Kind kind, String endpointRule, RateLimit annotation,
                                    int total) {
         if (!supportedAlgorithms.contains(annotation.algorithm())) {
-            throw invalid(controller, method, "algorithm " + annotation.algorithm() + " is not supported by this store");
+            throw invalid(subject, "algorithm " + annotation.algorithm() + " is not supported by this store");
         }
-        if (annotation.dimension() == Dimension.CUSTOM) {
+        // A rule defined in code counts the identity each call names: it has no key to read.
+        if (annotation.dimension() == Dimension.CUSTOM && kind != Endpoint.Kind.CODE) {
             if (annotation.key().isBlank()) {
-                throw invalid(controller, method, "dimension CUSTOM needs key = \"<SpEL expression>\"");
+                throw invalid(subject, "dimension CUSTOM needs key = \"<SpEL expression>\"");
             }
             try {
                 customKeyParser.accept(annotation.key());
             } catch (IllegalArgumentException e) {
-                throw invalid(controller, method, e.getMessage());
+                throw invalid(subject, e.getMessage());
             }
         } else if (!annotation.key().isBlank()) {
-            throw invalid(controller, method, "key is only read with dimension = CUSTOM, this limit counts per "
+            throw invalid(subject, "key is only read with dimension = CUSTOM, this limit counts per "
                     + annotation.dimension());
         }
         String countWhen = annotation.countWhen().strip();
@@ -207,7 +326,7 @@ public final class EndpointCatalog {
                     annotation.key(), annotation.messageKey(), countWhen, penalty(annotation), cost(annotation), quota,
                     plan(annotation));
         } catch (IllegalArgumentException e) {
-            throw invalid(controller, method, e.getMessage());
+            throw invalid(subject, e.getMessage());
         }
     }
 
@@ -275,9 +394,9 @@ public final class EndpointCatalog {
                 : new Penalty(annotation.unit().toMillis(first), annotation.unit().toMillis(longest));
     }
 
-    private static IllegalStateException invalid(Class<?> controller, Method method, String problem) {
-        return new IllegalStateException("Invalid @RateLimit on " + controller.getName() + "." + method.getName()
-                + ": " + problem);
+    /** @param subject what declares the limit: {@code com.shop.OrderController.create}, or what defines a rule in code */
+    private static IllegalStateException invalid(String subject, String problem) {
+        return new IllegalStateException("Invalid @RateLimit on " + subject + ": " + problem);
     }
 
     private static Set<String> httpMethods(RequestMappingInfo info) {
@@ -288,11 +407,19 @@ public final class EndpointCatalog {
         return methods;
     }
 
-    /** A handler method is its method on its controller class: one inherited method may serve two controllers. */
+    /**
+     * A handler method is its method on its controller class: one inherited method may serve two controllers.
+     * A limited bean method likewise, on its bean's class.
+     */
     private record EndpointKey(Class<?> controller, Method method) {
 
         static EndpointKey of(HandlerMethod handler) {
             return new EndpointKey(handler.getBeanType(), handler.getMethod());
+        }
+
+        /** The method as messages name it, e.g. {@code com.shop.OrderController.create}. */
+        String subject() {
+            return controller.getName() + "." + method.getName();
         }
 
         /** The Java method, e.g. {@code com.shop.OrderController.create(java.lang.String)}. */
