@@ -1,0 +1,99 @@
+package dev.ratelimit.interceptor.method;
+
+import dev.ratelimit.interceptor.expression.ParsedExpressions;
+import java.lang.reflect.Method;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.context.expression.BeanFactoryResolver;
+import org.springframework.context.expression.MethodBasedEvaluationContext;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.EvaluationContext;
+
+/**
+ * The SpEL expressions of limits on bean methods, read on the call: {@code key}, {@code costExpression},
+ * {@code plan}, and after it {@code countWhen}. The variables are the arguments ({@code #args}, {@code #p0}
+ * or {@code #a0}, and their names where the code is compiled with {@code -parameters}, as Spring Boot's
+ * build plugins do), {@code #target} (the bean), and once the call ended {@code #result} and
+ * {@code #exception}; {@code @name} refers to a bean. Each expression is parsed once (the start checked
+ * that it parses). As on a request, an expression that fails never fails the call: one warning per
+ * expression, and the limit errs on its own side or does not apply.
+ */
+final class CallExpressions {
+
+    private static final Logger log = LoggerFactory.getLogger(CallExpressions.class);
+    private static final ParameterNameDiscoverer PARAMETER_NAMES = new DefaultParameterNameDiscoverer();
+
+    private final ParsedExpressions parsed = new ParsedExpressions("expression");
+    private final BeanFactoryResolver beans;
+    private final Set<String> reportedFailures = ConcurrentHashMap.newKeySet();
+
+    /** @param beanFactory resolves {@code @bean} references; {@code null} for none */
+    CallExpressions(BeanFactory beanFactory) {
+        this.beans = beanFactory == null ? null : new BeanFactoryResolver(beanFactory);
+    }
+
+    /** The context of one call, its arguments read only when an expression asks for them. */
+    EvaluationContext context(Method method, Object[] args, Object target) {
+        MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(args, method, args, PARAMETER_NAMES);
+        if (beans != null) {
+            context.setBeanResolver(beans);
+        }
+        context.setVariable("args", args);
+        context.setVariable("target", target);
+        return context;
+    }
+
+    /** The identity a {@code CUSTOM} key gives, or {@code null}: the limit then does not apply to the call. */
+    String key(String expression, EvaluationContext call) {
+        Object value = value(expression, call, "its limit does not apply to such calls");
+        return value == null ? null : value.toString();
+    }
+
+    /** The units the call takes: the expression's number, at least 1; 1 when it gives none. */
+    long cost(String expression, EvaluationContext call) {
+        Object value = value(expression, call, "such calls cost 1");
+        if (value instanceof Number number) {
+            return Math.max(1, number.longValue());
+        }
+        warnOnce(expression, "such calls cost 1", "gave " + value + ", not a number");
+        return 1;
+    }
+
+    /** The client's plan, or {@code null}: the limit then applies as declared. */
+    String plan(String expression, EvaluationContext call) {
+        Object value = value(expression, call, "such calls get the declared limit");
+        return value == null ? null : value.toString();
+    }
+
+    /**
+     * Whether a call that ended stays counted by a limit with this {@code countWhen}: {@code #result} and
+     * {@code #exception} set in {@code ended}. One that cannot tell counts it.
+     */
+    boolean counts(String countWhen, EvaluationContext ended) {
+        Object value = value(countWhen, ended, "such calls stay counted");
+        if (value instanceof Boolean matches) {
+            return matches;
+        }
+        warnOnce(countWhen, "such calls stay counted", "gave " + value + ", not true or false");
+        return true;
+    }
+
+    private Object value(String expression, EvaluationContext call, String consequence) {
+        try {
+            return parsed.get(expression).getValue(call);
+        } catch (RuntimeException e) {
+            warnOnce(expression, consequence, e.toString());
+            return null;
+        }
+    }
+
+    private void warnOnce(String expression, String consequence, String failure) {
+        if (reportedFailures.add(expression)) {
+            log.warn("Rate limit expression '{}' failed on a method call; {}: {}", expression, consequence, failure);
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package dev.ratelimit.interceptor.method;
+
+import dev.ratelimit.interceptor.identity.DimensionKeys;
+import dev.ratelimit.interceptor.rule.Endpoint;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.rule.RequestCost;
+import java.lang.reflect.Method;
+import org.springframework.expression.EvaluationContext;
+
+/**
+ * A call of a limited bean method: its {@code CUSTOM} key, cost and plan read from the call's arguments;
+ * {@code USER} and {@code IP} from the HTTP request it happens in, if any; then how it ended, for
+ * {@code countWhen}.
+ */
+final class MethodCall extends Call {
+
+    private final CallExpressions expressions;
+    private final EvaluationContext context;
+
+    MethodCall(Endpoint endpoint, Method method, Object[] args, Object target, CallExpressions expressions,
+               DimensionKeys identities) {
+        super(endpoint.handler(), identities);
+        this.expressions = expressions;
+        this.context = expressions.context(method, args, target);
+    }
+
+    @Override
+    public String identity(LimitDefinition limit) {
+        return switch (limit.dimension()) {
+            case CUSTOM -> DimensionKeys.keyPart(expressions.key(limit.key(), context));
+            case METHOD, GLOBAL -> DimensionKeys.EVERYONE;
+            case USER, IP -> request == null ? null : identities.identity(request, limit);
+        };
+    }
+
+    @Override
+    public long cost(LimitDefinition limit) {
+        RequestCost cost = limit.cost();
+        return cost.isExpression() ? expressions.cost(cost.expression(), context) : cost.fixed();
+    }
+
+    @Override
+    public String plan(LimitDefinition limit) {
+        return expressions.plan(limit.plan(), context);
+    }
+
+    /** Whether the call, which returned {@code result} or threw {@code exception}, stays counted by {@code countWhen}. */
+    boolean counts(String countWhen, Object result, Throwable exception) {
+        context.setVariable("result", result);
+        context.setVariable("exception", exception);
+        return expressions.counts(countWhen, context);
+    }
+}

@@ -1,0 +1,77 @@
+package dev.ratelimit.interceptor.method;
+
+import dev.ratelimit.interceptor.decision.Verdict;
+import dev.ratelimit.interceptor.identity.DimensionKeys;
+import dev.ratelimit.interceptor.rule.Endpoint;
+import dev.ratelimit.interceptor.rule.EndpointCatalog;
+import java.lang.reflect.Method;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The call path of a limited bean method: finds the method's endpoint, has the {@link CallLimiter} admit
+ * the call (waiting up to its {@code maxWait}, or throwing), runs it, and when it ended gives back what its
+ * {@code countWhen} limits took unless it matches. The limiter's parts are looked up on the first call,
+ * so that making the advisor, which Spring does early, makes nothing else early.
+ */
+final class MethodLimitInterceptor implements MethodInterceptor {
+
+    private final ObjectProvider<EndpointCatalog> catalogs;
+    private final ObjectProvider<CallLimiter> limiters;
+    private final ObjectProvider<DimensionKeys> identities;
+    private final CallExpressions expressions;
+    private volatile Parts parts;
+
+    MethodLimitInterceptor(ObjectProvider<EndpointCatalog> catalogs, ObjectProvider<CallLimiter> limiters,
+                           ObjectProvider<DimensionKeys> identities, BeanFactory beanFactory) {
+        this.catalogs = catalogs;
+        this.limiters = limiters;
+        this.identities = identities;
+        this.expressions = new CallExpressions(beanFactory);
+    }
+
+    @Override
+    public Object invoke(MethodInvocation invocation) throws Throwable {
+        Parts limiting = parts();
+        Object target = invocation.getThis();
+        Class<?> type = ClassUtils.getUserClass(target == null ? invocation.getMethod().getDeclaringClass()
+                : AopProxyUtils.ultimateTargetClass(target));
+        Method method = AopUtils.getMostSpecificMethod(invocation.getMethod(), type);
+        Endpoint endpoint = limiting.catalog().endpoint(type, method);
+        if (endpoint == null) {
+            return invocation.proceed();
+        }
+        MethodCall call = new MethodCall(endpoint, method, invocation.getArguments(), target, expressions,
+                limiting.identities());
+        Verdict verdict = limiting.limiter().admit(endpoint, call);
+        if (verdict.reservations().isEmpty()) {
+            return invocation.proceed();
+        }
+        Object result;
+        try {
+            result = invocation.proceed();
+        } catch (Throwable e) {
+            limiting.limiter().complete(verdict, call, null, e);
+            throw e;
+        }
+        limiting.limiter().complete(verdict, call, result, null);
+        return result;
+    }
+
+    private Parts parts() {
+        Parts found = parts;
+        if (found == null) {
+            found = new Parts(catalogs.getObject(), limiters.getObject(), identities.getObject());
+            parts = found;
+        }
+        return found;
+    }
+
+    private record Parts(EndpointCatalog catalog, CallLimiter limiter, DimensionKeys identities) {
+    }
+}
