@@ -5,9 +5,11 @@ import dev.ratelimit.interceptor.config.LimitDescription;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RuleId;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 
@@ -24,10 +26,16 @@ import java.util.TreeSet;
  *                 hash's overrides not applied); empty if it has none
  * @param limitsDeclaredOn {@code "class"} when the limits are its controller class's {@code @RateLimit}
  *                 (the method declares none of its own); {@code null} (left out) when they are the method's
+ * @param kind     {@code "method"} for a limited method of a bean that is not a controller, {@code "code"} for
+ *                 a rule defined in code: not HTTP, no pattern, no methods; {@code null} (left out) for a
+ *                 handler method
+ * @param maxWaitMillis how long a refused call of a bean method waits for its turn; {@code null} (left out) for none
  */
 public record ApiIndexEntry(String pattern, List<String> patterns, List<String> methods, String handler,
                             Map<String, LimitDescription> limits,
-                            @JsonInclude(JsonInclude.Include.NON_NULL) String limitsDeclaredOn) {
+                            @JsonInclude(JsonInclude.Include.NON_NULL) String limitsDeclaredOn,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) String kind,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) Long maxWaitMillis) {
 
     /** The value of {@link #limitsDeclaredOn} for limits declared on the controller class. */
     public static final String CLASS = "class";
@@ -38,12 +46,19 @@ public record ApiIndexEntry(String pattern, List<String> patterns, List<String> 
         limits = limits == null ? Map.of() : new LinkedHashMap<>(limits);
     }
 
+    /** A handler method's entry. */
+    public ApiIndexEntry(String pattern, List<String> patterns, List<String> methods, String handler,
+                         Map<String, LimitDescription> limits, String limitsDeclaredOn) {
+        this(pattern, patterns, methods, handler, limits, limitsDeclaredOn, null, null);
+    }
+
     static ApiIndexEntry of(Endpoint endpoint) {
         Map<String, LimitDescription> limits = new LinkedHashMap<>();
         endpoint.limits().forEach(limit -> limits.put(limit.id().toString(), LimitDescription.of(limit)));
         return new ApiIndexEntry(endpoint.primaryPattern(), endpoint.patterns(),
                 endpoint.httpMethods().stream().sorted().toList(), endpoint.handler(), limits,
-                endpoint.limitsFromClass() ? CLASS : null);
+                endpoint.limitsFromClass() ? CLASS : null, endpoint.isHttp() ? null : endpoint.kind().key(),
+                endpoint.maxWait().isZero() ? null : endpoint.maxWait().toMillis());
     }
 
     /**
@@ -54,7 +69,9 @@ public record ApiIndexEntry(String pattern, List<String> patterns, List<String> 
     Endpoint toEndpoint(RuleId id) {
         List<LimitDefinition> declared = new ArrayList<>(limits.size());
         limits.forEach((rule, limit) -> declared.add(limit.toDefinition(ruleOf(id.module(), rule))));
-        return new Endpoint(id, patterns, new TreeSet<>(methods), handler, declared, CLASS.equals(limitsDeclaredOn));
+        return new Endpoint(id, kind == null ? Endpoint.Kind.HTTP : Endpoint.Kind.valueOf(kind.toUpperCase(Locale.ROOT)),
+                patterns, new TreeSet<>(methods), handler, declared, CLASS.equals(limitsDeclaredOn),
+                maxWaitMillis == null ? Duration.ZERO : Duration.ofMillis(maxWaitMillis));
     }
 
     /** A limit's rule in the index of {@code module}: usually of that module, unless the annotation named another. */

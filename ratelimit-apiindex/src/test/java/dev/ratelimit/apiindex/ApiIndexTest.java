@@ -7,6 +7,7 @@ import dev.ratelimit.apiindex.fixture.ReducedApi;
 import dev.ratelimit.interceptor.collision.CollisionApplication;
 import dev.ratelimit.interceptor.config.LimitDescription;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
@@ -180,6 +181,37 @@ class ApiIndexTest {
         }
         assertThat(awaitIndex(app, fullIds()).get("fixture.CatalogController.list").limits())
                 .containsKey("fixture.CatalogController.list");
+    }
+
+    /**
+     * A limited method of a bean that is not a controller, and a rule defined in code, are endpoints of the
+     * index too, marked as not HTTP (no pattern, no HTTP methods; the Java method, or the bean that defines
+     * the rule), and read back as such; a handler method's entry has no kind.
+     */
+    @Test
+    void callsOfBeanMethodsAndRulesDefinedInCodeAreIndexedAsNotHttp() {
+        ConfigurableApplicationContext app = env.start();
+        ApiIndexRepository repository = app.getBean(ApiIndexRepository.class);
+        Awaitility.await().atMost(REPORTED).ignoreExceptions()
+                .until(() -> repository.entries("fixture").containsKey("fixture.PartnerQuota"));
+
+        assertThat(redis.hget("ratelimit:{apiindex}:fixture", "fixture.PartnerClient.queued")).isEqualTo(
+                "{\"pattern\":\"\",\"patterns\":[],\"methods\":[],"
+                        + "\"handler\":\"dev.ratelimit.interceptor.fixture.PartnerClient.queued(java.lang.String)\","
+                        + "\"limits\":{\"fixture.PartnerClient.queued\":{\"count\":5,\"windowSeconds\":2,"
+                        + "\"dimension\":\"CUSTOM\",\"algorithm\":\"FIXED_WINDOW\"}},\"kind\":\"method\",\"maxWaitMillis\":3000}");
+        assertThat(redis.hget("ratelimit:{apiindex}:fixture", "fixture.PartnerQuota")).isEqualTo(
+                "{\"pattern\":\"\",\"patterns\":[],\"methods\":[],\"handler\":\"RateLimitRule bean 'partnerQuota'\","
+                        + "\"limits\":{\"fixture.PartnerQuota\":{\"count\":50,\"windowSeconds\":86400,"
+                        + "\"dimension\":\"CUSTOM\",\"algorithm\":\"TOKEN_BUCKET\"}},\"kind\":\"code\"}");
+        assertThat(redis.hget("ratelimit:{apiindex}:fixture", "fixture.CallingController.countedOnce"))
+                .doesNotContain("kind");
+        Map<String, Endpoint.Kind> kinds = new TreeMap<>();
+        repository.endpoints().stream().filter(endpoint -> !endpoint.isHttp())
+                .forEach(endpoint -> kinds.put(endpoint.id().toString(), endpoint.kind()));
+        assertThat(kinds).containsEntry("fixture.PartnerClient.queued", Endpoint.Kind.METHOD)
+                .containsEntry("fixture.PartnerQuota", Endpoint.Kind.CODE)
+                .doesNotContainKey("fixture.CallingController.countedOnce");
     }
 
     @Test

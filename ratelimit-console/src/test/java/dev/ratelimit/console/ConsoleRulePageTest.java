@@ -185,6 +185,30 @@ class ConsoleRulePageTest {
                 "</tr>")).contains("on its controller class");
     }
 
+    /**
+     * A limited bean method and a rule defined in code are listed with the other rules, as calls (not HTTP):
+     * the Java method, or the bean that defines the rule, where a request's URL would be; a call's wait.
+     */
+    @Test
+    void callsOfBeanMethodsAndRulesDefinedInCodeAreShownAsNotHttp() {
+        String method = console.get(CONSOLE + "/rule?module=fixture&rule=PartnerClient.queued").body();
+        String code = console.get(CONSOLE + "/rule?module=fixture&rule=PartnerQuota").body();
+        String rules = console.get(CONSOLE + "/rules").body();
+
+        assertThat(between(method, "id=\"rule-source\"", "</td>")).contains("Declared by @RateLimit");
+        assertThat(method).contains("Java method (calls, not HTTP):")
+                .contains("dev.ratelimit.interceptor.fixture.PartnerClient.queued(java.lang.String)");
+        assertThat(between(method, "id=\"max-wait\"", "</td>")).contains("3000 ms");
+        assertThat(between(code, "id=\"rule-source\"", "</td>")).contains("Defined in code (RateLimitRule)");
+        assertThat(code).contains("RateLimitRule bean &#39;partnerQuota&#39;");
+        assertThat(between(rules, "id=\"rule-fixture.PartnerClient.queued\"", "</tr>"))
+                .contains("Java method (calls, not HTTP):").contains("A refused call waits for its turn up to");
+        assertThat(between(rules, "id=\"rule-fixture.PartnerQuota\"", "</tr>"))
+                .contains("Defined in code (calls counted by RateLimitService, not HTTP):");
+        assertThat(between(rules, "id=\"rule-fixture.AlgorithmController.fixedWindow\"", "</tr>"))
+                .contains("/algorithm/FIXED_WINDOW").doesNotContain("not HTTP");
+    }
+
     @Test
     void aRuleNoLongerConfiguredSaysSo() {
         HttpResponse<String> page = console.get(CONSOLE + "/rule?module=fixture&rule=Gone.rule");

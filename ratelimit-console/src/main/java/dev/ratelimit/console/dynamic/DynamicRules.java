@@ -88,7 +88,7 @@ final class DynamicRules {
         List<PreviewRow> rows = new ArrayList<>();
         for (Endpoint endpoint : rules.endpoints()) {
             String path = endpoint.primaryPattern();
-            if (!RulesInForce.matches(pattern, path)) {
+            if (!endpoint.isHttp() || !RulesInForce.matches(pattern, path)) {
                 continue;
             }
             String winner = together.uriPattern(path).orElse(pattern);

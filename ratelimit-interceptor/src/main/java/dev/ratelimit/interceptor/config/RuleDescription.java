@@ -2,7 +2,9 @@ package dev.ratelimit.interceptor.config;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.RuleId;
 import java.util.List;
 import java.util.Locale;
@@ -14,9 +16,14 @@ import java.util.SortedMap;
  * renders (the actuator endpoint, the console, the rules document), made by {@link RulesInForce} alone.
  *
  * @param source          what declares the rule
+ * @param kind            what it limits: requests ({@code http}, left out of the JSON), calls of a bean method
+ *                        ({@code method}), or the calls code counts against a rule defined in code ({@code code})
+ * @param handler         for a call, the Java method (for a rule defined in code, the bean that defines it);
+ *                        {@code null} for requests, whose pattern says where the rule applies
  * @param declaredOnClass for an annotation: whether it is the controller class's, not the method's own
- * @param pattern         the endpoint's primary URL pattern, or a {@code dynuri} rule's pattern
+ * @param pattern         the endpoint's primary URL pattern, or a {@code dynuri} rule's pattern; empty for a call
  * @param httpMethods     the endpoint's HTTP methods; empty for every method (and for a {@code dynuri} rule)
+ * @param maxWaitMillis   how long a refused call of its bean method waits for its turn; {@code null} for none
  * @param declared        what the annotation declares; {@code null} for a dynamic rule, which operators make
  * @param inForce         what the limiter applies, before a client's plan or exception
  * @param overridden      the knobs whose value in force differs from the declaration: operators' values
@@ -27,9 +34,10 @@ import java.util.SortedMap;
  * @param declaredKnobs   each knob's declared canonical value; a dynamic rule has its switch's and mode's only
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
-public record RuleDescription(RuleId id, Source source,
+public record RuleDescription(RuleId id, Source source, @JsonIgnore Endpoint.Kind kind, String handler,
                               @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean declaredOnClass, String pattern,
-                              List<String> httpMethods, LimitDescription declared, LimitDescription inForce,
+                              List<String> httpMethods, Long maxWaitMillis, LimitDescription declared,
+                              LimitDescription inForce,
                               boolean enabled, RuleMode mode, List<Knob> overridden, SortedMap<String, String> plans,
                               SortedMap<String, IdentityException> exceptions, SortedMap<String, String> ignored,
                               @JsonIgnore Map<Knob, String> knobs, @JsonIgnore Map<Knob, String> declaredKnobs) {
@@ -54,6 +62,13 @@ public record RuleDescription(RuleId id, Source source,
         public String key() {
             return name().toLowerCase(Locale.ROOT);
         }
+    }
+
+    /** The kind as the JSON writes it: left out for requests, as in the API index. */
+    @JsonProperty("kind")
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public String kindKey() {
+        return kind == Endpoint.Kind.HTTP ? null : kind.key();
     }
 
     /** A knob's value in force, as documents and views write it: {@code on}, {@code 5}, {@code shadow}, {@code 300..3600}. */

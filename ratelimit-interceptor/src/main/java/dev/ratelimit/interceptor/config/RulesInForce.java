@@ -309,8 +309,10 @@ public final class RulesInForce {
                 ignored.put(field, reason);
             }
         });
-        return new RuleDescription(id, source, onClass, pattern,
+        return new RuleDescription(id, source, endpoint == null ? Endpoint.Kind.HTTP : endpoint.kind(),
+                endpoint == null || endpoint.isHttp() ? null : endpoint.handler(), onClass, pattern,
                 endpoint == null ? List.of() : endpoint.httpMethods().stream().sorted().toList(),
+                endpoint == null || endpoint.maxWait().isZero() ? null : endpoint.maxWait().toMillis(),
                 declared == null ? null : LimitDescription.of(declared), LimitDescription.of(limit), override.enabled(),
                 override.shadow() ? RuleMode.SHADOW : RuleMode.ENFORCE, overridden, plans, exceptions, ignored, inForce,
                 declaredValues);

@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.rule;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -39,6 +40,7 @@ public record Endpoint(RuleId id, Kind kind, List<String> patterns, Set<String> 
         private final String key = name().toLowerCase(Locale.ROOT);
 
         /** As the API index and the views write it: {@code http}, {@code method}, {@code code}. */
+        @JsonValue
         public String key() {
             return key;
         }

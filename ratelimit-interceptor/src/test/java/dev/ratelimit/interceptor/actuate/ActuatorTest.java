@@ -60,6 +60,14 @@ class ActuatorTest {
                 "{\"id\":\"fixture./open/**\",\"source\":\"dynuri\",\"pattern\":\"/open/**\",\"inForce\":{\"count\":3,"
                         + "\"windowSeconds\":60,\"dimension\":\"USER\",\"algorithm\":\"FIXED_WINDOW\"},\"enabled\":true,"
                         + "\"mode\":\"shadow\",\"overridden\":[\"mode\"]}");
+        assertThat(rule(report, "fixture.PartnerClient.queued").toString()).isEqualTo(
+                "{\"id\":\"fixture.PartnerClient.queued\",\"source\":\"annotation\",\"kind\":\"method\","
+                        + "\"handler\":\"dev.ratelimit.interceptor.fixture.PartnerClient.queued(java.lang.String)\","
+                        + "\"maxWaitMillis\":3000,\"declared\":{\"count\":5,\"windowSeconds\":2,\"dimension\":\"CUSTOM\","
+                        + "\"algorithm\":\"FIXED_WINDOW\"},\"inForce\":{\"count\":5,\"windowSeconds\":2,"
+                        + "\"dimension\":\"CUSTOM\",\"algorithm\":\"FIXED_WINDOW\"},\"enabled\":true,\"mode\":\"enforce\"}");
+        assertThat(rule(report, "fixture.PartnerQuota").toString()).contains("\"kind\":\"code\"")
+                .contains("\"handler\":\"RateLimitRule bean 'partnerQuota'\"");
         JsonNode store = report.path("store");
         assertThat(store.path("type").asString()).isEqualTo("redis");
         JsonNode details = store.path("details");
