@@ -7,11 +7,14 @@ import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.QuotaPeriod;
 import dev.ratelimit.interceptor.RateLimit;
+import dev.ratelimit.interceptor.RateLimitRule;
 import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
 import dev.ratelimit.interceptor.identity.RequestExpressions;
 import dev.ratelimit.interceptor.store.Penalty;
 import dev.ratelimit.interceptor.web.CountWhenConditions;
+import java.time.Duration;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -114,6 +117,76 @@ class EndpointCatalogTest {
         assertThatThrownBy(() -> register("enormous")).hasMessageContaining("count 1000000000 per 31536000 s is too large");
     }
 
+    /** A bean method is an endpoint of its own kind: no pattern, no HTTP method, its wait; named as a handler method. */
+    @Test
+    void aLimitedBeanMethodIsAnEndpointOfKindMethod() {
+        catalog.registerMethods(List.of(Client.class));
+
+        assertThat(catalog.endpoints()).singleElement().satisfies(endpoint -> {
+            assertThat(endpoint.id()).isEqualTo(RuleId.of("shop", "Client.send"));
+            assertThat(endpoint.kind()).isEqualTo(Endpoint.Kind.METHOD);
+            assertThat(endpoint.patterns()).isEmpty();
+            assertThat(endpoint.httpMethods()).isEmpty();
+            assertThat(endpoint.handler()).isEqualTo(Client.class.getName() + ".send(java.lang.String)");
+            assertThat(endpoint.maxWait()).isEqualTo(Duration.ofMillis(1500));
+            assertThat(endpoint.limits()).extracting(LimitDefinition::id)
+                    .containsExactly(RuleId.of("shop", "Client.send#custom"), RuleId.of("shop", "Client.send#method"));
+        });
+        assertThat(catalog.endpoint(Client.class, method(Client.class, "unlimited"))).isNull();
+    }
+
+    @Test
+    void aBeanMethodNoProxyInterceptsFailsTheStartNamingIt() {
+        for (Class<?> bean : List.of(PrivateClient.class, FinalClient.class, StaticClient.class)) {
+            assertThatThrownBy(() -> catalog.registerMethods(List.of(bean)))
+                    .hasMessageStartingWith("Invalid @RateLimit on " + bean.getName() + ".send: the method is ")
+                    .hasMessageContaining("no Spring proxy intercepts such a method");
+        }
+    }
+
+    @Test
+    void aLimitOnTheClassOfABeanThatIsNoControllerFailsTheStart() {
+        assertThatThrownBy(() -> catalog.registerMethods(List.of(ClassLimitedClient.class)))
+                .hasMessage("Invalid @RateLimit on " + ClassLimitedClient.class.getName() + ": on a class it limits "
+                        + "the handler methods of a controller, and this bean is none; put it on the methods to limit");
+    }
+
+    @Test
+    void aWaitIsForCallsOnlyAndADurationThatDoesNotReadFailsTheStart() {
+        assertThatThrownBy(() -> register("waiting"))
+                .hasMessageStartingWith("Invalid @RateLimit on " + Controller.class.getName() + ".waiting: ")
+                .hasMessageContaining("maxWait is for methods of beans that are not controllers");
+        assertThatThrownBy(() -> catalog.registerMethods(List.of(BadWaitClient.class)))
+                .hasMessage("Invalid @RateLimit on " + BadWaitClient.class.getName()
+                        + ".send: maxWait 'a while' is not a duration such as 500ms or 2s");
+    }
+
+    /** A rule defined in code counts the identity each call names: a CUSTOM one needs no key; its name is its own. */
+    @Test
+    void aRuleDefinedInCodeIsCheckedAsAnAnnotationAndOwnsItsName() {
+        RateLimit partners = RateLimitRule.named("Client.send").count(5).build().annotation();
+        Endpoint defined = catalog.registerRule("RateLimitRule bean 'partners'", partners);
+
+        assertThat(defined.kind()).isEqualTo(Endpoint.Kind.CODE);
+        assertThat(defined.id()).isEqualTo(RuleId.of("shop", "Client.send"));
+        assertThat(defined.limits()).singleElement().extracting(LimitDefinition::dimension).isEqualTo(Dimension.CUSTOM);
+        catalog.registerMethods(List.of(Client.class));
+        assertThat(catalog.endpoint(Client.class, method(Client.class, "send")).id().rule())
+                .as("a method deriving a name a rule defined in code has").isEqualTo("Client.send~2");
+        assertThatThrownBy(() -> catalog.registerRule("RateLimitRule bean 'again'", partners))
+                .hasMessage("Invalid @RateLimit on RateLimitRule bean 'again': the rule name 'Client.send' is taken by "
+                        + "RateLimitRule bean 'partners'");
+        assertThatThrownBy(() -> catalog.registerRule("RateLimitRule bean 'never'",
+                RateLimitRule.named("Never").count(5).cost(6).build().annotation()))
+                .hasMessage("Invalid @RateLimit on RateLimitRule bean 'never': cost 6 is above count 5: no request "
+                        + "could ever pass");
+    }
+
+    private static java.lang.reflect.Method method(Class<?> type, String name) {
+        return java.util.Arrays.stream(type.getMethods()).filter(method -> method.getName().equals(name)).findFirst()
+                .orElseThrow();
+    }
+
     private void register(String method) {
         catalog.register(handler(method));
     }
@@ -127,7 +200,57 @@ class EndpointCatalogTest {
         }
     }
 
+    public static class Client {
+
+        @RateLimit(count = 5, dimension = Dimension.CUSTOM, key = "#p0", maxWait = "1500ms")
+        @RateLimit(count = 50, dimension = Dimension.METHOD, maxWait = "1s")
+        public void send(String partner) {
+        }
+
+        public void unlimited() {
+        }
+    }
+
+    public static class PrivateClient {
+
+        @RateLimit(count = 5)
+        private void send() {
+        }
+    }
+
+    public static class FinalClient {
+
+        @RateLimit(count = 5)
+        public final void send() {
+        }
+    }
+
+    public static class StaticClient {
+
+        @RateLimit(count = 5)
+        public static void send() {
+        }
+    }
+
+    @RateLimit(count = 5)
+    public static class ClassLimitedClient {
+
+        public void send() {
+        }
+    }
+
+    public static class BadWaitClient {
+
+        @RateLimit(count = 5, maxWait = "a while")
+        public void send() {
+        }
+    }
+
     static class Controller {
+
+        @RateLimit(count = 5, maxWait = "1s")
+        public void waiting() {
+        }
 
         @RateLimit(count = 5, interval = 1, unit = TimeUnit.MINUTES, penalty = 15, penaltyMax = 240)
         public void penalized() {
