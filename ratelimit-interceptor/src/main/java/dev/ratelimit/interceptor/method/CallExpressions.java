@@ -55,12 +55,7 @@ final class CallExpressions {
 
     /** The units the call takes: the expression's number, at least 1; 1 when it gives none. */
     long cost(String expression, EvaluationContext call) {
-        Object value = value(expression, call, "such calls cost 1");
-        if (value instanceof Number number) {
-            return Math.max(1, number.longValue());
-        }
-        warnOnce(expression, "such calls cost 1", "gave " + value + ", not a number");
-        return 1;
+        return Math.max(1, typed(expression, call, Number.class, 1, "such calls cost 1").longValue());
     }
 
     /** The client's plan, or {@code null}: the limit then applies as declared. */
@@ -74,12 +69,17 @@ final class CallExpressions {
      * {@code #exception} set in {@code ended}. One that cannot tell counts it.
      */
     boolean counts(String countWhen, EvaluationContext ended) {
-        Object value = value(countWhen, ended, "such calls stay counted");
-        if (value instanceof Boolean matches) {
-            return matches;
+        return typed(countWhen, ended, Boolean.class, true, "such calls stay counted");
+    }
+
+    /** The expression's value if it is a {@code type}, else {@code otherwise}, with one warning. */
+    private <T> T typed(String expression, EvaluationContext call, Class<T> type, T otherwise, String consequence) {
+        Object value = value(expression, call, consequence);
+        if (type.isInstance(value)) {
+            return type.cast(value);
         }
-        warnOnce(countWhen, "such calls stay counted", "gave " + value + ", not true or false");
-        return true;
+        warnOnce(expression, consequence, "gave " + value + ", not a " + type.getSimpleName());
+        return otherwise;
     }
 
     private Object value(String expression, EvaluationContext call, String consequence) {

@@ -15,19 +15,25 @@ import org.springframework.expression.EvaluationContext;
 final class MethodCall extends Call {
 
     private final CallExpressions expressions;
-    private final EvaluationContext context;
+    private final Method method;
+    private final Object[] args;
+    private final Object target;
+    /** Made when an expression first reads the call: a limit per method or of a fixed cost needs none. */
+    private EvaluationContext context;
 
     MethodCall(Endpoint endpoint, Method method, Object[] args, Object target, CallExpressions expressions,
                DimensionKeys identities) {
         super(endpoint.handler(), identities);
         this.expressions = expressions;
-        this.context = expressions.context(method, args, target);
+        this.method = method;
+        this.args = args;
+        this.target = target;
     }
 
     @Override
     public String identity(LimitDefinition limit) {
         return switch (limit.dimension()) {
-            case CUSTOM -> DimensionKeys.keyPart(expressions.key(limit.key(), context));
+            case CUSTOM -> DimensionKeys.keyPart(expressions.key(limit.key(), context()));
             case METHOD, GLOBAL -> DimensionKeys.EVERYONE;
             case USER, IP -> request == null ? null : identities.identity(request, limit);
         };
@@ -36,18 +42,26 @@ final class MethodCall extends Call {
     @Override
     public long cost(LimitDefinition limit) {
         RequestCost cost = limit.cost();
-        return cost.isExpression() ? expressions.cost(cost.expression(), context) : cost.fixed();
+        return cost.isExpression() ? expressions.cost(cost.expression(), context()) : cost.fixed();
     }
 
     @Override
     public String plan(LimitDefinition limit) {
-        return expressions.plan(limit.plan(), context);
+        return expressions.plan(limit.plan(), context());
     }
 
     /** Whether the call, which returned {@code result} or threw {@code exception}, stays counted by {@code countWhen}. */
     boolean counts(String countWhen, Object result, Throwable exception) {
-        context.setVariable("result", result);
-        context.setVariable("exception", exception);
-        return expressions.counts(countWhen, context);
+        EvaluationContext ended = context();
+        ended.setVariable("result", result);
+        ended.setVariable("exception", exception);
+        return expressions.counts(countWhen, ended);
+    }
+
+    private EvaluationContext context() {
+        if (context == null) {
+            context = expressions.context(method, args, target);
+        }
+        return context;
     }
 }

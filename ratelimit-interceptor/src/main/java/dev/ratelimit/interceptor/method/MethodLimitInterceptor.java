@@ -5,12 +5,15 @@ import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import java.lang.reflect.Method;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.core.MethodClassKey;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -25,6 +28,8 @@ final class MethodLimitInterceptor implements MethodInterceptor {
     private final ObjectProvider<CallLimiter> limiters;
     private final ObjectProvider<DimensionKeys> identities;
     private final CallExpressions expressions;
+    /** Each method called, on its bean's class: its endpoint, {@code null} for an exempt one, and the method declared there. */
+    private final ConcurrentMap<MethodClassKey, Limited> methods = new ConcurrentHashMap<>();
     private volatile Parts parts;
 
     MethodLimitInterceptor(ObjectProvider<EndpointCatalog> catalogs, ObjectProvider<CallLimiter> limiters,
@@ -41,12 +46,15 @@ final class MethodLimitInterceptor implements MethodInterceptor {
         Object target = invocation.getThis();
         Class<?> type = ClassUtils.getUserClass(target == null ? invocation.getMethod().getDeclaringClass()
                 : AopProxyUtils.ultimateTargetClass(target));
-        Method method = AopUtils.getMostSpecificMethod(invocation.getMethod(), type);
-        Endpoint endpoint = limiting.catalog().endpoint(type, method);
+        Limited limited = methods.computeIfAbsent(new MethodClassKey(invocation.getMethod(), type), key -> {
+            Method method = AopUtils.getMostSpecificMethod(invocation.getMethod(), type);
+            return new Limited(limiting.catalog().endpoint(type, method), method);
+        });
+        Endpoint endpoint = limited.endpoint();
         if (endpoint == null) {
             return invocation.proceed();
         }
-        MethodCall call = new MethodCall(endpoint, method, invocation.getArguments(), target, expressions,
+        MethodCall call = new MethodCall(endpoint, limited.method(), invocation.getArguments(), target, expressions,
                 limiting.identities());
         Verdict verdict = limiting.limiter().admit(endpoint, call);
         if (verdict.reservations().isEmpty()) {
@@ -73,5 +81,8 @@ final class MethodLimitInterceptor implements MethodInterceptor {
     }
 
     private record Parts(EndpointCatalog catalog, CallLimiter limiter, DimensionKeys identities) {
+    }
+
+    private record Limited(Endpoint endpoint, Method method) {
     }
 }
