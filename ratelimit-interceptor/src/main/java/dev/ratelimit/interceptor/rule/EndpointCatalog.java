@@ -39,7 +39,8 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 /**
  * Every handler method of the app with its name and declared limits. Filled once at start-up from the
  * handler mappings, so a misdeclared {@code @RateLimit} fails the start with the method named, and
- * read on every request with one map lookup.
+ * read on every request with one map lookup. Beside them, the endpoints of calls: the limited methods
+ * of beans that are not controllers, and the rules defined in code, checked by the same code.
  *
  * <p>Each handler method gets a rule name of its own, because counters, config fields and the API
  * index are addressed by name. When two derive the same name (overloads, or equal simple class

@@ -12,6 +12,7 @@ import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.fixture.PartnerClient;
 import dev.ratelimit.interceptor.method.MethodLimitAdvisor;
 import dev.ratelimit.interceptor.rule.RuleId;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -37,25 +38,33 @@ public interface CallLimitsContract {
     /** The running instances of the fixture app, all on the store under test. */
     List<ConfigurableApplicationContext> apps();
 
-    /** 64 threads over the instances, two calls each, of a bean method limited to 50 per partner: exactly 50 run. */
+    /**
+     * 64 threads over the instances, two calls each, of a bean method limited to 50 per partner: exactly 50
+     * run, and the instances' meters count every call's outcome, as they count requests'.
+     */
     @ParameterizedTest
     @EnumSource(Algorithm.class)
     default void sixtyFourThreadsCallingABeanMethodGetExactlyTheLimit(Algorithm algorithm) throws Exception {
         List<PartnerClient> clients = beans(PartnerClient.class);
         String partner = "acme-" + algorithm + "-" + UUID.randomUUID();
+        String rule = "PartnerClient." + methodName(algorithm);
+        double allowedBefore = metered(rule, "allowed");
+        double blockedBefore = metered(rule, "blocked");
 
         int admitted = ConcurrentClients.admitted(64, 2, thread -> {
             try {
                 PartnerClient.call(clients.get(thread % clients.size()), algorithm, partner);
                 return true;
             } catch (RateLimitExceededException refused) {
-                assertThat(refused.rule().rule()).isEqualTo("PartnerClient." + methodName(algorithm));
+                assertThat(refused.rule().rule()).isEqualTo(rule);
                 assertThat(refused.retryAfter()).isPositive();
                 return false;
             }
         });
 
         assertThat(admitted).isEqualTo(PartnerClient.LIMIT);
+        assertThat(metered(rule, "allowed") - allowedBefore).isEqualTo(PartnerClient.LIMIT);
+        assertThat(metered(rule, "blocked") - blockedBefore).isEqualTo(128 - PartnerClient.LIMIT);
     }
 
     /**
@@ -161,6 +170,13 @@ public interface CallLimitsContract {
         for (int i = 0; i <= PartnerClient.PER_USER; i++) {
             assertThat(client.forUser()).isEqualTo("ok");
         }
+    }
+
+    /** {@code ratelimit.requests} of a rule of the fixture with an outcome, over the instances. */
+    private double metered(String rule, String outcome) {
+        return beans(MeterRegistry.class).stream().map(registry -> registry.find("ratelimit.requests")
+                .tags("module", "fixture", "rule", rule, "outcome", outcome).counter())
+                .mapToDouble(counter -> counter == null ? 0 : counter.count()).sum();
     }
 
     private <T> List<T> beans(Class<T> type) {
