@@ -32,6 +32,11 @@ public class RuleCatalog {
         return made.rules();
     }
 
+    /** This app's module. */
+    public String module() {
+        return endpoints.naming().module();
+    }
+
     /**
      * The rules in force once the hash has been read now: for deciding what to write next (an import's
      * preview), where a snapshot a check interval old would only make the write refused as outdated.
