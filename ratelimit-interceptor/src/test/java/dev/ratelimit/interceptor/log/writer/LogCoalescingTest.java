@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.log.writer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.log.Interception;
 import dev.ratelimit.interceptor.log.database.LogDatabase;
 import dev.ratelimit.interceptor.testsupport.Interceptions;
@@ -92,6 +93,23 @@ class LogCoalescingTest {
         await().until(() -> after.stats().written() == 1);
 
         assertThat(db.queryLong("SELECT SUM(hits) FROM biz_sys_ratelimit_log")).isEqualTo(2);
+    }
+
+    @Test
+    void aTableFromBeforeReasonGetsTheColumnOnFirstUseAndItsRowsAreALimits() throws Exception {
+        TestDatabase db = closing(TestDatabase.create(kind));
+        BatchingInterceptionLog before = started(new LogDatabase(db.dataSource(), DatabaseInitializationMode.ALWAYS));
+        before.record(Interceptions.numbered(1));
+        await().until(() -> before.stats().written() == 1);
+        db.execute("ALTER TABLE biz_sys_ratelimit_log DROP COLUMN reason");
+
+        BatchingInterceptionLog after = started(new LogDatabase(db.dataSource(), DatabaseInitializationMode.ALWAYS));
+        after.record(new Interception(Instant.now(), "bench", "deny.user", "user-2", "10.1.2.1", "GET", "/bench/2",
+                Dimension.USER, 0, 0, false, Interception.Reason.DENY));
+        await().until(() -> after.stats().written() == 1);
+
+        assertThat(db.queryLong("SELECT COUNT(*) FROM biz_sys_ratelimit_log WHERE reason = 'limit'")).isEqualTo(1);
+        assertThat(db.queryLong("SELECT COUNT(*) FROM biz_sys_ratelimit_log WHERE reason = 'deny'")).isEqualTo(1);
     }
 
     @Test
