@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.identity;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.InvalidValueException;
 import java.net.Inet4Address;
@@ -202,6 +203,7 @@ public final class DenyList {
         }
 
         /** {@code ip}, {@code user} or {@code key}: the kind as fields and forms name it. */
+        @JsonValue
         public String word() {
             return word;
         }
