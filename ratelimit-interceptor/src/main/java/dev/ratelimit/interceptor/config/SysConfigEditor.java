@@ -394,7 +394,7 @@ public class SysConfigEditor {
 
         public Edit deny(DenyList.Kind kind, String target, Instant until, String note) {
             String canonical = parsed(kind.rule(), () -> kind == DenyList.Kind.IP ? CidrBlock.parse(target).canonical()
-                    : identity(target));
+                    : identity(target == null ? null : target.strip()));
             String field = SysConfigFields.deny(kind, canonical);
             Instant now = clock.instant();
             if (until != null && !until.isAfter(now)) {

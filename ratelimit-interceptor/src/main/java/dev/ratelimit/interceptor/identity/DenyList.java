@@ -218,6 +218,16 @@ public final class DenyList {
             return dimension;
         }
 
+        /** The kind that names a client counted so ({@code USER}, {@code IP}, {@code CUSTOM}), or {@code null}. */
+        public static Kind of(Dimension dimension) {
+            for (Kind kind : values()) {
+                if (kind.dimension == dimension) {
+                    return kind;
+                }
+            }
+            return null;
+        }
+
         /** The kind of this word, or {@code null}. */
         public static Kind of(String word) {
             for (Kind kind : values()) {
