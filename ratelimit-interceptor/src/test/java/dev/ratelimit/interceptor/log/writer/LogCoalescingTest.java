@@ -82,11 +82,7 @@ class LogCoalescingTest {
 
     @Test
     void aTableFromBeforeHitsGetsTheColumnOnFirstUseAndItsRowsCountOnceEach() throws Exception {
-        TestDatabase db = closing(TestDatabase.create(kind));
-        BatchingInterceptionLog before = started(new LogDatabase(db.dataSource(), DatabaseInitializationMode.ALWAYS));
-        before.record(Interceptions.numbered(1));
-        await().until(() -> before.stats().written() == 1);
-        db.execute("ALTER TABLE biz_sys_ratelimit_log DROP COLUMN hits");
+        TestDatabase db = oneRowWithout("hits");
 
         BatchingInterceptionLog after = started(new LogDatabase(db.dataSource(), DatabaseInitializationMode.ALWAYS));
         after.record(Interceptions.numbered(2));
@@ -97,11 +93,7 @@ class LogCoalescingTest {
 
     @Test
     void aTableFromBeforeReasonGetsTheColumnOnFirstUseAndItsRowsAreALimits() throws Exception {
-        TestDatabase db = closing(TestDatabase.create(kind));
-        BatchingInterceptionLog before = started(new LogDatabase(db.dataSource(), DatabaseInitializationMode.ALWAYS));
-        before.record(Interceptions.numbered(1));
-        await().until(() -> before.stats().written() == 1);
-        db.execute("ALTER TABLE biz_sys_ratelimit_log DROP COLUMN reason");
+        TestDatabase db = oneRowWithout("reason");
 
         BatchingInterceptionLog after = started(new LogDatabase(db.dataSource(), DatabaseInitializationMode.ALWAYS));
         after.record(new Interception(Instant.now(), "bench", "deny.user", "user-2", "10.1.2.1", "GET", "/bench/2",
@@ -114,11 +106,7 @@ class LogCoalescingTest {
 
     @Test
     void withoutLeaveToChangeTheSchemaAnOldTableIsLeftAloneAndTheRowsAreCountedAsDropped() throws Exception {
-        TestDatabase db = closing(TestDatabase.create(kind));
-        BatchingInterceptionLog before = started(new LogDatabase(db.dataSource(), DatabaseInitializationMode.ALWAYS));
-        before.record(Interceptions.numbered(1));
-        await().until(() -> before.stats().written() == 1);
-        db.execute("ALTER TABLE biz_sys_ratelimit_log DROP COLUMN hits");
+        TestDatabase db = oneRowWithout("hits");
 
         BatchingInterceptionLog after = started(new LogDatabase(db.dataSource(), DatabaseInitializationMode.NEVER));
         after.record(Interceptions.numbered(2));
@@ -174,6 +162,16 @@ class LogCoalescingTest {
         writer.afterPropertiesSet();
         resources.add(writer::destroy);
         return writer;
+    }
+
+    /** A database with one row written, then a column dropped: a table of an earlier version. */
+    private TestDatabase oneRowWithout(String column) {
+        TestDatabase db = closing(TestDatabase.create(kind));
+        BatchingInterceptionLog before = started(new LogDatabase(db.dataSource(), DatabaseInitializationMode.ALWAYS));
+        before.record(Interceptions.numbered(1));
+        await().until(() -> before.stats().written() == 1);
+        db.execute("ALTER TABLE biz_sys_ratelimit_log DROP COLUMN " + column);
+        return db;
     }
 
     private <T extends AutoCloseable> T closing(T resource) {
