@@ -71,7 +71,7 @@ public class DenyListController {
         model.addAttribute("error", Refusal.message(request, messages));
         model.addAttribute("typed", Refusal.typed(request));
         try {
-            List<DenyList.Entry> entries = rules.now().snapshot().denyList().entries();
+            List<DenyList.Entry> entries = rules.snapshot().denyList().entries();
             List<DenyList.Entry> shown = entries.stream().limit(SHOWN).toList();
             Map<String, AuditEntry> added = trail.latest(shown.stream()
                     .map(entry -> SysConfigFields.deny(entry.kind(), entry.target())).toList());
