@@ -53,6 +53,7 @@ public final class DenyList {
     private DenyList(Collection<Entry> given) {
         Map<Long, Entry> v4 = new HashMap<>();
         Map<Ipv6Block, Entry> v6 = new HashMap<>();
+        // Longest prefix first: of blocks that end together, the most specific is the one reported.
         TreeSet<Integer> v4Lengths = new TreeSet<>(Comparator.reverseOrder());
         TreeSet<Integer> v6Lengths = new TreeSet<>(Comparator.reverseOrder());
         Map<String, Entry> byUser = new HashMap<>();
@@ -134,7 +135,7 @@ public final class DenyList {
         Entry found = null;
         Instant now = null;
         if (address instanceof Inet4Address) {
-            long bits = ((bytes[0] & 0xffL) << 24) | ((bytes[1] & 0xffL) << 16) | ((bytes[2] & 0xffL) << 8) | (bytes[3] & 0xffL);
+            long bits = ipv4Bits(bytes);
             for (int length : ipv4Lengths) {
                 long mask = length == 0 ? 0 : (0xffffffffL << (32 - length)) & 0xffffffffL;
                 Entry entry = ipv4.get(((long) length << 32) | (bits & mask));
@@ -181,8 +182,12 @@ public final class DenyList {
     }
 
     private static long ipv4Key(int length, byte[] network) {
-        return ((long) length << 32) | ((network[0] & 0xffL) << 24) | ((network[1] & 0xffL) << 16)
-                | ((network[2] & 0xffL) << 8) | (network[3] & 0xffL);
+        return ((long) length << 32) | ipv4Bits(network);
+    }
+
+    private static long ipv4Bits(byte[] address) {
+        return ((address[0] & 0xffL) << 24) | ((address[1] & 0xffL) << 16) | ((address[2] & 0xffL) << 8)
+                | (address[3] & 0xffL);
     }
 
     /** What an entry denies. */
