@@ -1,5 +1,6 @@
 -- Interception log of the rate limiter (MySQL 5.7+/8, MariaDB 10.3+). Safe to run again.
 -- hits: the identical interceptions one row stands for (coalesced within ratelimit.log.writer.coalesce-window).
+-- reason: why the request was intercepted: 'limit' (a limit denied it) or 'deny' (the deny list refused it).
 -- created_at is the wall-clock time in ratelimit.log.time-zone (DATETIME: never shifted by the session time zone).
 -- utf8mb4_bin: names compare exactly and sort by code point, as the limiter counts them ('Alice' is not 'alice'),
 -- the same as on PostgreSQL (COLLATE "C") and H2.
@@ -18,6 +19,7 @@ CREATE TABLE IF NOT EXISTS biz_sys_ratelimit_log (
     interval_sec BIGINT         NOT NULL,
     shadow       BOOLEAN        NOT NULL,
     hits         BIGINT         NOT NULL DEFAULT 1,
+    reason       VARCHAR(16)    NOT NULL DEFAULT 'limit',
     PRIMARY KEY (id),
     KEY idx_ratelimit_log_created (created_at),
     KEY idx_ratelimit_log_rule (rule, created_at),

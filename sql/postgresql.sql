@@ -1,5 +1,6 @@
 -- Interception log of the rate limiter (PostgreSQL 11+). Safe to run again.
 -- hits: the identical interceptions one row stands for (coalesced within ratelimit.log.writer.coalesce-window).
+-- reason: why the request was intercepted: 'limit' (a limit denied it) or 'deny' (the deny list refused it).
 -- created_at is the wall-clock time in ratelimit.log.time-zone, so a day of the reports is a day of that zone.
 -- COLLATE "C" on the name columns: they compare and sort by code point, as on MySQL (utf8mb4_bin) and H2,
 -- whatever the database's locale, and the prefix filters (LIKE 'x%') can use the plain indexes below.
@@ -16,7 +17,8 @@ CREATE TABLE IF NOT EXISTS biz_sys_ratelimit_log (
     limit_count  BIGINT         NOT NULL,
     interval_sec BIGINT         NOT NULL,
     shadow       BOOLEAN        NOT NULL,
-    hits         BIGINT         NOT NULL DEFAULT 1
+    hits         BIGINT         NOT NULL DEFAULT 1,
+    reason       VARCHAR(16)    NOT NULL DEFAULT 'limit'
 );
 -- Time range (every report, the daily purge), one rule over time, one user over time.
 CREATE INDEX IF NOT EXISTS idx_ratelimit_log_created ON biz_sys_ratelimit_log (created_at);

@@ -23,13 +23,14 @@
   // minutes or hours and which read many more buckets, less often.
   var LIVE_REFRESH_MILLIS = { '1h': 5000, '6h': 15000, '24h': 30000 };
   var LIVE_REFRESH_LONG_MILLIS = 60000;
-  var COLORS = { allowed: '#2e8540', blocked: '#c0392b', shadow: '#d68910' };
+  var COLORS = { allowed: '#2e8540', blocked: '#c0392b', shadow: '#d68910', denied: '#6c3483' };
   function live(section) {
     var status = document.getElementById('live-status');
     var totalChart = echarts.init(document.getElementById('live-chart'));
     var modulesElement = document.getElementById('live-modules-chart');
     var moduleChart = modulesElement ? echarts.init(modulesElement) : null;
-    var labels = { allowed: section.dataset.allowed, blocked: section.dataset.blocked, shadow: section.dataset.shadow };
+    var labels = { allowed: section.dataset.allowed, blocked: section.dataset.blocked, shadow: section.dataset.shadow,
+                   denied: section.dataset.denied };
     function points(times, values) {
       return times.map(function (time, i) { return [time, values[i]]; });
     }
@@ -74,7 +75,8 @@
       totalChart.setOption(options([
         line(labels.allowed, points(t, total.allowed), COLORS.allowed),
         line(labels.blocked, points(t, total.blocked), COLORS.blocked),
-        line(labels.shadow, points(t, total.shadowBlocked), COLORS.shadow)
+        line(labels.shadow, points(t, total.shadowBlocked), COLORS.shadow),
+        line(labels.denied, points(t, total.denied), COLORS.denied)
       ]), true);
       if (moduleChart) {
         var perModule = [];
@@ -88,6 +90,7 @@
       chart.dataset.allowed = sum(total.allowed, view.stepSeconds);
       chart.dataset.blocked = sum(total.blocked, view.stepSeconds);
       chart.dataset.shadowBlocked = sum(total.shadowBlocked, view.stepSeconds);
+      chart.dataset.denied = sum(total.denied, view.stepSeconds);
       fill(document.getElementById('live-rules'), view.topRules, function (row, rule) {
         var link = document.createElement('a');
         link.href = section.dataset.ruleUrl + '?module=' + encodeURIComponent(rule.module)
@@ -97,6 +100,7 @@
         cell(row, rule.allowed, 'num');
         cell(row, rule.blocked, 'num');
         cell(row, rule.shadowBlocked, 'num');
+        cell(row, rule.denied, 'num');
       });
       fill(document.getElementById('live-instances'), view.instances, function (row, instance) {
         if (instance.circuit === 'open') { row.className = 'danger'; }

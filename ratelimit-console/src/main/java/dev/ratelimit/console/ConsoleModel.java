@@ -2,6 +2,7 @@ package dev.ratelimit.console;
 
 import dev.ratelimit.console.access.ConsoleFilter;
 import dev.ratelimit.console.access.ConsoleLocales;
+import dev.ratelimit.console.denylist.DenyDuration;
 import dev.ratelimit.console.live.LiveSpan;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
@@ -38,6 +39,12 @@ public class ConsoleModel {
     @ModelAttribute("liveSpans")
     public List<LiveSpan> liveSpans() {
         return List.of(LiveSpan.values());
+    }
+
+    /** The durations "deny for ..." offers beside a client (blocked clients, rule page, deny list). */
+    @ModelAttribute("denyDurations")
+    public List<DenyDuration> denyDurations() {
+        return List.of(DenyDuration.values());
     }
 
     @ModelAttribute("languages")

@@ -2,17 +2,25 @@ package dev.ratelimit.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratelimit.console.logs.LogColumn;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.fixture.AlgorithmController;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import org.apache.poi.xssf.usermodel.XSSFWorkbook;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The blocked clients page: a client refused by two instances, listed once, and Unblock, audited. */
+/**
+ * The blocked clients page: a client refused by two instances, listed once, with "deny for ..." beside it,
+ * and Unblock, audited; the deny list page: add with a duration or an end, refused on every instance within
+ * a second, remove, audited, a refused value explained in the operator's language.
+ */
 class ConsoleBlockedTest {
 
     private static final String CONSOLE = "/ratelimit-console";
@@ -20,6 +28,7 @@ class ConsoleBlockedTest {
     /** Two write intervals of the instances (the shipped 5 s) and a margin. */
     private static final Duration LISTED = Duration.ofSeconds(15);
     private static final Duration UNBLOCKED_EVERYWHERE = Duration.ofSeconds(1);
+    private static final Duration DENIED_EVERYWHERE = Duration.ofSeconds(1);
 
     private static ConsoleInstances instances;
 
@@ -47,6 +56,8 @@ class ConsoleBlockedTest {
 
         assertThat(page).contains("fixture.AlgorithmController.fixedWindow");
         assertThat(occurrences(page, "name=\"member\"")).isEqualTo(1);
+        assertThat(page).as("deny for ... beside the client").contains("action=\"/ratelimit-console/deny-list/add\"")
+                .contains("name=\"kind\" value=\"user\"").contains("name=\"target\" value=\"mallory\"");
         assertThat(probes[0].status(path)).isEqualTo(429);
 
         HttpResponse<String> unblocked = console.post(CONSOLE + "/blocked/unblock", "module", "fixture",
@@ -62,6 +73,63 @@ class ConsoleBlockedTest {
                 .contains("unblocked");
         assertThat(console.get(CONSOLE + "/rule?module=fixture&rule=AlgorithmController.fixedWindow").body())
                 .as("in the rule's history").contains("unblock fixture " + MEMBER + "mallory");
+    }
+
+    @Test
+    void aClientDeniedOnTheDenyListPageIsRefusedEverywhereLoggedUntilRemovedAndBothAreAudited() throws IOException {
+        HttpProbe[] probes = {instances.probe(0), instances.probe(1)};
+        ConsoleSession console = instances.signedIn(1);
+        console.get(CONSOLE + "/deny-list");
+
+        HttpResponse<String> added = console.post(CONSOLE + "/deny-list/add", "kind", "user", "target", " eve-console ",
+                "duration", "15m", "note", "scraping /api/search");
+
+        assertThat(added.statusCode()).isEqualTo(302);
+        String page = console.follow(added).body();
+        assertThat(page).contains("Denied: deny.user.eve-console");
+        String row = between(page, "id=\"deny-list\"", "</table>");
+        assertThat(row).contains("<td class=\"wrap\">eve-console</td>").contains("scraping /api/search")
+                .contains("admin at ");
+        for (HttpProbe instance : probes) {
+            Awaitility.await("refused").atMost(DENIED_EVERYWHERE).until(() -> instance.status("/open/plain?usercode=eve-console") == 403);
+        }
+        String logged = Awaitility.await("logged as the deny list's").atMost(Duration.ofSeconds(10))
+                .until(() -> console.get(CONSOLE + "/logs?reason=deny&user=eve-console").body(),
+                        body -> body.contains("fixture.deny.user"));
+        assertThat(between(logged, "id=\"log-rows\"", "</table>")).containsPattern("<td class=\"wrap\">\\s*deny\\s*</td>");
+        assertThat(console.get(CONSOLE + "/logs?reason=limit&user=eve-console").body()).contains("Total: 0");
+        try (XSSFWorkbook export = new XSSFWorkbook(new ByteArrayInputStream(
+                console.bytes(CONSOLE + "/logs/export?reason=deny&user=eve-console")))) {
+            assertThat(export.getSheetAt(0).getRow(1).getCell(LogColumn.REASON.ordinal()).getStringCellValue())
+                    .isEqualTo("deny");
+        }
+
+        HttpResponse<String> removed = console.post(CONSOLE + "/deny-list/remove", "kind", "user", "target", "eve-console");
+
+        assertThat(console.follow(removed).body()).contains("Removed from the deny list: eve-console")
+                .contains("No client is denied.");
+        for (HttpProbe instance : probes) {
+            Awaitility.await("admitted").atMost(DENIED_EVERYWHERE).until(() -> instance.status("/open/plain?usercode=eve-console") == 200);
+        }
+        String audit = console.get(CONSOLE + "/audit").body();
+        assertThat(occurrences(audit, "deny.user.eve-console")).as("added and removed").isEqualTo(2);
+    }
+
+    @Test
+    void aBlockUntilATimeIsListedWithItsEndAndARefusedValueIsExplainedInTheOperatorsLanguage() {
+        ConsoleSession console = instances.signedIn(0);
+        console.get(CONSOLE + "/deny-list?lang=ja");
+
+        HttpResponse<String> refused = console.post(CONSOLE + "/deny-list/add", "kind", "ip", "target", "not-an-ip",
+                "duration", "1h");
+        String page = console.follow(refused).body();
+        assertThat(page).contains("deny.ip: &#39;not-an-ip&#39; は IP アドレスでも CIDR ブロックでもありません")
+                .contains("value=\"not-an-ip\"").contains("拒否リスト");
+
+        console.post(CONSOLE + "/deny-list/add", "kind", "ip", "target", "2001:DB8::7/48", "until", "2099-01-02T03:04");
+        page = console.get(CONSOLE + "/deny-list?lang=en").body();
+        assertThat(between(page, "id=\"deny-list\"", "</table>")).contains("2001:db8::/48").contains("2099-01-02 03:04:00");
+        console.post(CONSOLE + "/deny-list/remove", "kind", "ip", "target", "2001:db8::/48");
     }
 
     @Test
@@ -83,6 +151,11 @@ class ConsoleBlockedTest {
     void thePageInJapanese() {
         ConsoleSession console = instances.signedIn(0);
         assertThat(console.get(CONSOLE + "/blocked?lang=ja").body()).contains("遮断中のクライアント");
+    }
+
+    private static String between(String text, String from, String to) {
+        int start = text.indexOf(from);
+        return text.substring(start, text.indexOf(to, start));
     }
 
     private static int occurrences(String text, String part) {

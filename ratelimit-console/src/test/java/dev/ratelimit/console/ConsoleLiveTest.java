@@ -3,10 +3,13 @@ package dev.ratelimit.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.fixture.AlgorithmController;
+import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,7 +19,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The overview's live view: the traffic two instances write, the same from either console, the rules
- * that block, and both instances.
+ * that block, the deny list's refusals, and both instances.
  */
 class ConsoleLiveTest {
 
@@ -41,6 +44,19 @@ class ConsoleLiveTest {
     @Test
     void bothConsolesShowWhatBothInstancesPassedAndBlockedTheRuleThatBlocksAndBothInstances() {
         HttpProbe[] probes = {instances.probe(0), instances.probe(1)};
+        instances.app(0).getBean(SysConfigEditor.class).deny(DenyList.Kind.USER, "live-denied", null, "");
+        String denied = "/open/plain?usercode=live-denied";
+        AtomicLong refusals = new AtomicLong();
+        Awaitility.await("refused by both instances").atMost(Duration.ofSeconds(1)).until(() -> {
+            int refusing = 0;
+            for (HttpProbe probe : probes) {
+                if (probe.status(denied) == 403) {
+                    refusals.incrementAndGet();
+                    refusing++;
+                }
+            }
+            return refusing == probes.length;
+        });
         String path = AlgorithmController.path(Algorithm.FIXED_WINDOW) + "?usercode=live";
         for (int i = 0; i < REQUESTS; i++) {
             probes[i % 2].status(path);
@@ -54,6 +70,9 @@ class ConsoleLiveTest {
                         && total(node, "allowed") == AlgorithmController.LIMIT);
 
         assertThat(live(other, rule).get("total")).isEqualTo(ofRule.get("total"));
+        JsonNode ofDenials = Awaitility.await("the refusals in a complete bucket").atMost(BUCKET_AND_FLUSH)
+                .until(() -> live(other, "?module=fixture&rule=deny.user"), node -> total(node, "denied") == refusals.get());
+        assertThat(total(ofDenials, "blocked") + total(ofDenials, "allowed")).isZero();
         JsonNode view = live(one, "");
         assertThat(live(other, "").get("total")).isEqualTo(view.get("total"));
         JsonNode top = view.get("topRules").get(0);

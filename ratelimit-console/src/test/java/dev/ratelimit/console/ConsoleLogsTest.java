@@ -194,7 +194,7 @@ class ConsoleLogsTest {
             assertThat(headerFont.getFontHeightInPoints()).isEqualTo((short) 11);
             assertThat(sheet.getPaneInformation().isFreezePane()).isTrue();
             assertThat(sheet.getPaneInformation().getHorizontalSplitPosition()).isEqualTo((short) 1);
-            assertThat(sheet.getCTWorksheet().getAutoFilter().getRef()).isEqualTo("A1:L1");
+            assertThat(sheet.getCTWorksheet().getAutoFilter().getRef()).isEqualTo("A1:M1");
             Row first = sheet.getRow(1);
             assertThat(first.getCell(0).getCellType()).isEqualTo(CellType.NUMERIC);
             assertThat(DateUtil.isCellDateFormatted(first.getCell(0))).isTrue();
@@ -228,7 +228,7 @@ class ConsoleLogsTest {
         Files.delete(file);
 
         assertThat(exit).as(output).isZero();
-        assertThat(output).isEqualTo("datetime True A2 A1:L1");
+        assertThat(output).isEqualTo("datetime True A2 A1:M1");
     }
 
     private static String zipEntry(byte[] zip, String name) throws IOException {

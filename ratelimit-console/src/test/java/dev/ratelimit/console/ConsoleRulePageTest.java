@@ -57,7 +57,10 @@ class ConsoleRulePageTest {
         assertThat(page).contains("<code id=\"rule-id\">fixture." + RULE + "</code>")
                 .contains("data-live-url=\"/ratelimit-console/live.json?module=fixture&amp;rule=" + RULE + "\"")
                 .contains("<td id=\"in-force\">" + AlgorithmController.LIMIT + " / 86400 s</td>");
-        assertThat(between(page, "id=\"rule-top-ips\"", "</table>")).contains("127.0.0.1").contains(">" + EXTRA + "<");
+        assertThat(between(page, "id=\"rule-top-ips\"", "</table>")).contains("127.0.0.1").contains(">" + EXTRA + "<")
+                .as("deny for ...").contains("name=\"kind\" value=\"ip\"").contains("name=\"target\" value=\"127.0.0.1\"");
+        assertThat(between(page, "id=\"rule-top-users\"", "</table>")).contains("name=\"kind\" value=\"user\"")
+                .contains("name=\"target\" value=\"rita\"");
         String rows = between(page, "id=\"rule-log\"", "</table>");
         assertThat(rows).contains("rita").doesNotContain("otto");
         assertThat(page).doesNotContain("otto");

@@ -14,6 +14,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * The demo as a new user runs it: its own embedded redis-server, the fourth hello in 10 s rejected, and
@@ -68,6 +69,25 @@ class DemoApplicationTest {
             assertThat(rejected.statusCode()).isEqualTo(429);
             assertThat(rejected.body()).contains("您刚刚下过单");
             assertThat(http.status("/api/open")).isEqualTo(200);
+        }
+    }
+
+    /** As the README shows it: a user denied by hand in the config hash is refused where no limit applies. */
+    @Test
+    void aUserOnTheDenyListIsRefusedEvenWhereNoLimitApplies() {
+        try (ConfigurableApplicationContext demo = startDemo()) {
+            HttpProbe http = new HttpProbe(Integer.parseInt(demo.getEnvironment().getProperty("local.server.port")));
+            assertThat(http.status("/api/account?usercode=mallory")).isEqualTo(200);
+            StringRedisTemplate redis = demo.getBean(StringRedisTemplate.class);
+
+            redis.opsForHash().put("ratelimit:sysconfig", "deny.user.mallory", "forever scraping the accounts");
+            redis.convertAndSend("ratelimit:config-changed", "deny.user.mallory");
+
+            Awaitility.await().atMost(Duration.ofSeconds(1)).until(() -> http.status("/api/account?usercode=mallory") == 403);
+            HttpResponse<String> refused = http.get("/api/hello?usercode=mallory", "Accept-Language", "zh-CN");
+            assertThat(refused.statusCode()).isEqualTo(403);
+            assertThat(refused.body()).isEqualTo("{\"error\":\"访问被拒绝。\",\"successful\":0,\"ratelimit\":1,\"denied\":1}");
+            assertThat(http.status("/api/account?usercode=alice")).isEqualTo(200);
         }
     }
 

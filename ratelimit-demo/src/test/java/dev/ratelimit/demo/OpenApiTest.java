@@ -89,7 +89,7 @@ class OpenApiTest {
                             && handler.getMethod().getName().equals("hello"))
                     .findFirst().orElseThrow();
             RateLimitOpenApi closed = new RateLimitOpenApi(demo.getBean(EndpointCatalog.class),
-                    demo.getBean(RateLimitProperties.class).response().options(), true);
+                    demo.getBean(RateLimitProperties.class).responseOptions(), true);
 
             ApiResponse unavailable = closed.customize(new Operation().responses(new ApiResponses()), hello)
                     .getResponses().get("503");

@@ -13,6 +13,7 @@ import dev.ratelimit.console.audit.AuditTrail;
 import dev.ratelimit.console.audit.AuditedEditor;
 import dev.ratelimit.console.audit.LoggedAuditTrail;
 import dev.ratelimit.console.blocked.BlockedController;
+import dev.ratelimit.console.denylist.DenyListController;
 import dev.ratelimit.console.dynamic.DynamicRulesController;
 import dev.ratelimit.console.live.LiveController;
 import dev.ratelimit.console.live.LiveTraffic;
@@ -159,6 +160,13 @@ public class ConsoleAutoConfiguration {
     DynamicRulesController ratelimitConsoleDynamicRules(ConsoleRules rules, AuditedEditor editor,
                                                         MessageSource messages, ConsoleProperties properties) {
         return new DynamicRulesController(rules, editor, messages, properties);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DenyListController ratelimitConsoleDenyList(ConsoleRules rules, AuditedEditor editor, AuditTrail trail, LogClock clock,
+                                                MessageSource messages, ConsoleProperties properties) {
+        return new DenyListController(rules, editor, trail, clock, messages, properties);
     }
 
     @Bean

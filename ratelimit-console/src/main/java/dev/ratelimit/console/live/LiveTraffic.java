@@ -36,7 +36,8 @@ public class LiveTraffic {
     static final int TOP_RULES = 10;
     private static final TrafficGranularity RECENT_STEP = TrafficGranularity.TEN_SECONDS;
     private static final MathContext RATE_PRECISION = new MathContext(6);
-    private static final Set<Outcome> CHARTED = EnumSet.of(Outcome.ALLOWED, Outcome.BLOCKED, Outcome.SHADOW_BLOCKED);
+    private static final Set<Outcome> CHARTED = EnumSet.of(Outcome.ALLOWED, Outcome.BLOCKED, Outcome.SHADOW_BLOCKED,
+            Outcome.DENIED);
 
     private final TrafficStatistics statistics;
     private final InstanceDirectory instances;
@@ -107,8 +108,9 @@ public class LiveTraffic {
             List<LiveView.RuleNow> topRules = recent.entrySet().stream()
                     .map(rule -> new LiveView.RuleNow(rule.getKey().id(), rule.getKey().module(), rule.getKey().name(),
                             rule.getValue().at(0, Outcome.ALLOWED),
-                            rule.getValue().at(0, Outcome.BLOCKED), rule.getValue().at(0, Outcome.SHADOW_BLOCKED)))
-                    .sorted(Comparator.comparingLong(LiveView.RuleNow::blocked)
+                            rule.getValue().at(0, Outcome.BLOCKED), rule.getValue().at(0, Outcome.SHADOW_BLOCKED),
+                            rule.getValue().at(0, Outcome.DENIED)))
+                    .sorted(Comparator.comparingLong((LiveView.RuleNow now) -> now.blocked() + now.denied())
                             .thenComparingLong(LiveView.RuleNow::shadowBlocked).reversed()
                             .thenComparing(LiveView.RuleNow::rule))
                     .limit(TOP_RULES).toList();
@@ -147,7 +149,8 @@ public class LiveTraffic {
         LiveView.Rates rates(long stepSeconds, long lastSeconds) {
             return new LiveView.Rates(perSecond(counts.get(Outcome.ALLOWED), stepSeconds, lastSeconds),
                     perSecond(counts.get(Outcome.BLOCKED), stepSeconds, lastSeconds),
-                    perSecond(counts.get(Outcome.SHADOW_BLOCKED), stepSeconds, lastSeconds));
+                    perSecond(counts.get(Outcome.SHADOW_BLOCKED), stepSeconds, lastSeconds),
+                    perSecond(counts.get(Outcome.DENIED), stepSeconds, lastSeconds));
         }
 
         private static List<Double> perSecond(long[] counts, long stepSeconds, long lastSeconds) {

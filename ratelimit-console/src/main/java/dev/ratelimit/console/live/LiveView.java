@@ -18,8 +18,8 @@ import java.util.List;
 public record LiveView(Instant at, String span, int stepSeconds, List<Long> times, Rates total, List<ModuleRates> modules,
                        List<RuleNow> topRules, List<RunningInstance> instances, String error) {
 
-    /** Requests per second by outcome, one value per bucket. */
-    public record Rates(List<Double> allowed, List<Double> blocked, List<Double> shadowBlocked) {
+    /** Requests per second by outcome, one value per bucket; {@code denied}: refused by the deny list. */
+    public record Rates(List<Double> allowed, List<Double> blocked, List<Double> shadowBlocked, List<Double> denied) {
     }
 
     public record ModuleRates(String module, Rates rates) {
@@ -30,6 +30,7 @@ public record LiveView(Instant at, String span, int stepSeconds, List<Long> time
      *
      * @param rule its id, {@code <module>.<name>}
      */
-    public record RuleNow(String rule, String module, String name, long allowed, long blocked, long shadowBlocked) {
+    public record RuleNow(String rule, String module, String name, long allowed, long blocked, long shadowBlocked,
+                          long denied) {
     }
 }

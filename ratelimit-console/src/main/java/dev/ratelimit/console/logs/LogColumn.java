@@ -24,7 +24,9 @@ public enum LogColumn {
     WINDOW("console.column.window", null, 10, entry -> Long.toString(entry.windowSeconds())),
     SHADOW("console.column.shadow", null, 8, entry -> entry.shadow() ? "1" : "0"),
     /** The identical interceptions the row stands for (coalesced within {@code ratelimit.log.writer.coalesce-window}). */
-    HITS("console.column.hits", null, 8, entry -> Long.toString(entry.hits()));
+    HITS("console.column.hits", null, 8, entry -> Long.toString(entry.hits())),
+    /** {@code limit}, or {@code deny} for a request the deny list refused. */
+    REASON("console.column.reason", null, 8, LogEntry::reason);
 
     private final String messageKey;
     private final LogSort sort;

@@ -1,12 +1,14 @@
 package dev.ratelimit.console.logs;
 
 import dev.ratelimit.console.QueryString;
+import dev.ratelimit.interceptor.log.Interception;
 import dev.ratelimit.interceptor.log.report.LogFilter;
 import dev.ratelimit.interceptor.log.report.LogSort;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -15,8 +17,8 @@ import java.util.Locale;
  * times and sorts are reported, never fatal. The same query string drives the table and the export,
  * so an export holds exactly what the screen shows.
  */
-public record LogQuery(String from, String to, String module, String rule, String user, String ip, String sort,
-                       String dir, Integer page) {
+public record LogQuery(String from, String to, String module, String rule, String user, String ip, String reason,
+                       String sort, String dir, Integer page) {
 
     private static final DateTimeFormatter INPUT = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm");
 
@@ -34,7 +36,16 @@ public record LogQuery(String from, String to, String module, String rule, Strin
             start = null;
             end = null;
         }
-        return new LogFilter(start, end, module, rule, user, ip);
+        Interception.Reason why = blankToNull(reason) == null ? null : Interception.Reason.of(reason);
+        if (blankToNull(reason) != null && why == null) {
+            problems.add(new Problem("console.logs.badParameter", "reason", reason));
+        }
+        return new LogFilter(start, end, module, rule, user, ip).withReason(why);
+    }
+
+    /** The reasons the filter offers: a limit's interceptions, the deny list's. */
+    public List<String> reasons() {
+        return Arrays.stream(Interception.Reason.values()).map(Interception.Reason::value).toList();
     }
 
     /** What the From input shows: a bare date (as the overview links) becomes its midnight, which the input can show. */
@@ -83,7 +94,7 @@ public record LogQuery(String from, String to, String module, String rule, Strin
     private QueryString filter() {
         return QueryString.of().add("from", blankToNull(from)).add("to", blankToNull(to))
                 .add("module", blankToNull(module)).add("rule", blankToNull(rule)).add("user", blankToNull(user))
-                .add("ip", blankToNull(ip));
+                .add("ip", blankToNull(ip)).add("reason", blankToNull(reason));
     }
 
     private static String input(String value) {

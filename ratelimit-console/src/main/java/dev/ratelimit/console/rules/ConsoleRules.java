@@ -1,6 +1,7 @@
 package dev.ratelimit.console.rules;
 
 import dev.ratelimit.apiindex.ApiIndexRepository;
+import dev.ratelimit.interceptor.config.RuleSnapshot;
 import dev.ratelimit.interceptor.config.RulesInForce;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
 
@@ -22,5 +23,14 @@ public class ConsoleRules {
     /** @throws RuntimeException when Redis does not answer */
     public RulesInForce now() {
         return RulesInForce.of(index.endpoints(), index.modules(), config.snapshot());
+    }
+
+    /**
+     * The config hash as the limiter reads it, without the endpoints: for what is not per endpoint (the deny list).
+     *
+     * @throws RuntimeException when Redis does not answer
+     */
+    public RuleSnapshot snapshot() {
+        return config.snapshot();
     }
 }

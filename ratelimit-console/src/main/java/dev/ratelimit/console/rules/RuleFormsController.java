@@ -16,7 +16,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.LocalDateTime;
 import java.util.Map;
 import java.util.function.BiFunction;
 import org.springframework.stereotype.Controller;
@@ -110,12 +109,10 @@ public class RuleFormsController {
     }
 
     private Instant instant(String until) {
-        String text = until.strip();
         try {
-            return text.endsWith("Z") ? Instant.parse(text)
-                    : LocalDateTime.parse(text).atZone(clock.clock().getZone()).toInstant();
+            return clock.parse(until);
         } catch (DateTimeException e) {
-            throw new InvalidValueException("ratelimit.config.exception", text);
+            throw new InvalidValueException("ratelimit.config.exception", until.strip());
         }
     }
 }

@@ -10,6 +10,7 @@ import dev.ratelimit.interceptor.config.RuleSnapshot;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.config.RulesInForce;
 import dev.ratelimit.interceptor.identity.CidrBlock;
+import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.identity.Whitelist;
 import dev.ratelimit.interceptor.log.DroppedInterceptions;
 import dev.ratelimit.interceptor.log.InterceptionLog;
@@ -26,7 +27,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
- * Actuator endpoint {@code ratelimit}: the config snapshot in force (version, age, switches, whitelist),
+ * Actuator endpoint {@code ratelimit}: the config snapshot in force (version, age, switches, whitelist, deny list),
  * every rule in force as {@link RulesInForce} describes it, the store as it describes itself (its circuit and
  * near cache for Redis), and the outcomes
  * counted since the start. Read only; expose it with {@code management.endpoints.web.exposure.include}.
@@ -35,6 +36,7 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 public class RateLimitEndpoint {
 
     static final int MAX_BLOCKED_SHOWN = 100;
+    static final int MAX_DENIED_SHOWN = 100;
 
     private final String module;
     private final RuleCatalog catalog;
@@ -71,8 +73,13 @@ public class RateLimitEndpoint {
     public Report report() {
         Long dropped = log instanceof DroppedInterceptions drops ? drops.droppedInterceptions() : null;
         RulesInForce rules = catalog.current();
-        return new Report(module, snapshot(rules.snapshot()), rules.rules(), store.describe(), counts.snapshot(),
-                dropped, blockedNow(), eviction == null ? null : eviction.current());
+        return new Report(module, snapshot(rules.snapshot()), denyList(rules.snapshot().denyList()), rules.rules(),
+                store.describe(), counts.snapshot(), dropped, blockedNow(), eviction == null ? null : eviction.current());
+    }
+
+    private static DenyListReport denyList(DenyList denyList) {
+        return new DenyListReport(denyList.size(), DenyList.MAX_ENTRIES,
+                denyList.entries().stream().limit(MAX_DENIED_SHOWN).toList());
     }
 
     /** Read only: Unblock is the console's, or {@code BlockedClients.unblock}. */
@@ -117,9 +124,19 @@ public class RateLimitEndpoint {
      * @param maxmemoryPolicy Redis' eviction policy, and whether it may evict the config hash; {@code null} without Redis
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Report(String module, SnapshotReport snapshot, List<RuleDescription> rules, StoreDescription store,
-                         Map<String, Long> counts, Long logDropped, BlockedReport blocked,
+    public record Report(String module, SnapshotReport snapshot, DenyListReport denyList, List<RuleDescription> rules,
+                         StoreDescription store, Map<String, Long> counts, Long logDropped, BlockedReport blocked,
                          EvictionPolicy.Reading maxmemoryPolicy) {
+    }
+
+    /**
+     * The deny list in force when the hash was last read.
+     *
+     * @param size    its entries in force
+     * @param bound   the most it holds ({@link DenyList#MAX_ENTRIES})
+     * @param entries the first {@value #MAX_DENIED_SHOWN} by field name: the console lists them all
+     */
+    public record DenyListReport(int size, int bound, List<DenyList.Entry> entries) {
     }
 
     /**

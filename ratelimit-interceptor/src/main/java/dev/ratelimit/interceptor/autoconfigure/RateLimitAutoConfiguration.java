@@ -334,7 +334,7 @@ public class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RejectionHandler rateLimitRejectionHandler(RateLimitProperties properties) {
-        return new JsonRejectionHandler(properties.response().options());
+        return new JsonRejectionHandler(properties.responseOptions());
     }
 
     @Bean
@@ -398,7 +398,7 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnMissingBean
     LimitResponseWriter rateLimitResponseWriter(RejectionHandler rejectionHandler, RejectionMessages messages,
                                                 RateLimitProperties properties) {
-        return new LimitResponseWriter(properties.response().options(), rejectionHandler, messages);
+        return new LimitResponseWriter(properties.responseOptions(), rejectionHandler, messages);
     }
 
     @Bean

@@ -19,7 +19,7 @@ public class RateLimitOpenApiAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RateLimitOpenApi rateLimitOpenApi(EndpointCatalog catalog, RateLimitProperties properties) {
-        return new RateLimitOpenApi(catalog, properties.response().options(),
+        return new RateLimitOpenApi(catalog, properties.responseOptions(),
                 properties.redisFailure().mode() == FailurePolicy.CLOSED);
     }
 }

@@ -24,6 +24,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param quota          calendar quotas
  * @param allowanceEndpoint whether {@code GET /ratelimit/allowance?rule=...} tells each client what it has left
  *                       of a rule, without counting; off unless set
+ * @param denyList       how a client on the deny list is answered
  */
 @ConfigurationProperties("ratelimit")
 public record RateLimitProperties(
@@ -42,7 +43,14 @@ public record RateLimitProperties(
         @DefaultValue({"/actuator/**", "/error"}) List<String> excludedPaths,
         @DefaultValue Stats stats,
         @DefaultValue Quota quota,
-        @DefaultValue("false") boolean allowanceEndpoint) {
+        @DefaultValue("false") boolean allowanceEndpoint,
+        @DefaultValue DenyList denyList) {
+
+    /** How the limiter answers: {@code ratelimit.response.*} and the deny list's status. */
+    public ResponseOptions responseOptions() {
+        return new ResponseOptions(response.status(), response.headersOnAllowed(), response.legacyHeaders(),
+                response.body(), denyList.status());
+    }
 
     /** Where counters live. */
     public enum Store {
@@ -162,11 +170,13 @@ public record RateLimitProperties(
      */
     public record Response(@DefaultValue("429") int status, @DefaultValue("true") boolean headersOnAllowed,
                            @DefaultValue("false") boolean legacyHeaders, @DefaultValue("json") RejectionBody body) {
+    }
 
-        /** @throws IllegalArgumentException for a status that is not one */
-        public ResponseOptions options() {
-            return new ResponseOptions(status, headersOnAllowed, legacyHeaders, body);
-        }
+    /**
+     * @param status HTTP status of a request the deny list refuses (its body says {@code "denied":1}; the
+     *               body's kind is {@code ratelimit.response.body}'s)
+     */
+    public record DenyList(@DefaultValue("403") int status) {
     }
 
     /**

@@ -1,6 +1,8 @@
 package dev.ratelimit.interceptor.blocked;
 
+import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.identity.DenyList;
 import java.time.Instant;
 
 /**
@@ -19,6 +21,19 @@ public record BlockedClient(String module, String member, String rule, String di
 
     public String ruleId() {
         return module + "." + rule;
+    }
+
+    /**
+     * The kind of deny-list entry that names this client ({@code ip}, {@code user}, {@code key}), or {@code null}
+     * for a client that is not one (METHOD and GLOBAL count everyone under {@code all}).
+     */
+    public DenyList.Kind denyKind() {
+        int algorithm = dimension.indexOf('@');
+        try {
+            return DenyList.Kind.of(Dimension.valueOf(algorithm < 0 ? dimension : dimension.substring(0, algorithm)));
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /** @return {@code null} for a member that is not one of a counter key */

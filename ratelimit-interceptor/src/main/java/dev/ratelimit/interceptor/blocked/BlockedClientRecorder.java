@@ -4,6 +4,7 @@ import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.stats.IntervalRedisWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -52,7 +53,7 @@ public class BlockedClientRecorder extends IntervalRedisWriter implements RateLi
     }
 
     @Override
-    public void outcome(LimitDefinition limit, Outcome outcome) {
+    public void outcome(RuleId rule, Outcome outcome) {
         // only refusals, through denied()
     }
 

@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.config;
 
+import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.identity.Whitelist;
 import dev.ratelimit.interceptor.rule.RuleId;
 import java.time.Clock;
@@ -26,12 +27,14 @@ import org.springframework.util.AntPathMatcher;
  * @param ignored      fields the limiter does not apply, with the reason, by field
  * @param plans        {@code <rule>.plan.<plan>}: by rule, the count and window of each plan
  * @param exceptions   {@code <rule>.exception.<identity>}: by rule, the exception of each client
+ * @param denyList     {@code deny.ip.*}, {@code deny.user.*}, {@code deny.key.*}: the clients refused outright,
+ *                     those in force when the hash was read
  */
 public record RuleSnapshot(long version, Instant loadedAt, Map<String, String> fields, boolean globalCheck,
                            RuleMode globalMode, boolean logCheck, Map<String, RuleOverride> overrides,
                            Set<String> shadowRules, Map<String, LimitSpec> dynamicRules, List<UriRule> uriRules,
                            Whitelist whitelist, Map<String, String> ignored, Map<String, Map<String, LimitSpec>> plans,
-                           Map<String, Map<String, IdentityException>> exceptions) {
+                           Map<String, Map<String, IdentityException>> exceptions, DenyList denyList) {
 
     /** One matcher for every {@code dynuri.*} lookup; AntPathMatcher is thread-safe and caches patterns. */
     static final AntPathMatcher PATH_MATCHER = new AntPathMatcher();
@@ -50,7 +53,7 @@ public record RuleSnapshot(long version, Instant loadedAt, Map<String, String> f
     /** What applies when the hash was never read: everything on, nothing dynamic. */
     public static RuleSnapshot defaults() {
         return new RuleSnapshot(0, Instant.EPOCH, Map.of(), true, RuleMode.ENFORCE, true, Map.of(), Set.of(), Map.of(),
-                List.of(), Whitelist.EMPTY, Map.of(), Map.of(), Map.of());
+                List.of(), Whitelist.EMPTY, Map.of(), Map.of(), Map.of(), DenyList.EMPTY);
     }
 
     /** Whether this is a hash that was read: an empty one, or none, holds nothing to keep. */

@@ -11,12 +11,14 @@ import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_USERS;
 
 import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.identity.CidrBlock;
+import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.identity.Whitelist;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RuleId;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -192,6 +194,25 @@ public class SysConfigEditor {
 
     public SysConfigChange removeException(RuleId rule, String identity) {
         return edit().removeException(rule, identity).applyOne();
+    }
+
+    /**
+     * {@code deny.<kind>.<target>}: refuses a client outright on every instance, before any limit counts it,
+     * until {@code until} ({@code null}: until it is removed). The target is written in its canonical form
+     * (an address or CIDR block with its host bits cleared, IPv6 as RFC 5952 writes it). Entries that have
+     * ended are removed in the same write. Refused when {@code until} is not in the future, or when
+     * {@link DenyList#MAX_ENTRIES} entries are in force and this one is new.
+     *
+     * @param note why, shown beside the entry: at most {@value DenyList#MAX_NOTE_LENGTH} printable characters, or empty
+     * @return the entry written first, then each ended entry removed
+     */
+    public List<SysConfigChange> deny(DenyList.Kind kind, String target, Instant until, String note) {
+        return edit().deny(kind, target, until, note).apply();
+    }
+
+    /** Removes {@code deny.<kind>.<target>}, the target as the entry's field names it (as the list shows it). */
+    public SysConfigChange undeny(DenyList.Kind kind, String target) {
+        return edit().undeny(kind, target).applyOne();
     }
 
     /**
@@ -371,6 +392,38 @@ public class SysConfigEditor {
             return put(SysConfigFields.exception(checkedId(rule), present(identity, "identity")), null);
         }
 
+        public Edit deny(DenyList.Kind kind, String target, Instant until, String note) {
+            String canonical = parsed(kind.rule(), () -> kind == DenyList.Kind.IP ? CidrBlock.parse(target).canonical()
+                    : identity(target == null ? null : target.strip()));
+            String field = SysConfigFields.deny(kind, canonical);
+            Instant now = clock.instant();
+            if (until != null && !until.isAfter(now)) {
+                throw new InvalidValueException("ratelimit.config.deny.ended", until).about(LimitSpec.abbreviate(field));
+            }
+            String checkedNote = note == null ? "" : note.strip();
+            if (checkedNote.length() > DenyList.MAX_NOTE_LENGTH || checkedNote.chars().anyMatch(c -> c < ' ' || c == 0x7f)) {
+                throw new InvalidValueException("ratelimit.config.deny.note", DenyList.MAX_NOTE_LENGTH)
+                        .about(LimitSpec.abbreviate(field));
+            }
+            Map<String, DenyList.Entry> denied = denied();
+            if (!denied.containsKey(field) && denied.values().stream().filter(entry -> entry.inForceAt(now)).count()
+                    >= DenyList.MAX_ENTRIES) {
+                throw new InvalidValueException("ratelimit.config.deny.tooMany", DenyList.MAX_ENTRIES)
+                        .about(LimitSpec.abbreviate(field));
+            }
+            put(field, new DenyList.Entry(kind, canonical, until, checkedNote).value());
+            denied.forEach((other, entry) -> {
+                if (!entry.inForceAt(now) && !other.equals(field)) {
+                    put(other, null);
+                }
+            });
+            return this;
+        }
+
+        public Edit undeny(DenyList.Kind kind, String target) {
+            return put(SysConfigFields.deny(kind, present(target, "identity")), null);
+        }
+
         /** Removes a field, whatever it holds: for a document that replaces what an operator set. */
         public Edit remove(String field) {
             return put(present(field, "field"), null);
@@ -433,6 +486,30 @@ public class SysConfigEditor {
             return "1";
         }
 
+        /** The deny-list entries of the hash with this edit's writes, ended or not, by field; those that do not parse left out. */
+        private Map<String, DenyList.Entry> denied() {
+            Map<String, String> fields = new HashMap<>(hash());
+            writes.forEach((field, value) -> {
+                if (value == null) {
+                    fields.remove(field);
+                } else {
+                    fields.put(field, value);
+                }
+            });
+            Map<String, DenyList.Entry> denied = new HashMap<>();
+            fields.forEach((field, value) -> {
+                DenyList.Kind kind = SysConfigFields.denyKind(field);
+                if (kind != null) {
+                    try {
+                        denied.put(field, DenyList.Entry.parse(kind, SysConfigFields.denyTarget(kind, field), value));
+                    } catch (IllegalArgumentException e) {
+                        // not in force: the parser ignores it too, and an operator removes it by its field
+                    }
+                }
+            });
+            return denied;
+        }
+
         private long exceptions() {
             return hash().keySet().stream().filter(name -> name.contains(EXCEPTION_INFIX)).count()
                     + writes.entrySet().stream().filter(write -> write.getKey().contains(EXCEPTION_INFIX)
@@ -449,6 +526,9 @@ public class SysConfigEditor {
         }
         if (text.startsWith(DYN_PREFIX) || text.startsWith(DYNURI_PREFIX)) {
             throw new InvalidValueException("ratelimit.config.ruleId.prefix", LimitSpec.abbreviate(text));
+        }
+        if (SysConfigFields.denyKind(text + ".") != null) {
+            throw new InvalidValueException("ratelimit.config.ruleId.deny", LimitSpec.abbreviate(text));
         }
         return id;
     }

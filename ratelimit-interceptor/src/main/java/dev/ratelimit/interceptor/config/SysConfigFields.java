@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.config;
 
+import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.rule.RuleId;
 
 /**
@@ -23,6 +24,7 @@ public final class SysConfigFields {
     static final String PLAN_INFIX = ".plan.";
     static final String EXCEPTION_INFIX = ".exception.";
     static final String DECLARED_PREFIX = "declared.";
+    static final String DENY_PREFIX = "deny.";
 
     private SysConfigFields() {
     }
@@ -55,6 +57,30 @@ public final class SysConfigFields {
     /** {@code <rule>.exception.<identity>}: an operator's exception for one client, with its end. */
     public static String exception(RuleId rule, String identity) {
         return rule + EXCEPTION_INFIX + identity;
+    }
+
+    /** {@code deny.<kind>.<target>}: a client refused outright, until a time or for good ({@link DenyList}). */
+    public static String deny(DenyList.Kind kind, String target) {
+        return kind.rule() + "." + target;
+    }
+
+    /** The kind of a {@code deny.ip.*}, {@code deny.user.*} or {@code deny.key.*} field; {@code null} for any other field. */
+    public static DenyList.Kind denyKind(String field) {
+        if (!field.startsWith(DENY_PREFIX)) {
+            return null;
+        }
+        for (DenyList.Kind kind : DenyList.Kind.values()) {
+            if (field.startsWith(kind.rule()) && field.length() > kind.rule().length()
+                    && field.charAt(kind.rule().length()) == '.') {
+                return kind;
+            }
+        }
+        return null;
+    }
+
+    /** What a deny-list field names: the address, block, user code or key after {@code deny.<kind>.}. */
+    public static String denyTarget(DenyList.Kind kind, String field) {
+        return field.substring(kind.rule().length() + 1);
     }
 
     /** {@code declared.<knob field>}: what the app that started last declared for the knob, for the next merge. */

@@ -13,6 +13,8 @@ import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_IPS;
 import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_USERS;
 
 import dev.ratelimit.interceptor.InvalidValueException;
+import dev.ratelimit.interceptor.identity.CidrBlock;
+import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.identity.Whitelist;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import java.time.Instant;
@@ -22,6 +24,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
@@ -58,12 +61,19 @@ public final class SysConfigParser {
         Map<String, Map<String, LimitSpec>> plans = new HashMap<>();
         Map<String, Map<String, IdentityException>> exceptions = new HashMap<>();
         int exceptionCount = 0;
+        SortedMap<String, DenyList.Entry> denied = new TreeMap<>();
         for (Map.Entry<String, String> entry : hash.entrySet()) {
             String field = entry.getKey();
             String value = entry.getValue();
             try {
+                DenyList.Kind denyKind = SysConfigFields.denyKind(field);
                 if (field.startsWith(DECLARED_PREFIX) || field.equals(VERSION)) {
                     continue;
+                } else if (denyKind != null) {
+                    DenyList.Entry deny = denyEntry(denyKind, SysConfigFields.denyTarget(denyKind, field), value);
+                    if (deny.inForceAt(loadedAt)) {
+                        denied.put(field, deny);
+                    }
                 } else if (field.equals(GLOBAL_CHECK)) {
                     globalCheck = parseSwitch(value);
                 } else if (field.equals(GLOBAL_MODE)) {
@@ -110,8 +120,44 @@ public final class SysConfigParser {
                     warnings.accept("ignoring '" + LimitSpec.abbreviate(bad) + "' in config field '" + WHITELIST_IPS
                             + "': not an IP address or CIDR block");
                 });
+        DenyList denyList = denyList(denied, ignored, warnings);
         return new RuleSnapshot(version(hash), loadedAt, hash, globalCheck, globalMode, logCheck, overrides,
-                shadowRules, dynamicRules, uriRules, whitelist, ignored, immutable(plans), immutable(exceptions));
+                shadowRules, dynamicRules, uriRules, whitelist, ignored, immutable(plans), immutable(exceptions),
+                denyList);
+    }
+
+    /** A deny-list field's entry; an entry that has ended is not an error, it just no longer applies. */
+    private static DenyList.Entry denyEntry(DenyList.Kind kind, String target, String value) {
+        if (kind == DenyList.Kind.IP) {
+            CidrBlock.parse(target);
+        } else if (target.isBlank()) {
+            throw new InvalidValueException("ratelimit.config.identity", target);
+        }
+        return DenyList.Entry.parse(kind, target, value);
+    }
+
+    /**
+     * The entries in force, at most {@link DenyList#MAX_ENTRIES}: beyond it the rest by field name (so every
+     * instance keeps the same ones) are ignored, with the reason and one warning for them all.
+     */
+    private static DenyList denyList(SortedMap<String, DenyList.Entry> inForce, Map<String, String> ignored,
+                                     Consumer<String> warnings) {
+        if (inForce.size() <= DenyList.MAX_ENTRIES) {
+            return DenyList.of(inForce.values());
+        }
+        String reason = new InvalidValueException("ratelimit.config.deny.tooMany", DenyList.MAX_ENTRIES).getMessage();
+        List<DenyList.Entry> kept = new ArrayList<>(DenyList.MAX_ENTRIES);
+        inForce.forEach((field, entry) -> {
+            if (kept.size() < DenyList.MAX_ENTRIES) {
+                kept.add(entry);
+            } else {
+                ignored.put(field, reason);
+            }
+        });
+        warnings.accept("ignoring " + (inForce.size() - DenyList.MAX_ENTRIES) + " deny-list fields after '"
+                + LimitSpec.abbreviate(inForce.keySet().stream().skip(DenyList.MAX_ENTRIES - 1).findFirst().orElseThrow())
+                + "' (by name): " + reason);
+        return DenyList.of(kept);
     }
 
     /** The hash's {@code config.version}; 0 when it has none that reads as one (a hash from before versions). */

@@ -1,9 +1,11 @@
 package dev.ratelimit.interceptor.decision;
 
+import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.config.RuleSnapshot;
 import dev.ratelimit.interceptor.config.RulesInForce;
+import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.identity.Whitelist;
 import dev.ratelimit.interceptor.log.Interception;
 import dev.ratelimit.interceptor.log.InterceptionLog;
@@ -19,13 +21,16 @@ import dev.ratelimit.interceptor.store.Refund;
 import dev.ratelimit.interceptor.store.StoreResult;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Decides one request, without the servlet API: the limits in force for its endpoint (from the rules in
- * force, {@link RuleCatalog}, without calling Redis), the whitelist, one counter per limit and identity,
+ * Decides one request, without the servlet API: the deny list, the limits in force for its endpoint (from
+ * the rules in force, {@link RuleCatalog}, without calling Redis), the whitelist, one counter per limit and identity,
  * one store call for all of them, the meters and interception log rows of every decision, and then,
  * among the enforced limits (a limit in shadow mode only logs and meters its denial), the most
  * restrictive denial. A store that fails never fails the request.
@@ -41,6 +46,8 @@ public class RequestLimiter {
     private final Clock clock;
     private final QuotaPeriods quotaPeriods;
     private final FailureWarnings failures = new FailureWarnings();
+    /** The rules the deny list's refusals are metered under: {@code deny.ip}, {@code deny.user}, {@code deny.key} of the module. */
+    private final Map<DenyList.Kind, RuleId> denyRules = new EnumMap<>(DenyList.Kind.class);
 
     /**
      * @param whitelist clients never limited, besides those of the config hash
@@ -56,6 +63,9 @@ public class RequestLimiter {
         this.whitelist = whitelist;
         this.clock = clock;
         this.quotaPeriods = new QuotaPeriods(quotaZone, clock);
+        for (DenyList.Kind kind : DenyList.Kind.values()) {
+            denyRules.put(kind, RuleId.of(catalog.naming().module(), kind.rule()));
+        }
     }
 
     public Verdict decide(Endpoint endpoint, LimitedRequest request) {
@@ -79,13 +89,22 @@ public class RequestLimiter {
     }
 
     private Verdict decide(RulesInForce rules, List<LimitDefinition> inForce, LimitedRequest request) {
+        RuleSnapshot snapshot = rules.snapshot();
+        // Before anything is counted, and before the whitelist: a denial is an operator's explicit, narrower
+        // decision. Endpoints without a limit too: a denied client is refused everywhere.
+        DenyList denyList = snapshot.denyList();
+        if (!denyList.isEmpty()) {
+            DenyList.Entry denial = denial(denyList, request, inForce);
+            if (denial != null) {
+                return deny(request, snapshot, denial);
+            }
+        }
         if (inForce.isEmpty()) {
             return Verdict.PASS;
         }
-        RuleSnapshot snapshot = rules.snapshot();
         // After the rule lookup, so that unlimited endpoints never pay for resolving who the client is.
         if (whitelisted(request, snapshot.whitelist())) {
-            inForce.forEach(limit -> metrics.outcome(limit, Outcome.SKIPPED));
+            inForce.forEach(limit -> metrics.outcome(limit.id(), Outcome.SKIPPED));
             return Verdict.PASS;
         }
         List<LimitDefinition> counted = new ArrayList<>(inForce.size());
@@ -93,7 +112,7 @@ public class RequestLimiter {
         for (LimitDefinition limit : inForce) {
             String identity = request.identity(limit);
             if (identity == null) {
-                metrics.outcome(limit, Outcome.SKIPPED);
+                metrics.outcome(limit.id(), Outcome.SKIPPED);
                 continue;
             }
             limit = rules.forClient(limit, identity, rules.resolvesPlans(limit) ? request.plan(limit) : null, clock);
@@ -102,10 +121,10 @@ public class RequestLimiter {
                 // Before anything is counted: a request no wait would let through takes nothing. A limit in
                 // shadow mode only says it would have refused.
                 if (rules.anyShadow() && rules.shadow(limit)) {
-                    metrics.outcome(limit, Outcome.SHADOW_BLOCKED);
+                    metrics.outcome(limit.id(), Outcome.SHADOW_BLOCKED);
                     continue;
                 }
-                metrics.outcome(limit, Outcome.BLOCKED);
+                metrics.outcome(limit.id(), Outcome.BLOCKED);
                 return Verdict.tooCostly(limit, cost);
             }
             counted.add(limit);
@@ -116,10 +135,46 @@ public class RequestLimiter {
         }
         StoreResult result = acquire(counters);
         if (result instanceof StoreResult.NotDecided notDecided) {
-            counted.forEach(limit -> metrics.outcome(limit, Outcome.ERROR));
+            counted.forEach(limit -> metrics.outcome(limit.id(), Outcome.ERROR));
             return notDecided.refuse() ? Verdict.refuse(notDecided.retryAfter()) : Verdict.PASS;
         }
         return enforce(request, rules, counted, counters, ((StoreResult.Decided) result).decisions());
+    }
+
+    /**
+     * The entry that denies the request, or {@code null}: its client address, its user (the one counted and the
+     * one the server established, so that a signed-in user cannot escape by sending another user code), or
+     * the identity of a CUSTOM limit of its endpoint. Each is resolved only when the list holds its kind.
+     */
+    private DenyList.Entry denial(DenyList denyList, LimitedRequest request, List<LimitDefinition> inForce) {
+        DenyList.Entry entry = denyList.hasAddresses() ? denyList.address(request.clientIp(), clock) : null;
+        if (entry == null && denyList.hasUsers()) {
+            entry = denyList.user(request.user(), clock);
+            if (entry == null) {
+                entry = denyList.user(request.verifiedUser(), clock);
+            }
+        }
+        if (entry == null && denyList.hasKeys()) {
+            for (LimitDefinition limit : inForce) {
+                if (limit.dimension() == Dimension.CUSTOM && (entry = denyList.key(request.identity(limit), clock)) != null) {
+                    break;
+                }
+            }
+        }
+        return entry;
+    }
+
+    /** Meters and logs a refusal of the deny list; no limit counted the request, and shadow mode does not apply. */
+    private Verdict deny(LimitedRequest request, RuleSnapshot snapshot, DenyList.Entry denial) {
+        RuleId rule = denyRules.get(denial.kind());
+        metrics.outcome(rule, Outcome.DENIED);
+        Instant now = clock.instant();
+        if (snapshot.logCheck()) {
+            interceptionLog.record(new Interception(now, rule.module(), rule.rule(), request.user(), request.clientIp(),
+                    request.httpMethod(), request.uri(), denial.kind().dimension(), 0, 0, false,
+                    Interception.Reason.DENY));
+        }
+        return Verdict.deny(denial, Duration.ofMillis(denial.millisLeft(now)));
     }
 
     private StoreResult acquire(List<CounterRequest> counters) {
@@ -146,7 +201,7 @@ public class RequestLimiter {
             LimitDefinition limit = counted.get(i);
             boolean shadow = anyShadow && rules.shadow(limit);
             if (decisions.get(i).allowed()) {
-                metrics.outcome(limit, Outcome.ALLOWED);
+                metrics.outcome(limit.id(), Outcome.ALLOWED);
                 if (limit.countsSome()) {
                     if (reservations.isEmpty()) {
                         reservations = new ArrayList<>(counted.size());
@@ -155,10 +210,10 @@ public class RequestLimiter {
                             new Refund(counters.get(i), decisions.get(i).decidedAt())));
                 }
             } else if (shadow) {
-                metrics.outcome(limit, Outcome.SHADOW_BLOCKED);
+                metrics.outcome(limit.id(), Outcome.SHADOW_BLOCKED);
                 log(request, snapshot, limit, true);
             } else {
-                metrics.outcome(limit, Outcome.BLOCKED);
+                metrics.outcome(limit.id(), Outcome.BLOCKED);
                 metrics.denied(limit, counters.get(i).key(), decisions.get(i).retryAfterMillis());
             }
             if (anyShadow && !shadow) {

@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.decision;
 
+import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.store.Decision;
 import java.time.Duration;
@@ -12,12 +13,14 @@ import java.util.List;
  * @param decisions  their decisions, in the same order
  * @param reported   the limit the {@code RateLimit} field reports: the denial that lasts longest when
  *                   rejected, else the limit closest to its end; -1 when there is none
- * @param retryAfter for {@link Kind#REFUSE}: when to try again
+ * @param retryAfter for {@link Kind#REFUSE}: when to try again; for {@link Kind#DENY}: until the entry ends
+ *                   (zero for an entry without an end)
  * @param reservations the units taken from limits that count only some responses, shadow limits included
  * @param cost       for {@link Kind#TOO_COSTLY}: what the request weighs for its only limit, else 0
+ * @param denial     for {@link Kind#DENY}: the deny-list entry that refused the request, else {@code null}
  */
 public record Verdict(Kind kind, List<LimitDefinition> limits, List<Decision> decisions, int reported,
-                      Duration retryAfter, List<Reservation> reservations, long cost) {
+                      Duration retryAfter, List<Reservation> reservations, long cost, DenyList.Entry denial) {
 
     /** What the web layer does. */
     public enum Kind {
@@ -30,10 +33,18 @@ public record Verdict(Kind kind, List<LimitDefinition> limits, List<Decision> de
         /** No limit could decide, and the failure policy refuses the request (503). */
         REFUSE,
         /** The request weighs more than its limit's whole count: no wait would let it pass (400). */
-        TOO_COSTLY
+        TOO_COSTLY,
+        /** The deny list refuses the client, before any limit counted the request (403 by default). */
+        DENY
     }
 
     static final Verdict PASS = new Verdict(Kind.PASS, List.of(), List.of(), -1, Duration.ZERO, List.of(), 0);
+
+    /** A verdict of any kind but {@link Kind#DENY}. */
+    public Verdict(Kind kind, List<LimitDefinition> limits, List<Decision> decisions, int reported, Duration retryAfter,
+                   List<Reservation> reservations, long cost) {
+        this(kind, limits, decisions, reported, retryAfter, reservations, cost, null);
+    }
 
     public Verdict {
         limits = List.copyOf(limits);
@@ -47,6 +58,10 @@ public record Verdict(Kind kind, List<LimitDefinition> limits, List<Decision> de
 
     static Verdict tooCostly(LimitDefinition limit, long cost) {
         return new Verdict(Kind.TOO_COSTLY, List.of(limit), List.of(), 0, Duration.ZERO, List.of(), cost);
+    }
+
+    static Verdict deny(DenyList.Entry entry, Duration retryAfter) {
+        return new Verdict(Kind.DENY, List.of(), List.of(), -1, retryAfter, List.of(), 0, entry);
     }
 
     public LimitDefinition reportedLimit() {

@@ -77,12 +77,9 @@ public class DimensionKeys {
         if (!(address instanceof Inet6Address) || ipv6PrefixLength == 128) {
             return keyPart(ip);
         }
-        byte[] bytes = address.getAddress();
-        for (int bit = ipv6PrefixLength; bit < 128; bit++) {
-            bytes[bit / 8] &= (byte) ~(0x80 >>> (bit % 8));
-        }
         try {
-            return InetAddress.getByAddress(bytes).getHostAddress() + "/" + ipv6PrefixLength;
+            return InetAddress.getByAddress(CidrBlock.masked(address.getAddress(), ipv6PrefixLength)).getHostAddress()
+                    + "/" + ipv6PrefixLength;
         } catch (java.net.UnknownHostException e) {
             throw new IllegalStateException("16 bytes are always an IPv6 address", e);
         }

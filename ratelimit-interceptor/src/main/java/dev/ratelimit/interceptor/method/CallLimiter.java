@@ -119,7 +119,12 @@ public class CallLimiter {
     }
 
     /** @param subject what was called, named when the failure policy refused it without a limit deciding */
-    private static RuntimeException refusal(Verdict verdict, RuleId subject) {
+    private RuntimeException refusal(Verdict verdict, RuleId subject) {
+        if (verdict.kind() == Verdict.Kind.DENY) {
+            // Named as the deny list's refusals are metered; no wait ends a denial sooner than its entry.
+            return new RateLimitExceededException(RuleId.of(catalog.naming().module(), verdict.denial().kind().rule()),
+                    verdict.retryAfter());
+        }
         if (verdict.kind() == Verdict.Kind.TOO_COSTLY) {
             LimitDefinition limit = verdict.reportedLimit();
             return new IllegalArgumentException("The call weighs " + verdict.cost() + ", more than the " + limit.count()

@@ -1,7 +1,7 @@
 package dev.ratelimit.interceptor.metrics;
 
 import dev.ratelimit.interceptor.log.DroppedInterceptions;
-import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -57,8 +57,8 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
     }
 
     @Override
-    public void outcome(LimitDefinition limit, Outcome outcome) {
-        counters.computeIfAbsent(new CounterId(limit.id().module(), limit.id().rule(), outcome), this::counter).increment();
+    public void outcome(RuleId rule, Outcome outcome) {
+        counters.computeIfAbsent(new CounterId(rule, outcome), this::counter).increment();
     }
 
     @Override
@@ -69,12 +69,12 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
     private Counter counter(CounterId id) {
         return Counter.builder(REQUESTS)
                 .description("Limited requests by rule and outcome")
-                .tag("module", id.module())
-                .tag("rule", id.rule())
+                .tag("module", id.rule().module())
+                .tag("rule", id.rule().rule())
                 .tag("outcome", id.outcome().tag())
                 .register(registry);
     }
 
-    private record CounterId(String module, String rule, Outcome outcome) {
+    private record CounterId(RuleId rule, Outcome outcome) {
     }
 }

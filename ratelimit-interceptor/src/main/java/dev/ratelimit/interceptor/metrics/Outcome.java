@@ -18,7 +18,13 @@ public enum Outcome {
     SKIPPED,
 
     /** Not decided: the store failed, and the failure policy passed or refused the request. */
-    ERROR;
+    ERROR,
+
+    /**
+     * Refused outright by the deny list, before any limit counted it: metered under the rule {@code deny.ip},
+     * {@code deny.user} or {@code deny.key} of the app's module.
+     */
+    DENIED;
 
     private final String tag = name().toLowerCase(Locale.ROOT);
 

@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.metrics;
 
-import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.rule.RuleId;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,7 +18,7 @@ public class OutcomeCounts implements RateLimitMetrics {
     }
 
     @Override
-    public void outcome(LimitDefinition limit, Outcome outcome) {
+    public void outcome(RuleId rule, Outcome outcome) {
         counts.get(outcome).increment();
     }
 

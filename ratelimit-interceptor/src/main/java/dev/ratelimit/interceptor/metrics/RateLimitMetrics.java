@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.metrics;
 
 import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.rule.RuleId;
 import java.util.List;
 
 /**
@@ -9,8 +10,8 @@ import java.util.List;
  */
 public interface RateLimitMetrics {
 
-    /** One limit's outcome for one request. */
-    void outcome(LimitDefinition limit, Outcome outcome);
+    /** One rule's outcome for one request: a limit's, or the deny list's ({@link Outcome#DENIED}). */
+    void outcome(RuleId rule, Outcome outcome);
 
     /** The time one store call took to decide all limits of one request. */
     void decided(long nanos);
@@ -32,9 +33,9 @@ public interface RateLimitMetrics {
         List<RateLimitMetrics> each = List.copyOf(metrics);
         return new RateLimitMetrics() {
             @Override
-            public void outcome(LimitDefinition limit, Outcome outcome) {
+            public void outcome(RuleId rule, Outcome outcome) {
                 for (RateLimitMetrics metric : each) {
-                    metric.outcome(limit, outcome);
+                    metric.outcome(rule, outcome);
                 }
             }
 

@@ -3,7 +3,7 @@ package dev.ratelimit.interceptor.stats;
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
-import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.rule.RuleId;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -42,8 +42,8 @@ public class TrafficRecorder extends IntervalRedisWriter implements RateLimitMet
     }
 
     @Override
-    public void outcome(LimitDefinition limit, Outcome outcome) {
-        counts.computeIfAbsent(new Tally(limit.id().module(), limit.id().rule(), outcome), tally -> new LongAdder()).increment();
+    public void outcome(RuleId rule, Outcome outcome) {
+        counts.computeIfAbsent(new Tally(rule.module(), rule.rule(), outcome), tally -> new LongAdder()).increment();
     }
 
     @Override

@@ -9,15 +9,18 @@ import java.nio.charset.StandardCharsets;
  * The default rejection: status 429 (or the configured one, e.g. 200 for front ends that read the
  * body only), {@code Retry-After}, {@code Cache-Control: no-store} and a JSON body
  * ({@link RejectionBody}). The rate limit fields are already set by the interceptor. While Redis does
- * not answer in {@code closed} mode: 503 with the same headers and a body of the same kind that says so.
+ * not answer in {@code closed} mode: 503 with the same headers and a body of the same kind that says so. A
+ * client on the deny list: 403 (or {@code ratelimit.deny-list.status}), {@code Retry-After} when its entry ends.
  */
 public class JsonRejectionHandler implements RejectionHandler {
 
     private final int status;
+    private final int deniedStatus;
     private final RejectionBody body;
 
     public JsonRejectionHandler(ResponseOptions options) {
         this.status = options.status();
+        this.deniedStatus = options.deniedStatus();
         this.body = options.body();
     }
 
@@ -39,6 +42,15 @@ public class JsonRejectionHandler implements RejectionHandler {
         response.setContentType(body.contentType());
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
         response.getWriter().write(body.renderTooCostly(request, refusal));
+    }
+
+    @Override
+    public void denied(HttpServletRequest request, HttpServletResponse response, Denial denial) throws IOException {
+        RejectionHandler.super.denied(request, response, denial);
+        response.setStatus(deniedStatus);
+        response.setContentType(body.contentType());
+        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+        response.getWriter().write(body.renderDenied(request, denial, deniedStatus));
     }
 
     @Override

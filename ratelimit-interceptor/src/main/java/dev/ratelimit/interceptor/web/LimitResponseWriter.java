@@ -8,8 +8,8 @@ import java.io.IOException;
 import org.springframework.web.servlet.support.RequestContextUtils;
 
 /**
- * Writes what a {@link Verdict} means to the response: the rate limit fields, and the rejection or the
- * 503 of the failure policy through the {@link RejectionHandler}.
+ * Writes what a {@link Verdict} means to the response: the rate limit fields, and the rejection, the
+ * refusal of the deny list or the 503 of the failure policy through the {@link RejectionHandler}.
  */
 public class LimitResponseWriter {
 
@@ -40,6 +40,14 @@ public class LimitResponseWriter {
             case REJECT -> {
                 headers.write(response, verdict.limits(), verdict.decisions(), verdict.reported());
                 reject(request, response, verdict);
+                return false;
+            }
+            case DENY -> {
+                // No rate limit fields: no limit counted the request.
+                long retryAfter = verdict.denial().until() == null ? 0
+                        : Math.max(1, RateLimitHeaders.seconds(verdict.retryAfter().toMillis()));
+                rejectionHandler.denied(request, response, new Denial(verdict.denial(), retryAfter,
+                        messages.message(RejectionMessages.DENIED_KEY, RequestContextUtils.getLocale(request))));
                 return false;
             }
             case TOO_COSTLY -> {

@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.web;
 
 import jakarta.servlet.http.HttpServletRequest;
+import org.springframework.http.HttpStatus;
 
 /** The body of the default rejection: {@code ratelimit.response.body}. */
 public enum RejectionBody {
@@ -18,6 +19,13 @@ public enum RejectionBody {
         String renderTooCostly(HttpServletRequest request, TooCostly refusal) {
             return "{\"error\":" + jsonString(refusal.message()) + ",\"successful\":0,\"ratelimit\":1,"
                     + "\"cost\":" + refusal.cost() + ",\"limit\":" + refusal.limit().count() + "}";
+        }
+
+        /** Told apart from a rejection by {@code "denied":1}: no wait helps unless the entry ends ({@code retryAfter}). */
+        @Override
+        String renderDenied(HttpServletRequest request, Denial denial, int status) {
+            return "{\"error\":" + jsonString(denial.message()) + ",\"successful\":0,\"ratelimit\":1,\"denied\":1"
+                    + (denial.ends() ? ",\"retryAfter\":" + denial.retryAfterSeconds() : "") + "}";
         }
 
         /** Told apart from a rejection by {@code "ratelimit":0}: the limit did not deny, the limiter could not decide. */
@@ -53,6 +61,17 @@ public enum RejectionBody {
         }
 
         @Override
+        String renderDenied(HttpServletRequest request, Denial denial, int status) {
+            HttpStatus known = HttpStatus.resolve(status);
+            return "{\"type\":\"about:blank\",\"title\":" + jsonString(known == null ? "Forbidden" : known.getReasonPhrase())
+                    + ",\"status\":" + status
+                    + ",\"detail\":" + jsonString(denial.message())
+                    + ",\"instance\":" + jsonString(request.getRequestURI())
+                    + ",\"denied\":true"
+                    + (denial.ends() ? ",\"retryAfter\":" + denial.retryAfterSeconds() : "") + "}";
+        }
+
+        @Override
         String renderUnavailable(HttpServletRequest request, String message, long retryAfterSeconds) {
             return "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503"
                     + ",\"detail\":" + jsonString(message)
@@ -75,6 +94,9 @@ public enum RejectionBody {
 
     /** The body of a 400 for a request heavier than its limit's count. */
     abstract String renderTooCostly(HttpServletRequest request, TooCostly refusal);
+
+    /** The body of a refusal of the deny list, answered with {@code status}. */
+    abstract String renderDenied(HttpServletRequest request, Denial denial, int status);
 
     /** The body of a 503 while Redis does not answer in {@code closed} mode. */
     abstract String renderUnavailable(HttpServletRequest request, String message, long retryAfterSeconds);

@@ -25,6 +25,18 @@ public interface RejectionHandler {
     }
 
     /**
+     * The deny list refuses the client: by default a bare 403, with {@code Retry-After} when the entry ends.
+     * No rate limit field is set: no limit counted the request.
+     */
+    default void denied(HttpServletRequest request, HttpServletResponse response, Denial denial) throws IOException {
+        response.setStatus(HttpServletResponse.SC_FORBIDDEN);
+        if (denial.ends()) {
+            response.setHeader("Retry-After", Long.toString(denial.retryAfterSeconds()));
+        }
+        response.setHeader("Cache-Control", "no-store");
+    }
+
+    /**
      * Redis does not answer and {@code ratelimit.redis-failure.mode=closed}: a limited request is refused
      * until it does. Not a rate limit rejection, so by default a bare 503 with {@code Retry-After}.
      *

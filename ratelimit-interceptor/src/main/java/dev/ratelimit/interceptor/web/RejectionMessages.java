@@ -18,6 +18,8 @@ public class RejectionMessages {
     public static final String UNAVAILABLE_KEY = "ratelimit.unavailable";
     /** The text of a 400 for a request heavier than its limit's count: {0} its cost, {1} the count, {2} the window in seconds. */
     public static final String TOO_COSTLY_KEY = "ratelimit.tooCostly";
+    /** The text of a refusal of the deny list; no argument. */
+    public static final String DENIED_KEY = "ratelimit.denied";
     static final String FALLBACK_TEXT = "Too many requests";
 
     private final MessageSource appMessages;

@@ -12,6 +12,7 @@ import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.CallLimitsContract;
 import dev.ratelimit.interceptor.testsupport.Concurrently;
 import dev.ratelimit.interceptor.testsupport.ConfigHashLimitsContract;
+import dev.ratelimit.interceptor.testsupport.DenyListContract;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.LimitKindsContract;
 import dev.ratelimit.interceptor.testsupport.RedisClusterProcess;
@@ -35,7 +36,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * its limit for each of many identities whose counters are spread over all masters, and a config
  * change made on one instance reaches the other through pub/sub.
  */
-class ClusterLimitingTest implements LimitKindsContract, ConfigHashLimitsContract, CallLimitsContract {
+class ClusterLimitingTest implements LimitKindsContract, ConfigHashLimitsContract, CallLimitsContract, DenyListContract {
 
     static final int THREADS = 64;
     static final int IDENTITIES = 200;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import io.lettuce.core.RedisClient;
@@ -102,6 +103,57 @@ class SysConfigEditorTest {
         assertThatThrownBy(() -> editor.setPlanLimit(RuleId.of("shop", "Api.search"), "free", "0/60")).hasMessageContaining("at least 1");
         assertThat(editor.removeException(RuleId.of("shop", "Api.search"), "alice@example.com").oldValue()).isEqualTo("500/60 until " + until);
         assertThat(editor.removePlanLimit(RuleId.of("shop", "Api.search"), "pro").oldValue()).isEqualTo("50/60");
+    }
+
+    @Test
+    void aDenyIsWrittenCanonicallyAnnouncedAndRemovesEndedEntriesInTheSameWrite() throws Exception {
+        Instant until = Instant.now().plus(Duration.ofHours(1)).truncatedTo(ChronoUnit.SECONDS);
+        redis.commands().hset(HASH, Map.of("deny.user.old", "2020-01-01T00:00:00Z", "deny.user.broken", "soon"));
+
+        List<SysConfigChange> changes = editor.deny(DenyList.Kind.IP, " 2001:DB8:0:0:1::7/64 ", until, " scraping ");
+
+        assertThat(changes).containsExactly(
+                new SysConfigChange("deny.ip.2001:db8::/64", null, until + " scraping"),
+                new SysConfigChange("deny.user.old", "2020-01-01T00:00:00Z", null));
+        assertThat(nextAnnouncement()).isEqualTo("deny.ip.2001:db8::/64");
+        assertThat(redis.commands().hgetall(HASH)).containsKeys("deny.ip.2001:db8::/64", "deny.user.broken")
+                .doesNotContainKey("deny.user.old");
+        assertThat(editor.deny(DenyList.Kind.USER, "mallory", null, "")).containsExactly(
+                new SysConfigChange("deny.user.mallory", null, "forever"));
+        assertThat(editor.undeny(DenyList.Kind.USER, "mallory"))
+                .isEqualTo(new SysConfigChange("deny.user.mallory", "forever", null));
+
+        assertRefused(() -> editor.deny(DenyList.Kind.IP, "10.0.0.300", null, ""),
+                "deny.ip: '10.0.0.300' is not an IP address or CIDR block");
+        assertRefused(() -> editor.deny(DenyList.Kind.KEY, "two words", null, ""),
+                "deny.key: 'two words' is not a client identity: 1 to 512 printable characters without spaces");
+        assertRefused(() -> editor.deny(DenyList.Kind.USER, "eve", Instant.parse("2020-01-01T00:00:00Z"), ""),
+                "deny.user.eve: the end 2020-01-01T00:00:00Z is not in the future");
+        assertRefused(() -> editor.deny(DenyList.Kind.USER, "eve", null, "x".repeat(201)),
+                "deny.user.eve: a note is at most 200 characters, without control characters");
+        assertRefused(() -> editor.setRuleSwitch(RuleId.of("deny", "ip"), false),
+                "'deny.ip' is not a rule id: deny.ip., deny.user. and deny.key. name deny-list entries");
+        assertThat(redis.commands().hexists(HASH, "deny.user.eve")).isFalse();
+    }
+
+    @Test
+    void theDenyListIsRefusedBeyondItsBoundButEndedEntriesDoNotCount() {
+        Map<String, String> full = new HashMap<>();
+        for (int i = 0; i < DenyList.MAX_ENTRIES; i++) {
+            full.put("deny.user.u" + i, "forever");
+        }
+        redis.commands().hset(HASH, full);
+
+        assertRefused(() -> editor.deny(DenyList.Kind.USER, "one-more", null, ""),
+                "deny.user.one-more: more than 10000 entries in the deny list: remove some first");
+        assertThat(editor.deny(DenyList.Kind.USER, "u7", null, "again")).as("an entry in force changes")
+                .extracting(SysConfigChange::newValue).containsExactly("forever again");
+
+        redis.commands().hset(HASH, "deny.user.u0", "2020-01-01T00:00:00Z");
+
+        assertThat(editor.deny(DenyList.Kind.USER, "one-more", null, "")).extracting(SysConfigChange::field)
+                .containsExactly("deny.user.one-more", "deny.user.u0");
+        assertThat(redis.commands().hlen(HASH)).isEqualTo(DenyList.MAX_ENTRIES + 1); // and config.version
     }
 
     @Test

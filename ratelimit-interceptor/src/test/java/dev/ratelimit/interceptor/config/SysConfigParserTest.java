@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
+import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.rule.RuleId;
+import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -94,6 +97,41 @@ class SysConfigParserTest {
 
         assertThat(snapshot.exceptions().get("demo.A.b")).hasSize(SysConfigParser.MAX_EXCEPTIONS);
         assertThat(snapshot.ignored()).hasSize(1).allSatisfy((field, reason) -> assertThat(reason).contains("10000"));
+    }
+
+    @Test
+    void readsTheDenyListAndIgnoresABadEntryWithOneWarningAndAnEndedOneSilently() {
+        Instant now = Instant.parse("2026-12-01T00:00:00Z");
+        RuleSnapshot snapshot = SysConfigParser.parse(Map.of(
+                "deny.ip.203.0.113.7", "forever", "deny.ip.2001:db8::/32", "2026-12-03T10:00:00Z scraping",
+                "deny.user.mallory", "forever", "deny.key.tenant-7", "2030-01-01T00:00:00Z",
+                "deny.user.gone", "2026-11-30T00:00:00Z", "deny.ip.not-an-address", "forever",
+                "deny.user.eve", "next week", "deny.user.", "forever"), now, warnings::add);
+
+        DenyList denyList = snapshot.denyList();
+        assertThat(denyList.entries()).extracting(DenyList.Entry::target)
+                .containsExactly("2001:db8::/32", "203.0.113.7", "tenant-7", "mallory");
+        assertThat(denyList.address("2001:db8:1::9", Clock.fixed(now, ZoneOffset.UTC)).note()).isEqualTo("scraping");
+        assertThat(denyList.user("gone", Clock.fixed(now, ZoneOffset.UTC))).as("ended before it was read").isNull();
+        assertThat(snapshot.ignored()).containsOnlyKeys("deny.ip.not-an-address", "deny.user.eve", "deny.user.");
+        assertThat(warnings).hasSize(3).anySatisfy(warning -> assertThat(warning)
+                .isEqualTo("ignoring config field 'deny.user.eve' = 'next week': a deny-list entry is forever or the "
+                        + "instant it ends, e.g. 2026-12-03T10:00:00Z, optionally followed by a space and a note"));
+    }
+
+    @Test
+    void denyListEntriesBeyondTheBoundAreIgnoredByNameWithOneWarning() {
+        Map<String, String> hash = new HashMap<>();
+        for (int i = 0; i <= DenyList.MAX_ENTRIES; i++) {
+            hash.put("deny.user.u" + (100_000 + i), "forever");
+        }
+
+        RuleSnapshot snapshot = parse(hash);
+
+        assertThat(snapshot.denyList().size()).isEqualTo(DenyList.MAX_ENTRIES);
+        assertThat(snapshot.ignored()).containsOnlyKeys("deny.user.u110000")
+                .containsValue("more than 10000 entries in the deny list: remove some first");
+        assertThat(warnings).hasSize(1);
     }
 
     /** What the console once saved and the limiter silently lowered to q=1;w=9007199254740. */

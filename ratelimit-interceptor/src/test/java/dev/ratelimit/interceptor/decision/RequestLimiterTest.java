@@ -12,7 +12,9 @@ import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
 import dev.ratelimit.interceptor.fixture.RecordingInterceptionLog;
+import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.identity.Whitelist;
+import dev.ratelimit.interceptor.log.Interception;
 import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
 import dev.ratelimit.interceptor.rule.Endpoint;
@@ -24,6 +26,7 @@ import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.EnumSet;
 import java.util.List;
@@ -52,6 +55,8 @@ class RequestLimiterTest {
     private static SysConfigEditor editor;
     private static RuleSnapshotHolder snapshots;
     private static Endpoint create;
+    private static Endpoint open;
+    private static Endpoint tenant;
     private static RequestLimiter limiter;
     private static final RecordingInterceptionLog log = new RecordingInterceptionLog(100);
     private static final List<String> outcomes = new CopyOnWriteArrayList<>();
@@ -67,7 +72,16 @@ class RequestLimiterTest {
                 key -> { }, countWhen -> { }, cost -> { });
         endpoints.register(Map.of(RequestMappingInfo.paths("/orders").build(),
                 new HandlerMethod(new Orders(), Orders.class.getMethod("create"))));
-        create = endpoints.endpoints().get(0);
+        endpoints.register(Map.of(RequestMappingInfo.paths("/open").build(),
+                new HandlerMethod(new Orders(), Orders.class.getMethod("open")),
+                RequestMappingInfo.paths("/tenant").build(),
+                new HandlerMethod(new Orders(), Orders.class.getMethod("tenant"))));
+        create = endpoints.endpoints().stream().filter(endpoint -> endpoint.id().rule().equals("Orders.create"))
+                .findFirst().orElseThrow();
+        open = endpoints.endpoints().stream().filter(endpoint -> endpoint.id().rule().equals("Orders.open"))
+                .findFirst().orElseThrow();
+        tenant = endpoints.endpoints().stream().filter(endpoint -> endpoint.id().rule().equals("Orders.tenant"))
+                .findFirst().orElseThrow();
         limiter = new RequestLimiter(new RuleCatalog(endpoints, snapshots), new RedisKeys("ratelimit"),
                 new MemoryRateLimitStore(Clock.systemUTC(), 1000), log, new RecordingMetrics(), Whitelist.EMPTY,
                 Clock.systemUTC(), ZoneOffset.UTC);
@@ -136,6 +150,69 @@ class RequestLimiterTest {
                 .as("the heavy request took nothing").containsOnly(Verdict.Kind.ADMIT);
     }
 
+    /**
+     * A client on the deny list is refused before any limit counts it: on an endpoint without a limit too,
+     * whitelisted or not, in shadow mode too; metered and logged as the deny list's; and once removed it has
+     * its whole limit.
+     */
+    @Test
+    void aDeniedClientIsRefusedBeforeAnythingIsCountedAndTheDenyListBeatsTheWhitelistAndShadowMode() {
+        editor.deny(DenyList.Kind.IP, "10.66.0.0/16", null, "");
+        editor.deny(DenyList.Kind.USER, "hal", null, "");
+        editor.setWhitelistIps("10.66.1.1");
+        editor.setGlobalMode(RuleMode.SHADOW);
+        snapshots.refresh();
+
+        Verdict denied = limiter.decide(create, new Request("gil", "10.66.1.1", 1));
+        assertThat(denied.kind()).isEqualTo(Verdict.Kind.DENY);
+        assertThat(denied.denial().target()).isEqualTo("10.66.0.0/16");
+        assertThat(denied.limits()).isEmpty();
+        assertThat(limiter.decide(open, new Request("gil", "10.66.1.1", 1)).kind()).as("no limit").isEqualTo(Verdict.Kind.DENY);
+        assertThat(IntStream.range(0, 5).mapToObj(i -> limiter.decide(create, new Request("hal", "10.0.0.9", 1)).kind()))
+                .containsOnly(Verdict.Kind.DENY);
+        assertThat(outcomes).containsOnly("shop.deny.ip:" + Outcome.DENIED, "shop.deny.user:" + Outcome.DENIED)
+                .hasSize(7);
+        assertThat(log.recorded()).anySatisfy(row -> assertThat(row).isEqualTo(new Interception(row.createdAt(), "shop",
+                "deny.user", "hal", "10.0.0.9", "POST", "/orders", Dimension.USER, 0, 0, false,
+                Interception.Reason.DENY)));
+
+        editor.undeny(DenyList.Kind.USER, "hal");
+        editor.setGlobalMode(RuleMode.ENFORCE);
+        snapshots.refresh();
+
+        assertThat(IntStream.range(0, 3).mapToObj(i -> limiter.decide(create, new Request("hal", "10.0.0.9", 1)).kind()))
+                .as("nothing was counted while denied").containsExactly(Verdict.Kind.ADMIT, Verdict.Kind.ADMIT,
+                        Verdict.Kind.REJECT);
+    }
+
+    /** The user the server established is denied whatever user code the client sends; a key on CUSTOM limits. */
+    @Test
+    void aDeniedUserCannotEscapeWithAnotherUserCodeAndAKeyIsDeniedOnCustomLimits() {
+        editor.deny(DenyList.Kind.USER, "ivy", null, "");
+        editor.deny(DenyList.Kind.KEY, "tenant-9", Instant.now().plusSeconds(3600), "");
+        snapshots.refresh();
+
+        assertThat(limiter.decide(create, new Request("not-ivy", "ivy", "10.0.0.10", null, 1)).kind())
+                .isEqualTo(Verdict.Kind.DENY);
+        Verdict keyDenied = limiter.decide(tenant, new Request(null, null, "10.0.0.10", "tenant-9", 1));
+        assertThat(keyDenied.kind()).isEqualTo(Verdict.Kind.DENY);
+        assertThat(keyDenied.retryAfter()).isBetween(Duration.ofSeconds(3590), Duration.ofSeconds(3600));
+        assertThat(limiter.decide(tenant, new Request(null, null, "10.0.0.10", "tenant-8", 1)).kind())
+                .isEqualTo(Verdict.Kind.ADMIT);
+        assertThat(limiter.decide(create, new Request("tenant-9", "10.0.0.10", 1)).kind())
+                .as("a key is not a user").isEqualTo(Verdict.Kind.ADMIT);
+    }
+
+    @Test
+    void theMasterSwitchOffLiftsTheDenyList() {
+        editor.deny(DenyList.Kind.USER, "jo", null, "");
+        editor.setGlobalSwitch(false);
+        snapshots.refresh();
+
+        assertThat(limiter.decide(create, new Request("jo", "10.0.0.11", 1)).kind()).isEqualTo(Verdict.Kind.PASS);
+        assertThat(outcomes).isEmpty();
+    }
+
     @Test
     void theMasterSwitchOffLetsEverythingThroughUncounted() {
         editor.setGlobalSwitch(false);
@@ -152,10 +229,21 @@ class RequestLimiterTest {
         @RateLimit(count = 3, interval = 60, dimension = Dimension.IP)
         public void create() {
         }
+
+        public void open() {
+        }
+
+        @RateLimit(count = 5, interval = 60, dimension = Dimension.CUSTOM, key = "#request.getParameter('tenant')")
+        public void tenant() {
+        }
     }
 
     /** A request as the web layer would describe it. */
-    private record Request(String user, String ip, long units) implements LimitedRequest {
+    private record Request(String user, String verifiedUser, String ip, String key, long units) implements LimitedRequest {
+
+        Request(String user, String ip, long units) {
+            this(user, user, ip, null, units);
+        }
 
         @Override
         public String path() {
@@ -167,6 +255,7 @@ class RequestLimiterTest {
             return switch (limit.dimension()) {
                 case USER -> user;
                 case IP -> ip;
+                case CUSTOM -> key;
                 default -> "all";
             };
         }
@@ -191,10 +280,6 @@ class RequestLimiterTest {
             return user;
         }
 
-        @Override
-        public String verifiedUser() {
-            return user;
-        }
 
         @Override
         public String httpMethod() {
@@ -210,8 +295,8 @@ class RequestLimiterTest {
     private static final class RecordingMetrics implements RateLimitMetrics {
 
         @Override
-        public void outcome(LimitDefinition limit, Outcome outcome) {
-            outcomes.add(limit.id() + ":" + outcome);
+        public void outcome(RuleId rule, Outcome outcome) {
+            outcomes.add(rule + ":" + outcome);
         }
 
         @Override

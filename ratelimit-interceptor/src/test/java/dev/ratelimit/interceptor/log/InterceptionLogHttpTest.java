@@ -68,7 +68,7 @@ class InterceptionLogHttpTest {
         LogEntry row = page.rows().get(0);
         assertThat(row).usingRecursiveComparison().ignoringFields("id", "createdAt").isEqualTo(new LogEntry(0, null,
                 "fixture", "LimitedController.user", "burst", "127.0.0.1", "GET", "/user", Dimension.USER.name(),
-                LIMIT, 60, false, row.hits()));
+                LIMIT, 60, false, row.hits(), "limit"));
     }
 
     @Test

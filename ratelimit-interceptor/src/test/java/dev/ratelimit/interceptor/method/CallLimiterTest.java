@@ -229,8 +229,8 @@ class CallLimiterTest {
     private final class Outcomes implements RateLimitMetrics {
 
         @Override
-        public void outcome(LimitDefinition limit, Outcome outcome) {
-            outcomes.add(limit.id() + ":" + outcome);
+        public void outcome(RuleId rule, Outcome outcome) {
+            outcomes.add(rule + ":" + outcome);
         }
 
         @Override

@@ -6,6 +6,7 @@ import dev.ratelimit.interceptor.config.RuleMode;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
@@ -40,6 +41,10 @@ class MetricsTest {
         for (int i = 0; i < 7; i++) {
             http.get("/method");                                // 5 allowed, 2 shadow-blocked
         }
+        app.getBean(SysConfigEditor.class).deny(DenyList.Kind.USER, "ned", null, "");
+        app.getBean(RuleSnapshotHolder.class).refresh();
+        http.get("/stacked?usercode=ned");                      // denied twice, under deny.user: no store call
+        http.get("/open/plain?usercode=ned");
         env.redis().stop();
         for (int i = 0; i < 6; i++) {
             http.get("/user?usercode=mia");                     // decided in process: 6 allowed, the circuit opens at 5
@@ -52,17 +57,18 @@ class MetricsTest {
         assertThat(count(registry, "LimitedController.method", "allowed")).isEqualTo(5);
         assertThat(count(registry, "LimitedController.method", "shadow_blocked")).isEqualTo(2);
         assertThat(count(registry, "LimitedController.user", "allowed")).isEqualTo(6);
-        assertThat(registry.get("ratelimit.requests").counters()).hasSize(7);
+        assertThat(count(registry, "deny.user", "denied")).isEqualTo(2);
+        assertThat(registry.get("ratelimit.requests").counters()).hasSize(8);
         assertThat(registry.find("ratelimit.requests").tag("outcome", "error").counters())
                 .as("the failure policy decided: not an error").isEmpty();
         assertThat(registry.get("ratelimit.decision").timer().count()).as("one store call per request").isEqualTo(17);
         assertThat(registry.get("ratelimit.circuit.open").gauge().value()).isEqualTo(1);
         assertThat(registry.get("ratelimit.log.dropped").functionCounter().count())
-                .as("three interceptions, room for one").isEqualTo(2);
+                .as("five interceptions, room for one").isEqualTo(4);
         assertThat(app.getBean(OutcomeCounts.class).snapshot()).containsExactly(
                 java.util.Map.entry("allowed", 17L), java.util.Map.entry("blocked", 1L),
                 java.util.Map.entry("shadow_blocked", 2L), java.util.Map.entry("skipped", 1L),
-                java.util.Map.entry("error", 0L));
+                java.util.Map.entry("error", 0L), java.util.Map.entry("denied", 2L));
 
         env.redis().restart();
         Awaitility.await().atMost(Duration.ofSeconds(10))

@@ -47,8 +47,8 @@ class TrafficCostMeasurement {
             long flushes = Duration.ofDays(1).dividedBy(FLUSH_INTERVAL);
             for (long i = 0; i < flushes; i++) {
                 rules.forEach(rule -> {
-                    recorder.outcome(rule, Outcome.ALLOWED);
-                    recorder.outcome(rule, Outcome.BLOCKED);
+                    recorder.outcome(rule.id(), Outcome.ALLOWED);
+                    recorder.outcome(rule.id(), Outcome.BLOCKED);
                 });
                 clock.advance(FLUSH_INTERVAL.toMillis());
                 recorder.flush();

@@ -9,6 +9,7 @@ import dev.ratelimit.interceptor.store.nearcache.NearCache;
 import dev.ratelimit.interceptor.testsupport.CallLimitsContract;
 import dev.ratelimit.interceptor.testsupport.ConcurrentClients;
 import dev.ratelimit.interceptor.testsupport.ConfigHashLimitsContract;
+import dev.ratelimit.interceptor.testsupport.DenyListContract;
 import dev.ratelimit.interceptor.testsupport.LimitKindsContract;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
@@ -21,7 +22,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /** Two app instances on one Redis admit exactly the limit, no more and no less, under 64 concurrent clients. */
-class TwoInstanceConcurrencyTest implements LimitKindsContract, ConfigHashLimitsContract, CallLimitsContract {
+class TwoInstanceConcurrencyTest implements LimitKindsContract, ConfigHashLimitsContract, CallLimitsContract, DenyListContract {
 
     private static final int THREADS_PER_INSTANCE = 32;
     private static final int REQUESTS_PER_THREAD = 5;

@@ -118,7 +118,7 @@ public final class LogDatabase {
 
     /**
      * Brings a schema made by an earlier version up to date, when the schema may be changed: the
-     * {@code hits} column of the log, the table of the config hash's durable copy. Otherwise says which
+     * {@code hits} and {@code reason} columns of the log, the table of the config hash's durable copy. Otherwise says which
      * script to run, since what needs it fails until it is.
      */
     private void upgradeSchema(String databaseId) {
@@ -144,6 +144,8 @@ public final class LogDatabase {
     private enum Upgrade {
         HITS("SELECT hits FROM biz_sys_ratelimit_log WHERE 1 = 0", "add-hits",
                 "the column hits of biz_sys_ratelimit_log"),
+        REASON("SELECT reason FROM biz_sys_ratelimit_log WHERE 1 = 0", "add-reason",
+                "the column reason of biz_sys_ratelimit_log"),
         CONFIG_COPY("SELECT config_key FROM biz_sys_ratelimit_config WHERE 1 = 0", "add-config-copy",
                 "the table biz_sys_ratelimit_config (the durable copy of the config hash)");
 

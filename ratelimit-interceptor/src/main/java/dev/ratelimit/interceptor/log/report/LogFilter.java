@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.log.report;
 
+import dev.ratelimit.interceptor.log.Interception;
 import java.time.LocalDateTime;
 
 /**
@@ -9,14 +10,15 @@ import java.time.LocalDateTime;
  * prefixes ({@code OrderController.} finds every rule of that controller, {@code 10.0.} a network; a rule
  * matches by its name or by its id {@code <module>.<rule>}, as the console names it), and
  * are plain text: {@code %} and {@code _} in them are literal characters, not wildcards. With
- * {@code wholeRule} the rule matches as a whole name ({@link #ofRule}).
+ * {@code wholeRule} the rule matches as a whole name ({@link #ofRule}). {@code reason}, when given, keeps
+ * the interceptions of limits or those of the deny list only.
  */
 public record LogFilter(LocalDateTime from, LocalDateTime to, String module, String rule, String user, String ip,
-                        boolean wholeRule) {
+                        Interception.Reason reason, boolean wholeRule) {
 
-    /** A filter whose {@code rule} matches as a prefix. */
+    /** A filter whose {@code rule} matches as a prefix, of any reason. */
     public LogFilter(LocalDateTime from, LocalDateTime to, String module, String rule, String user, String ip) {
-        this(from, to, module, rule, user, ip, false);
+        this(from, to, module, rule, user, ip, null, false);
     }
 
     public LogFilter {
@@ -33,12 +35,17 @@ public record LogFilter(LocalDateTime from, LocalDateTime to, String module, Str
 
     /** The rows of one rule, exactly: not of the rules whose names start with its name. */
     public static LogFilter ofRule(String module, String rule) {
-        return new LogFilter(null, null, module, rule, null, null, true);
+        return new LogFilter(null, null, module, rule, null, null, null, true);
     }
 
     /** This filter over another time range. */
     public LogFilter between(LocalDateTime newFrom, LocalDateTime newTo) {
-        return new LogFilter(newFrom, newTo, module, rule, user, ip, wholeRule);
+        return new LogFilter(newFrom, newTo, module, rule, user, ip, reason, wholeRule);
+    }
+
+    /** This filter, of one reason only ({@code null}: any). */
+    public LogFilter withReason(Interception.Reason newReason) {
+        return new LogFilter(from, to, module, rule, user, ip, newReason, wholeRule);
     }
 
     private static String blankToNull(String value) {

@@ -95,11 +95,12 @@ final class InterceptionCoalescer {
 
     /** What makes two interceptions one row: all but the time. */
     private record Sameness(String module, String rule, String user, String ip, String httpMethod, String uri,
-                            Dimension dimension, long limitCount, long windowSeconds, boolean shadow) {
+                            Dimension dimension, long limitCount, long windowSeconds, boolean shadow,
+                            Interception.Reason reason) {
 
         static Sameness of(Interception i) {
             return new Sameness(i.module(), i.rule(), i.user(), i.ip(), i.httpMethod(), i.uri(), i.dimension(),
-                    i.limitCount(), i.windowSeconds(), i.shadow());
+                    i.limitCount(), i.windowSeconds(), i.shadow(), i.reason());
         }
     }
 

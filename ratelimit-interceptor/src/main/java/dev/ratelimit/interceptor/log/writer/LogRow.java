@@ -12,7 +12,8 @@ import java.time.ZoneId;
  * batch it travels in.
  */
 record LogRow(LocalDateTime createdAt, String module, String rule, String user, String ip, String httpMethod,
-              String uri, String dimension, long limitCount, long windowSeconds, boolean shadow, long hits) {
+              String uri, String dimension, long limitCount, long windowSeconds, boolean shadow, long hits,
+              String reason) {
 
     static final int MODULE_LENGTH = 64;
     static final int RULE_LENGTH = 255;
@@ -33,7 +34,8 @@ record LogRow(LocalDateTime createdAt, String module, String rule, String user, 
                 required(interception.httpMethod(), HTTP_METHOD_LENGTH),
                 required(interception.uri(), URI_LENGTH),
                 required(interception.dimension() == null ? null : interception.dimension().name(), DIMENSION_LENGTH),
-                interception.limitCount(), interception.windowSeconds(), interception.shadow(), hits);
+                interception.limitCount(), interception.windowSeconds(), interception.shadow(), hits,
+                interception.reason().value());
     }
 
     private static String required(String value, int length) {

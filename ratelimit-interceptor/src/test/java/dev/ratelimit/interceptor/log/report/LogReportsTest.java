@@ -137,7 +137,7 @@ class LogReportsTest {
                 .between(at("2026-03-01T23:00"), at("2026-03-02T00:00")));
         assertThat(r04).usingRecursiveComparison().ignoringFields("id").isEqualTo(new LogEntry(0,
                 at("2026-03-01T23:59:59.999"), "search", "SearchController.find", "bob", "10.0.1.7", "GET", "/r04",
-                "USER", 10, 60, false, 1));
+                "USER", 10, 60, false, 1, "limit"));
 
         LogEntry r18 = onlyRow(new LogFilter(null, null, "admin", null, null, null));
         assertThat(r18.user()).isNull();

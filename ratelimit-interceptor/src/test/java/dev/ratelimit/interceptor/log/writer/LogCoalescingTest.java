@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.log.writer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.log.Interception;
 import dev.ratelimit.interceptor.log.database.LogDatabase;
 import dev.ratelimit.interceptor.testsupport.Interceptions;
@@ -81,11 +82,7 @@ class LogCoalescingTest {
 
     @Test
     void aTableFromBeforeHitsGetsTheColumnOnFirstUseAndItsRowsCountOnceEach() throws Exception {
-        TestDatabase db = closing(TestDatabase.create(kind));
-        BatchingInterceptionLog before = started(new LogDatabase(db.dataSource(), DatabaseInitializationMode.ALWAYS));
-        before.record(Interceptions.numbered(1));
-        await().until(() -> before.stats().written() == 1);
-        db.execute("ALTER TABLE biz_sys_ratelimit_log DROP COLUMN hits");
+        TestDatabase db = oneRowWithout("hits");
 
         BatchingInterceptionLog after = started(new LogDatabase(db.dataSource(), DatabaseInitializationMode.ALWAYS));
         after.record(Interceptions.numbered(2));
@@ -95,12 +92,21 @@ class LogCoalescingTest {
     }
 
     @Test
+    void aTableFromBeforeReasonGetsTheColumnOnFirstUseAndItsRowsAreALimits() throws Exception {
+        TestDatabase db = oneRowWithout("reason");
+
+        BatchingInterceptionLog after = started(new LogDatabase(db.dataSource(), DatabaseInitializationMode.ALWAYS));
+        after.record(new Interception(Instant.now(), "bench", "deny.user", "user-2", "10.1.2.1", "GET", "/bench/2",
+                Dimension.USER, 0, 0, false, Interception.Reason.DENY));
+        await().until(() -> after.stats().written() == 1);
+
+        assertThat(db.queryLong("SELECT COUNT(*) FROM biz_sys_ratelimit_log WHERE reason = 'limit'")).isEqualTo(1);
+        assertThat(db.queryLong("SELECT COUNT(*) FROM biz_sys_ratelimit_log WHERE reason = 'deny'")).isEqualTo(1);
+    }
+
+    @Test
     void withoutLeaveToChangeTheSchemaAnOldTableIsLeftAloneAndTheRowsAreCountedAsDropped() throws Exception {
-        TestDatabase db = closing(TestDatabase.create(kind));
-        BatchingInterceptionLog before = started(new LogDatabase(db.dataSource(), DatabaseInitializationMode.ALWAYS));
-        before.record(Interceptions.numbered(1));
-        await().until(() -> before.stats().written() == 1);
-        db.execute("ALTER TABLE biz_sys_ratelimit_log DROP COLUMN hits");
+        TestDatabase db = oneRowWithout("hits");
 
         BatchingInterceptionLog after = started(new LogDatabase(db.dataSource(), DatabaseInitializationMode.NEVER));
         after.record(Interceptions.numbered(2));
@@ -156,6 +162,16 @@ class LogCoalescingTest {
         writer.afterPropertiesSet();
         resources.add(writer::destroy);
         return writer;
+    }
+
+    /** A database with one row written, then a column dropped: a table of an earlier version. */
+    private TestDatabase oneRowWithout(String column) {
+        TestDatabase db = closing(TestDatabase.create(kind));
+        BatchingInterceptionLog before = started(new LogDatabase(db.dataSource(), DatabaseInitializationMode.ALWAYS));
+        before.record(Interceptions.numbered(1));
+        await().until(() -> before.stats().written() == 1);
+        db.execute("ALTER TABLE biz_sys_ratelimit_log DROP COLUMN " + column);
+        return db;
     }
 
     private <T extends AutoCloseable> T closing(T resource) {
