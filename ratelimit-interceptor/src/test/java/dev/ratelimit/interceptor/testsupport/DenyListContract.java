@@ -1,10 +1,13 @@
 package dev.ratelimit.interceptor.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ratelimit.interceptor.RateLimitExceededException;
 import dev.ratelimit.interceptor.actuate.RateLimitEndpoint;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.fixture.PartnerClient;
 import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.log.Interception;
 import dev.ratelimit.interceptor.log.report.LogFilter;
@@ -33,7 +36,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * counts (one Redis, a Redis Cluster, the in-process store beside a Redis for the config): a client an
  * operator denies is refused on every instance within a second of the write, before any limit counts it,
  * metered, in the live statistics and logged exactly; an entry with an end stops at its end; the deny list
- * beats the whitelist, and the master switch lifts it.
+ * beats the whitelist, and the master switch lifts it. A call of a limited bean method is refused as a request is.
  */
 public interface DenyListContract {
 
@@ -134,6 +137,11 @@ public interface DenyListContract {
         untilEvery(probes, "/tenant/" + tenant + "/report", 403, start, new AtomicLong());
 
         assertThat(probes.get(0).status("/tenant/other-" + tenant + "/report")).isEqualTo(200);
+        // A call of a bean method counting the key is refused as a request is.
+        PartnerClient client = first.getBean(PartnerClient.class);
+        assertThatThrownBy(() -> client.fixedWindow(tenant)).isInstanceOfSatisfying(RateLimitExceededException.class,
+                refused -> assertThat(refused.rule()).hasToString("fixture.deny.key"));
+        assertThat(client.fixedWindow("other-" + tenant)).isEqualTo("sent to other-" + tenant);
         assertThat(probes.get(0).status(UNLIMITED + "?usercode=" + tenant)).as("a key is no user").isEqualTo(200);
         assertThat(apps()).allSatisfy(app -> assertThat(app.getBean(RateLimitEndpoint.class).report().snapshot()
                 .ignored()).containsKey("deny.user.by-hand"));
