@@ -11,9 +11,11 @@ import dev.ratelimit.interceptor.Algorithm;
  * @param penalty    how long a denied client stays denied; {@link Penalty#NONE} for its window only
  * @param calendar   for a calendar quota (a fixed window from local midnight to local midnight): the period
  *                   starts around now; {@code null} for a window of {@code windowMillis} from the first request
+ * @param lease      for {@link Algorithm#CONCURRENCY}: the id of the slot the request takes, unique across
+ *                   instances, which its release and renewals name; {@code null} otherwise, and for a peek
  */
 public record CounterRequest(String key, Algorithm algorithm, long count, long windowMillis, long cost,
-                             boolean refundable, Penalty penalty, CalendarBounds calendar) {
+                             boolean refundable, Penalty penalty, CalendarBounds calendar, String lease) {
 
     public CounterRequest {
         if (cost < 1 || cost > count) {
@@ -23,13 +25,32 @@ public record CounterRequest(String key, Algorithm algorithm, long count, long w
 
     /** A request of one unit that keeps it, without penalty. */
     public CounterRequest(String key, Algorithm algorithm, long count, long windowMillis) {
-        this(key, algorithm, count, windowMillis, 1, false, Penalty.NONE, null);
+        this(key, algorithm, count, windowMillis, 1, false, Penalty.NONE, null, null);
     }
 
     /** A request of a window from its first request, not a calendar quota. */
     public CounterRequest(String key, Algorithm algorithm, long count, long windowMillis, long cost, boolean refundable,
                           Penalty penalty) {
-        this(key, algorithm, count, windowMillis, cost, refundable, penalty, null);
+        this(key, algorithm, count, windowMillis, cost, refundable, penalty, null, null);
+    }
+
+    /** A request that takes no lease. */
+    public CounterRequest(String key, Algorithm algorithm, long count, long windowMillis, long cost, boolean refundable,
+                          Penalty penalty, CalendarBounds calendar) {
+        this(key, algorithm, count, windowMillis, cost, refundable, penalty, calendar, null);
+    }
+
+    /** A {@link Algorithm#CONCURRENCY} request taking the slot {@code lease} for {@code leaseMillis}. */
+    public static CounterRequest lease(String key, long count, long leaseMillis, Penalty penalty, String lease) {
+        return new CounterRequest(key, Algorithm.CONCURRENCY, count, leaseMillis, 1, false, penalty, null, lease);
+    }
+
+    /**
+     * Whether a denial of this request may end any moment: a refund, or a request ending on any instance,
+     * can make room the moment after, so such a denial is never remembered.
+     */
+    public boolean denialMayEndAnyMoment() {
+        return refundable || algorithm == Algorithm.CONCURRENCY;
     }
 
     /**
@@ -38,6 +59,6 @@ public record CounterRequest(String key, Algorithm algorithm, long count, long w
      */
     public CounterRequest withCount(long newCount) {
         return new CounterRequest(key, algorithm, newCount, windowMillis, Math.min(cost, newCount), refundable, penalty,
-                calendar);
+                calendar, lease);
     }
 }

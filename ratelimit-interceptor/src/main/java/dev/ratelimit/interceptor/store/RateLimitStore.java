@@ -28,9 +28,20 @@ public interface RateLimitStore {
     /**
      * Gives back requests this store admitted, each to its counter, if its window is still the current
      * one. Sent once, never retried, so a refund cannot be counted twice; one that fails is lost, and
-     * its request stays counted, which errs on the side of the limit. Never throws for an outage.
+     * its request stays counted, which errs on the side of the limit. Never throws for an outage. For a
+     * {@link Algorithm#CONCURRENCY} counter it releases the request's lease, whenever it was taken.
      */
     void refund(List<Refund> refunds);
+
+    /**
+     * Extends the leases of {@link Algorithm#CONCURRENCY} requests still running by their lease from now,
+     * each only while it is held: a released or expired lease is never brought back. Sent without waiting,
+     * never throws for an outage. A store without {@code CONCURRENCY} has nothing to renew.
+     *
+     * @param leases the requests as they took their leases
+     */
+    default void renew(List<CounterRequest> leases) {
+    }
 
     /** The algorithms this store implements; a rule with another fails the start. */
     Set<Algorithm> supportedAlgorithms();

@@ -15,11 +15,14 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -39,6 +42,8 @@ class RateLimitStoreContractTest {
     /** The limit of the boundary tests: 10 per second. */
     private static final int LIMIT = 10;
     private static final long WINDOW = 1_000;
+    /** The lease of the concurrency tests. */
+    private static final long LEASE = 10_000;
 
     private static RedisServerProcess redis;
     private static StringRedisTemplate template;
@@ -72,6 +77,7 @@ class RateLimitStoreContractTest {
 
     static Stream<Arguments> everyStoreAndAlgorithm() {
         return Stream.of(StoreKind.values()).flatMap(kind -> Stream.of(Algorithm.values())
+                .filter(algorithm -> algorithm != Algorithm.CONCURRENCY)
                 .map(algorithm -> Arguments.of(kind, algorithm)));
     }
 
@@ -343,6 +349,7 @@ class RateLimitStoreContractTest {
             case SLIDING_WINDOW -> LIMIT - 1;   // after the boundary the previous window still weighs fully
             case SLIDING_LOG -> LIMIT;          // only the request at T0 has left the window
             case TOKEN_BUCKET -> LIMIT;         // a full bucket, then 1 ms earns no token
+            case CONCURRENCY -> throw new IllegalArgumentException("not a rate");
         };
         assertThat(before + after).isEqualTo(expected);
     }
@@ -391,7 +398,7 @@ class RateLimitStoreContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Algorithm.class)
+    @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
     void bothStoresDecideAlikeOnARecordedSequenceOfTimes(Algorithm algorithm) {
         RateLimitStore memory = store(StoreKind.MEMORY);
         RateLimitStore redisStore = store(StoreKind.REDIS);
@@ -439,7 +446,7 @@ class RateLimitStoreContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Algorithm.class)
+    @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
     void everyRedisKeyHasATtlAndIsGoneAfterItsWindow(Algorithm algorithm) {
         RedisRateLimitStore live = new RedisRateLimitStore(Stores.connection(template));
         for (int i = 0; i < 3; i++) {
@@ -453,7 +460,7 @@ class RateLimitStoreContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Algorithm.class)
+    @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
     void aRedisKeyThatLostItsTtlGetsItBackOnTheNextDenial(Algorithm algorithm) {
         RedisRateLimitStore live = new RedisRateLimitStore(Stores.connection(template));
         acquire(live, "orphan", algorithm, 1, 60_000);
@@ -462,6 +469,172 @@ class RateLimitStoreContractTest {
 
         assertThat(acquire(live, "orphan", algorithm, 1, 60_000).allowed()).isFalse();
         assertThat(redis.commands().pttl("orphan")).isBetween(1L, 120_000L);
+    }
+
+    /**
+     * 64 clients take leases of a limit of 50 and keep them: exactly 50 are admitted. A release frees one
+     * slot at once, and only one.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyStore")
+    void sixtyFourClientsHoldExactlyTheLimitOfLeasesAndAReleaseFreesOneSlot(StoreKind kind) throws Exception {
+        RateLimitStore store = store(kind);
+        AtomicInteger ids = new AtomicInteger();
+        List<String> held = new CopyOnWriteArrayList<>();
+
+        int admitted = ConcurrentClients.admitted(64, 5, thread -> {
+            String id = "lease-" + ids.incrementAndGet();
+            boolean allowed = take(store, "running", 50, id).allowed();
+            if (allowed) {
+                held.add(id);
+            }
+            return allowed;
+        });
+
+        assertThat(admitted).isEqualTo(50);
+        release(store, "running", 50, held.get(7));
+        assertThat(take(store, "running", 50, "late-1").allowed()).as("the slot released").isTrue();
+        assertThat(take(store, "running", 50, "late-2").allowed()).as("and only that one").isFalse();
+    }
+
+    /**
+     * Three of three slots held: a lease lasts its window unless renewed while live; a denial is told to
+     * try again in a second, or when the first lease expires if that is sooner.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyStore")
+    void aLeaseExpiresAfterItsWindowUnlessRenewedWhileLive(StoreKind kind) {
+        RateLimitStore store = store(kind);
+        assertThat(take(store, "slots", 3, "a").allowed()).isTrue();
+        clock.advance(3_000);
+        assertThat(take(store, "slots", 3, "b").allowed()).isTrue();
+        clock.advance(3_000);
+        Decision last = take(store, "slots", 3, "c");
+        assertThat(last.allowed()).isTrue();
+        assertThat(last.remaining()).isZero();
+        assertThat(last.retryAfterMillis()).as("a expires in 4 s, but a request may end sooner").isEqualTo(1_000);
+        assertThat(last.resetMillis()).as("until the last lease expires").isEqualTo(LEASE);
+
+        renew(store, "slots", 3, "a"); // at T0 + 6 s: a lives until T0 + 16 s
+        clock.set(T0 + 12_500);
+        Decision full = take(store, "slots", 3, "d");
+        assertThat(full.allowed()).isFalse();
+        assertThat(full.retryAfterMillis()).as("b expires at T0 + 13 s").isEqualTo(500);
+        clock.set(T0 + 13_000);
+        assertThat(take(store, "slots", 3, "d").allowed()).as("b expired").isTrue();
+        renew(store, "slots", 3, "b");
+        assertThat(take(store, "slots", 3, "e").allowed()).as("an expired lease is not renewed").isFalse();
+        clock.set(T0 + 16_000);
+        Decision freed = take(store, "slots", 3, "e");
+        assertThat(freed.allowed()).as("a and c expired").isTrue();
+        assertThat(freed.remaining()).isEqualTo(1);
+    }
+
+    /** A released lease is gone at once, and a renewal sent after its release does not bring it back. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyStore")
+    void aReleasedLeaseIsNeverBroughtBackByARenewal(StoreKind kind) {
+        RateLimitStore store = store(kind);
+        take(store, "released", 2, "a");
+        take(store, "released", 2, "b");
+        clock.advance(5_000);
+        release(store, "released", 2, "a");
+        renew(store, "released", 2, "a", "b");
+
+        assertThat(take(store, "released", 2, "c").allowed()).as("a is gone").isTrue();
+        clock.set(T0 + LEASE);
+        Decision denied = take(store, "released", 2, "d");
+        assertThat(denied.allowed()).as("b renewed, c new: both live").isFalse();
+        assertThat(denied.resetMillis()).isEqualTo(5_000);
+    }
+
+    /** A peek says what a request would be told, and takes no slot. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyStore")
+    void aPeekOfAConcurrencyLimitTakesNoSlot(StoreKind kind) {
+        RateLimitStore store = store(kind);
+        take(store, "peeked", 2, "a");
+        Decision free = peekLease(store, "peeked", 2);
+        assertThat(free.allowed()).isTrue();
+        assertThat(free.remaining()).as("slots free now").isEqualTo(1);
+        take(store, "peeked", 2, "b");
+        Decision full = peekLease(store, "peeked", 2);
+        assertThat(full.allowed()).isFalse();
+        assertThat(full.retryAfterMillis()).isEqualTo(1_000);
+        release(store, "peeked", 2, "a");
+        assertThat(take(store, "peeked", 2, "c").allowed()).isTrue();
+        assertThat(take(store, "peeked", 2, "d").allowed()).as("the peeks took nothing").isFalse();
+    }
+
+    /**
+     * Random takes, peeks, releases and renewals of two concurrency limits (one with a penalty) at random
+     * moments: the in-process store and the scripts, on both clients, decide alike every time.
+     */
+    @Test
+    void bothStoresDecideAlikeOnARandomTraceOfLeases() {
+        List<StoreKind> kinds = List.of(StoreKind.values());
+        List<RateLimitStore> stores = kinds.stream().map(this::store).toList();
+        Penalty penalty = new Penalty(3_000, 12_000);
+        Random random = new Random(23);
+        List<CounterRequest> held = new ArrayList<>();
+        int allowed = 0;
+        int denied = 0;
+        for (int i = 0; i < 2_000; i++) {
+            clock.advance(switch (random.nextInt(4)) {
+                case 0 -> 0;
+                case 1 -> 1;
+                case 2 -> random.nextInt(500);
+                default -> random.nextInt(4_000);
+            });
+            int action = random.nextInt(10);
+            if (action < 6 || held.isEmpty()) {
+                CounterRequest lease = random.nextInt(4) == 0
+                        ? CounterRequest.lease("penalized", 1, 5_000, penalty, "l" + i)
+                        : CounterRequest.lease("busy", 3, 2_000, Penalty.NONE, "l" + i);
+                boolean peek = action == 5;
+                List<Decision> decisions = new ArrayList<>();
+                for (int k = 0; k < kinds.size(); k++) {
+                    List<CounterRequest> asked = List.of(onStore(kinds.get(k), lease));
+                    decisions.add(Stores.decided(peek ? stores.get(k).peek(asked) : stores.get(k).acquire(asked)).get(0));
+                }
+                assertThat(decisions).as("event %d at %d", i, clock.millis()).containsOnly(decisions.get(0));
+                if (decisions.get(0).allowed()) {
+                    allowed++;
+                    if (!peek) {
+                        held.add(lease);
+                    }
+                } else {
+                    denied++;
+                }
+            } else if (action < 8) {
+                CounterRequest ended = held.remove(random.nextInt(held.size()));
+                for (int k = 0; k < kinds.size(); k++) {
+                    stores.get(k).refund(List.of(new Refund(onStore(kinds.get(k), ended), 0)));
+                }
+            } else {
+                List<CounterRequest> running = held.stream().filter(lease -> random.nextBoolean()).toList();
+                for (int k = 0; k < kinds.size(); k++) {
+                    StoreKind kind = kinds.get(k);
+                    stores.get(k).renew(running.stream().map(lease -> onStore(kind, lease)).toList());
+                }
+            }
+        }
+        assertThat(allowed).isGreaterThan(300);
+        assertThat(denied).isGreaterThan(300);
+    }
+
+    @Test
+    void aRedisLeaseSetLivesAsLongAsItsLatestLeaseAndHealsALostTtl() {
+        RedisRateLimitStore live = new RedisRateLimitStore(Stores.connection(template));
+        assertThat(Stores.decide(live, CounterRequest.lease("held", 1, 1_000, Penalty.NONE, "a")).allowed()).isTrue();
+        assertThat(redis.commands().zrange("held", 0, -1)).containsExactly("a");
+        assertThat(redis.commands().pttl("held")).isBetween(1L, 1_000L);
+        redis.commands().persist("held");
+
+        assertThat(Stores.decide(live, CounterRequest.lease("held", 1, 1_000, Penalty.NONE, "b")).allowed()).isFalse();
+        assertThat(redis.commands().pttl("held")).as("given back by the denial").isBetween(1L, 1_000L);
+        Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                .until(() -> redis.commands().exists("held") == 0);
     }
 
     private RateLimitStore store(StoreKind kind) {
@@ -477,6 +650,32 @@ class RateLimitStoreContractTest {
         // were sent, so a refund is counted before any request sent after it (none is sent again as EVAL).
         redisStore.open(Duration.ofSeconds(10));
         return redisStore;
+    }
+
+    private CounterRequest leaseOf(String key, long limit, String id) {
+        return CounterRequest.lease(key, limit, LEASE, Penalty.NONE, id);
+    }
+
+    private Decision take(RateLimitStore store, String key, long limit, String id) {
+        return Stores.decide(store, leaseOf(key, limit, id));
+    }
+
+    private Decision peekLease(RateLimitStore store, String key, long limit) {
+        return Stores.decided(store.peek(List.of(leaseOf(key, limit, null)))).get(0);
+    }
+
+    private void release(RateLimitStore store, String key, long limit, String id) {
+        store.refund(List.of(new Refund(leaseOf(key, limit, id), clock.millis())));
+    }
+
+    private void renew(RateLimitStore store, String key, long limit, String... ids) {
+        store.renew(Stream.of(ids).map(id -> leaseOf(key, limit, id)).toList());
+    }
+
+    /** The request on a store of the trace: the Jedis store's keys are its own, on the same Redis. */
+    private static CounterRequest onStore(StoreKind kind, CounterRequest lease) {
+        return kind != StoreKind.REDIS_JEDIS ? lease : CounterRequest.lease("jedis:" + lease.key(), lease.count(),
+                lease.windowMillis(), lease.penalty(), lease.lease());
     }
 
     private static Decision acquire(RateLimitStore store, String key, Algorithm algorithm, long limit, long window) {

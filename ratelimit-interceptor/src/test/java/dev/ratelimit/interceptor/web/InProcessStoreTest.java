@@ -44,7 +44,7 @@ class InProcessStoreTest implements LimitKindsContract {
     }
 
     @ParameterizedTest
-    @EnumSource(Algorithm.class)
+    @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
     void admitsExactlyTheLimitToSixtyFourConcurrentClients(Algorithm algorithm) throws Exception {
         int admitted = ConcurrentClients.admitted(64, 5,
                 thread -> TwoInstanceConcurrencyTest.admitted(http, AlgorithmController.path(algorithm) + "?usercode=racer"));

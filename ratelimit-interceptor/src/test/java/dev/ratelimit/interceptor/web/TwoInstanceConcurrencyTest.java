@@ -52,7 +52,7 @@ class TwoInstanceConcurrencyTest implements LimitKindsContract, ConfigHashLimits
     }
 
     @ParameterizedTest
-    @EnumSource(Algorithm.class)
+    @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
     void admitsExactlyTheLimitAcrossInstances(Algorithm algorithm) throws Exception {
         int admitted = ConcurrentClients.admitted(THREADS, REQUESTS_PER_THREAD,
                 thread -> admitted(instances.get(thread % 2), AlgorithmController.path(algorithm) + "?usercode=racer"));

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Counters in this process, for single-instance apps, tests, and as the fallback when Redis is away.
- * The same four algorithms as the Redis scripts with the same arithmetic, so both give the same
+ * The same algorithms as the Redis scripts with the same arithmetic, so both give the same
  * decisions for the same times. Each counter is updated under the map's lock for its key only (no
  * global lock). A counter is dropped when its Redis key's TTL would end: a sweep at most once per
  * {@link #SWEEP_INTERVAL_MILLIS} of clock time removes them. At most {@code maxKeys} counters live at
@@ -98,6 +98,19 @@ public class MemoryRateLimitStore implements RateLimitStore {
             counters.computeIfPresent(request.key(), (key, entry) -> {
                 if (entry.algorithm() == request.algorithm()) {
                     entry.state().refund(now, refund.reservedAt(), request);
+                }
+                return entry;
+            });
+        }
+    }
+
+    @Override
+    public void renew(List<CounterRequest> leases) {
+        long now = clock.millis();
+        for (CounterRequest lease : leases) {
+            counters.computeIfPresent(lease.key(), (key, entry) -> {
+                if (entry.algorithm() == lease.algorithm()) {
+                    entry.state().renew(now, lease);
                 }
                 return entry;
             });

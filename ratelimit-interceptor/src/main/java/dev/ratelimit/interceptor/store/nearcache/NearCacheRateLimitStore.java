@@ -74,10 +74,15 @@ public class NearCacheRateLimitStore implements RateLimitStore {
         return delegate.peek(requests);
     }
 
-    /** Nothing to forget: the denials of refundable requests are never remembered. */
+    /** Nothing to forget: the denials of refundable requests, and of concurrency limits, are never remembered. */
     @Override
     public void refund(List<Refund> refunds) {
         delegate.refund(refunds);
+    }
+
+    @Override
+    public void renew(List<CounterRequest> leases) {
+        delegate.renew(leases);
     }
 
     @Override

@@ -99,6 +99,19 @@ public class FailoverRateLimitStore implements RateLimitStore {
         }
     }
 
+    /**
+     * To the store that decides now, as refunds go: a lease the other store granted is not there, so it is
+     * left to expire there (Redis' counters are Redis' alone again once it answers).
+     */
+    @Override
+    public void renew(List<CounterRequest> leases) {
+        if (circuit.isClosed()) {
+            redis.renew(leases);
+        } else if (local != null) {
+            local.renew(leases);
+        }
+    }
+
     /** Only what both stores can decide: a rule must keep working when it falls back. */
     @Override
     public Set<Algorithm> supportedAlgorithms() {
