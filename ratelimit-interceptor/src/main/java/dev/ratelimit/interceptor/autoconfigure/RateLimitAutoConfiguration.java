@@ -22,6 +22,8 @@ import dev.ratelimit.interceptor.identity.RequestExpressions;
 import dev.ratelimit.interceptor.identity.RequestUserResolver;
 import dev.ratelimit.interceptor.identity.TrustedProxyResolver;
 import dev.ratelimit.interceptor.identity.Whitelist;
+import dev.ratelimit.interceptor.lease.HeldLeases;
+import dev.ratelimit.interceptor.lease.LeaseRenewal;
 import dev.ratelimit.interceptor.log.InterceptionLog;
 import dev.ratelimit.interceptor.metrics.OutcomeCounts;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
@@ -198,9 +200,10 @@ public class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     EndpointCatalog rateLimitEndpointCatalog(RuleNaming naming, RateLimitStore store, CustomKeyExpressions customKeys,
-                                             CountWhenConditions countWhen, RequestExpressions costs) {
+                                             CountWhenConditions countWhen, RequestExpressions costs,
+                                             RateLimitProperties properties) {
         return new EndpointCatalog(naming, store.supportedAlgorithms(), customKeys::parse, countWhen::parse,
-                costs::parse);
+                costs::parse, properties.concurrency().lease());
     }
 
     /** Reads every handler mapping once all are built, so an invalid {@code @RateLimit} fails the start. */
@@ -368,15 +371,29 @@ public class RateLimitAutoConfiguration {
         return new RuleCatalog(endpoints, snapshots);
     }
 
+    /** The leases of this instance's requests running under concurrency limits. */
+    @Bean
+    @ConditionalOnMissingBean
+    HeldLeases rateLimitHeldLeases(RateLimitProperties properties) {
+        return new HeldLeases(properties.concurrency().maxHold());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(RateLimitStore.class)
+    LeaseRenewal rateLimitLeaseRenewal(HeldLeases leases, RateLimitStore store) {
+        return new LeaseRenewal(leases, store);
+    }
+
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(RateLimitStore.class)
     RequestLimiter rateLimitRequestLimiter(RuleCatalog catalog, RedisKeys keys, RateLimitStore store,
                                            InterceptionLog interceptionLog, ObjectProvider<RateLimitMetrics> metrics,
-                                           Whitelist whitelist, RateLimitProperties properties) {
+                                           Whitelist whitelist, RateLimitProperties properties, HeldLeases leases) {
         return new RequestLimiter(catalog, keys, store, interceptionLog,
                 RateLimitMetrics.all(metrics.orderedStream().toList()), whitelist, Clock.systemUTC(),
-                properties.quota().zone());
+                properties.quota().zone(), leases);
     }
 
     @Bean

@@ -9,6 +9,7 @@ import dev.ratelimit.interceptor.RateLimits;
 import dev.ratelimit.interceptor.store.Penalty;
 import java.lang.reflect.Method;
 import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -52,6 +53,7 @@ public final class EndpointCatalog {
     private final Consumer<String> customKeyParser;
     private final Consumer<String> countWhenParser;
     private final Consumer<String> requestExpressionParser;
+    private final long leaseSeconds;
     private final ConcurrentMap<EndpointKey, Endpoint> endpoints = new ConcurrentHashMap<>();
     /** Grows with each endpoint registered, so that what was made from the endpoints knows it is outdated. */
     private final AtomicLong version = new AtomicLong();
@@ -64,14 +66,16 @@ public final class EndpointCatalog {
      *                            {@link IllegalArgumentException} when it does not parse
      * @param countWhenParser     the same for a {@code countWhen} expression
      * @param requestExpressionParser the same for a {@code costExpression} or a {@code plan}
+     * @param lease               the window of a {@link Algorithm#CONCURRENCY} limit ({@code ratelimit.concurrency.lease})
      */
     public EndpointCatalog(RuleNaming naming, Set<Algorithm> supportedAlgorithms, Consumer<String> customKeyParser,
-                           Consumer<String> countWhenParser, Consumer<String> requestExpressionParser) {
+                           Consumer<String> countWhenParser, Consumer<String> requestExpressionParser, Duration lease) {
         this.naming = naming;
         this.supportedAlgorithms = Set.copyOf(supportedAlgorithms);
         this.customKeyParser = customKeyParser;
         this.countWhenParser = countWhenParser;
         this.requestExpressionParser = requestExpressionParser;
+        this.leaseSeconds = lease.toSeconds();
     }
 
     /** Registers the handler methods of one handler mapping; throws if a declaration is invalid. */
@@ -196,9 +200,10 @@ public final class EndpointCatalog {
         }
         String countWhen = annotation.countWhen().strip();
         CalendarQuota quota = quota(annotation);
-        long windowSeconds = quota.isCalendar() ? annotation.quota().longestSeconds()
-                : annotation.unit().toSeconds(annotation.interval());
         try {
+            long windowSeconds = quota.isCalendar() ? annotation.quota().longestSeconds()
+                    : annotation.algorithm() == Algorithm.CONCURRENCY ? lease(annotation)
+                    : annotation.unit().toSeconds(annotation.interval());
             if (!countWhen.isEmpty()) {
                 countWhenParser.accept(countWhen);
             }
@@ -240,6 +245,15 @@ public final class EndpointCatalog {
         } catch (DateTimeException e) {
             throw new IllegalArgumentException("zone '" + zone + "' is not a time zone: " + e.getMessage(), e);
         }
+    }
+
+    /** A concurrency limit's window is its lease, which the annotation leaves to the app's setting and operators. */
+    private long lease(RateLimit annotation) {
+        if (annotation.interval() != 1 || annotation.unit() != TimeUnit.SECONDS) {
+            throw new IllegalArgumentException("a CONCURRENCY limit has no interval or unit: its window is its lease, "
+                    + "ratelimit.concurrency.lease (" + leaseSeconds + " s), which the rule's interval field overrides");
+        }
+        return leaseSeconds;
     }
 
     /** The annotation's {@code cost} or {@code costExpression}; a fixed cost above the count could never pass. */

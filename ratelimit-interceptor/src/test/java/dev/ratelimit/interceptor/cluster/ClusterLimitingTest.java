@@ -9,6 +9,7 @@ import dev.ratelimit.interceptor.fixture.AlgorithmController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RuleId;
+import dev.ratelimit.interceptor.testsupport.ConcurrencyLimitsContract;
 import dev.ratelimit.interceptor.testsupport.Concurrently;
 import dev.ratelimit.interceptor.testsupport.ConfigHashLimitsContract;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
@@ -34,7 +35,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * its limit for each of many identities whose counters are spread over all masters, and a config
  * change made on one instance reaches the other through pub/sub.
  */
-class ClusterLimitingTest implements LimitKindsContract, ConfigHashLimitsContract {
+class ClusterLimitingTest implements LimitKindsContract, ConfigHashLimitsContract, ConcurrencyLimitsContract {
 
     static final int THREADS = 64;
     static final int IDENTITIES = 200;

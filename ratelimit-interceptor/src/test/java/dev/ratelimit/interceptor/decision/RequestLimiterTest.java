@@ -13,6 +13,7 @@ import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
 import dev.ratelimit.interceptor.fixture.RecordingInterceptionLog;
 import dev.ratelimit.interceptor.identity.Whitelist;
+import dev.ratelimit.interceptor.lease.HeldLeases;
 import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
 import dev.ratelimit.interceptor.rule.Endpoint;
@@ -22,6 +23,7 @@ import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.rule.RuleNaming;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.Stores;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -64,13 +66,13 @@ class RequestLimiterTest {
         snapshots = new RuleSnapshotHolder(repository, null, List::of, Duration.ofSeconds(30), Duration.ofSeconds(1),
                 Duration.ofSeconds(3), Clock.systemUTC());
         EndpointCatalog endpoints = new EndpointCatalog(new RuleNaming("shop"), EnumSet.allOf(Algorithm.class),
-                key -> { }, countWhen -> { }, cost -> { });
+                key -> { }, countWhen -> { }, cost -> { }, Stores.DEFAULTS.concurrency().lease());
         endpoints.register(Map.of(RequestMappingInfo.paths("/orders").build(),
                 new HandlerMethod(new Orders(), Orders.class.getMethod("create"))));
         create = endpoints.endpoints().get(0);
         limiter = new RequestLimiter(new RuleCatalog(endpoints, snapshots), new RedisKeys("ratelimit"),
                 new MemoryRateLimitStore(Clock.systemUTC(), 1000), log, new RecordingMetrics(), Whitelist.EMPTY,
-                Clock.systemUTC(), ZoneOffset.UTC);
+                Clock.systemUTC(), ZoneOffset.UTC, new HeldLeases(Stores.DEFAULTS.concurrency().maxHold()));
     }
 
     @AfterAll

@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.rule;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
@@ -10,6 +11,7 @@ import dev.ratelimit.interceptor.RateLimit;
 import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
 import dev.ratelimit.interceptor.identity.RequestExpressions;
 import dev.ratelimit.interceptor.store.Penalty;
+import dev.ratelimit.interceptor.testsupport.Stores;
 import dev.ratelimit.interceptor.web.CountWhenConditions;
 import java.util.EnumSet;
 import java.util.Map;
@@ -23,7 +25,7 @@ class EndpointCatalogTest {
 
     private final EndpointCatalog catalog = new EndpointCatalog(new RuleNaming("shop"),
             EnumSet.allOf(Algorithm.class), new CustomKeyExpressions(null)::parse, new CountWhenConditions()::parse,
-            new RequestExpressions(null)::parse);
+            new RequestExpressions(null)::parse, Stores.DEFAULTS.concurrency().lease());
 
     @Test
     void acceptsEveryAlgorithmAndAParsableCustomKey() {
@@ -91,6 +93,23 @@ class EndpointCatalogTest {
         assertThatThrownBy(() -> register("zoneWithoutQuota")).hasMessageContaining("zone is only read with a quota");
     }
 
+    /** A concurrency limit's window is the app's lease; what no request running could mean fails the start. */
+    @Test
+    void aConcurrencyLimitTakesTheLeaseAsItsWindowAndNothingThatWeighsOrCountsSome() {
+        register("exports");
+        assertThat(catalog.endpoints()).singleElement().satisfies(endpoint -> assertThat(endpoint.limits())
+                .extracting(LimitDefinition::count, LimitDefinition::windowSeconds)
+                .containsExactly(tuple(2L, Stores.DEFAULTS.concurrency().lease().toSeconds())));
+
+        assertThatThrownBy(() -> register("concurrentWithInterval"))
+                .hasMessageContaining("a CONCURRENCY limit has no interval or unit: its window is its lease, "
+                        + "ratelimit.concurrency.lease (10 s)");
+        assertThatThrownBy(() -> register("weighedConcurrency")).hasMessageContaining("a CONCURRENCY limit has no cost");
+        assertThatThrownBy(() -> register("concurrentFailures")).hasMessageContaining("a CONCURRENCY limit has no countWhen");
+        assertThatThrownBy(() -> register("concurrentQuota"))
+                .hasMessageContaining("algorithm CONCURRENCY does not fit a calendar period");
+    }
+
     @Test
     void aCustomLimitNeedsAKey() {
         assertThatThrownBy(() -> register("keyless")).hasMessageContaining("dimension CUSTOM needs key");
@@ -104,7 +123,7 @@ class EndpointCatalogTest {
     @Test
     void anAlgorithmTheStoreLacksFailsTheStart() {
         EndpointCatalog fixedOnly = new EndpointCatalog(new RuleNaming("shop"), EnumSet.of(Algorithm.FIXED_WINDOW),
-                expression -> { }, expression -> { }, expression -> { });
+                expression -> { }, expression -> { }, expression -> { }, Stores.DEFAULTS.concurrency().lease());
         assertThatThrownBy(() -> fixedOnly.register(handler("good")))
                 .hasMessageContaining("algorithm SLIDING_LOG is not supported by this store");
     }
@@ -128,6 +147,26 @@ class EndpointCatalogTest {
     }
 
     static class Controller {
+
+        @RateLimit(count = 2, algorithm = Algorithm.CONCURRENCY, penalty = 60)
+        public void exports() {
+        }
+
+        @RateLimit(count = 2, algorithm = Algorithm.CONCURRENCY, interval = 30)
+        public void concurrentWithInterval() {
+        }
+
+        @RateLimit(count = 2, algorithm = Algorithm.CONCURRENCY, costExpression = "#request.getParameter('n')")
+        public void weighedConcurrency() {
+        }
+
+        @RateLimit(count = 2, algorithm = Algorithm.CONCURRENCY, countWhen = "#status == 200")
+        public void concurrentFailures() {
+        }
+
+        @RateLimit(count = 2, algorithm = Algorithm.CONCURRENCY, quota = QuotaPeriod.DAY)
+        public void concurrentQuota() {
+        }
 
         @RateLimit(count = 5, interval = 1, unit = TimeUnit.MINUTES, penalty = 15, penaltyMax = 240)
         public void penalized() {

@@ -2,13 +2,16 @@ package dev.ratelimit.interceptor.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratelimit.interceptor.fixture.ConcurrencyController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.metrics.OutcomeCounts;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
+import dev.ratelimit.interceptor.testsupport.GatedBurst;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.stream.IntStream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -72,6 +75,25 @@ class FailurePolicyTest {
         long admitted = IntStream.range(0, 30).filter(i -> http.status("/user?usercode=shared") == 200).count();
 
         assertThat(admitted).as("50 per minute over 3 instances").isEqualTo(16);
+    }
+
+    /**
+     * While Redis is down a concurrency limit holds in process, at the instance's share of it: 2 at once
+     * over 2 instances is 1 here, and a request's end frees it.
+     */
+    @Test
+    void localHoldsEachInstancesShareOfAConcurrencyLimit() throws Exception {
+        HttpProbe http = startAndKillRedis("ratelimit.redis-failure.instances=2");
+
+        for (int round = 0; round < 2; round++) {
+            String run = "outage-" + round + "-" + System.nanoTime();
+            GatedBurst.Round burst = GatedBurst.send(List.of(http), 16, "/concurrent/gated?usercode=olga&run=" + run, run);
+
+            assertThat(burst.inside()).as("round %d", round).isEqualTo(ConcurrencyController.LIMIT / 2);
+            assertThat(burst.most()).isEqualTo(ConcurrencyController.LIMIT / 2);
+            assertThat(burst.refused()).extracting(HttpResponse::statusCode).containsOnly(429);
+            assertThat(burst.admitted()).isEqualTo(ConcurrencyController.LIMIT / 2);
+        }
     }
 
     private HttpProbe startAndKillRedis(String... properties) {

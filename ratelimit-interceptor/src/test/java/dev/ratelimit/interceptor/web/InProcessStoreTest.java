@@ -7,6 +7,7 @@ import dev.ratelimit.interceptor.fixture.AlgorithmController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
+import dev.ratelimit.interceptor.testsupport.ConcurrencyLimitsContract;
 import dev.ratelimit.interceptor.testsupport.ConcurrentClients;
 import dev.ratelimit.interceptor.testsupport.LimitKindsContract;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
@@ -20,7 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /** {@code ratelimit.store=memory}: exact limits with no Redis server at all. */
-class InProcessStoreTest implements LimitKindsContract {
+class InProcessStoreTest implements LimitKindsContract, ConcurrencyLimitsContract {
 
     private static ConfigurableApplicationContext app;
     private static HttpProbe http;

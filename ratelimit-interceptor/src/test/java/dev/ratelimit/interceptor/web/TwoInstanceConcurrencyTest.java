@@ -6,6 +6,7 @@ import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.fixture.AlgorithmController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.store.nearcache.NearCache;
+import dev.ratelimit.interceptor.testsupport.ConcurrencyLimitsContract;
 import dev.ratelimit.interceptor.testsupport.ConcurrentClients;
 import dev.ratelimit.interceptor.testsupport.ConfigHashLimitsContract;
 import dev.ratelimit.interceptor.testsupport.LimitKindsContract;
@@ -20,7 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /** Two app instances on one Redis admit exactly the limit, no more and no less, under 64 concurrent clients. */
-class TwoInstanceConcurrencyTest implements LimitKindsContract, ConfigHashLimitsContract {
+class TwoInstanceConcurrencyTest implements LimitKindsContract, ConfigHashLimitsContract, ConcurrencyLimitsContract {
 
     private static final int THREADS_PER_INSTANCE = 32;
     private static final int REQUESTS_PER_THREAD = 5;
