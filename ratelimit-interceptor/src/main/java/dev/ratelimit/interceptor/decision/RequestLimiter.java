@@ -198,7 +198,7 @@ public class RequestLimiter {
         return new CounterRequest(
                 keys.counter(limit.id(), limit.dimension(), limit.algorithm(), identity),
                 limit.algorithm(), limit.count(), limit.windowSeconds() * 1000, cost, limit.countsSome(),
-                limit.penalty(), quotaPeriods.around(limit.quota()), lease);
+                limit.penalty(), quotaPeriods.around(limit.quota()), lease, false);
     }
 
     /**

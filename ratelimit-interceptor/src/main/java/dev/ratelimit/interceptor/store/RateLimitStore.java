@@ -34,6 +34,16 @@ public interface RateLimitStore {
     void refund(List<Refund> refunds);
 
     /**
+     * Settles requests whose cost was an estimate ({@link CounterRequest#settled()}): what a response used
+     * beyond its estimate is charged, past the limit if need be (a debt, paid off before the client is
+     * admitted again), and what it did not use is given back as a refund would be. Sent without waiting,
+     * never retried, never throws for an outage; one that fails leaves the estimate charged. A store without
+     * settlements keeps the estimates.
+     */
+    default void settle(List<Settlement> settlements) {
+    }
+
+    /**
      * Extends the leases of {@link Algorithm#CONCURRENCY} requests still running by their lease from now,
      * each only while it is held: a released or expired lease is never brought back. Sent without waiting,
      * never throws for an outage. A store without {@code CONCURRENCY} has nothing to renew.

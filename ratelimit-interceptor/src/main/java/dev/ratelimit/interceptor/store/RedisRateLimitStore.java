@@ -34,11 +34,14 @@ import org.slf4j.LoggerFactory;
 public class RedisRateLimitStore implements RateLimitStore {
 
     private static final String HEAD = "counter_head.lua";
+    /** What the fixed window and the token bucket share between their decision and a charge after the response. */
+    private static final String FIXED_WINDOW_NOW = "fixed_window_now.lua";
+    private static final String TOKEN_BUCKET_TIME = "token_bucket_time.lua";
     private static final Map<Algorithm, LuaScript> SCRIPTS = new EnumMap<>(Map.of(
-            Algorithm.FIXED_WINDOW, counting("fixed_window.lua"),
+            Algorithm.FIXED_WINDOW, counting("fixed_window.lua", FIXED_WINDOW_NOW),
             Algorithm.SLIDING_WINDOW, counting("sliding_window.lua"),
             Algorithm.SLIDING_LOG, counting("sliding_log.lua"),
-            Algorithm.TOKEN_BUCKET, counting("token_bucket.lua"),
+            Algorithm.TOKEN_BUCKET, counting("token_bucket.lua", TOKEN_BUCKET_TIME),
             Algorithm.CONCURRENCY, counting("concurrency.lua")));
     private static final Map<Algorithm, LuaScript> REFUNDS = new EnumMap<>(Map.of(
             Algorithm.FIXED_WINDOW, LuaScript.load(HEAD, "fixed_window_refund.lua"),
@@ -46,11 +49,15 @@ public class RedisRateLimitStore implements RateLimitStore {
             Algorithm.SLIDING_LOG, LuaScript.load(HEAD, "sliding_log_refund.lua"),
             Algorithm.TOKEN_BUCKET, LuaScript.load(HEAD, "token_bucket_refund.lua"),
             Algorithm.CONCURRENCY, LuaScript.load(HEAD, "concurrency_refund.lua")));
+    private static final Map<Algorithm, LuaScript> CHARGES = new EnumMap<>(Map.of(
+            Algorithm.FIXED_WINDOW, LuaScript.load(HEAD, FIXED_WINDOW_NOW, "fixed_window_charge.lua"),
+            Algorithm.TOKEN_BUCKET, LuaScript.load(HEAD, TOKEN_BUCKET_TIME, "token_bucket_charge.lua")));
     private static final LuaScript RENEWAL = LuaScript.load(HEAD, "concurrency_renew.lua");
     /** The arguments of {@code counter_head.lua} before the leases. */
     private static final int HEAD_ARGS = 12;
     private static final byte[] NO_VALUE = new byte[0];
     private static final byte[] PEEK = bytes("1");
+    private static final byte[] SETTLED = bytes("1");
 
     private static final Logger log = LoggerFactory.getLogger(RedisRateLimitStore.class);
 
@@ -59,6 +66,7 @@ public class RedisRateLimitStore implements RateLimitStore {
     private volatile DecisionListener listener = DecisionListener.IGNORE;
     private final LongAdder refundsAnswered = new LongAdder();
     private final LongAdder renewalsAnswered = new LongAdder();
+    private final LongAdder settlementsAnswered = new LongAdder();
 
     public RedisRateLimitStore(LimiterRedisConnection connection) {
         this(connection, null);
@@ -80,7 +88,8 @@ public class RedisRateLimitStore implements RateLimitStore {
 
     /** Opens the connection and loads every script: see {@link LimiterRedisConnection#open}. */
     public void open(Duration connectTimeout) {
-        connection.open(Stream.of(SCRIPTS.values().stream(), REFUNDS.values().stream(), Stream.of(RENEWAL))
+        connection.open(Stream.of(SCRIPTS.values().stream(), REFUNDS.values().stream(), CHARGES.values().stream(),
+                        Stream.of(RENEWAL))
                 .flatMap(scripts -> scripts).map(LuaScript::body).toList(), connectTimeout);
     }
 
@@ -93,11 +102,12 @@ public class RedisRateLimitStore implements RateLimitStore {
     public StoreDescription describe() {
         if (!connection.watchesReplies()) {
             return new StoreDescription("redis", Map.of("timeouts", "the Redis client's own",
-                    "refundsAnswered", refundsAnswered.sum(), "renewalsAnswered", renewalsAnswered.sum()));
+                    "refundsAnswered", refundsAnswered.sum(), "renewalsAnswered", renewalsAnswered.sum(),
+                    "settlementsAnswered", settlementsAnswered.sum()));
         }
         return new StoreDescription("redis", Map.of("silence", connection.silence().toString(),
                 "maxWait", connection.maxWait().toString(), "refundsAnswered", refundsAnswered.sum(),
-                "renewalsAnswered", renewalsAnswered.sum()));
+                "renewalsAnswered", renewalsAnswered.sum(), "settlementsAnswered", settlementsAnswered.sum()));
     }
 
     @Override
@@ -166,6 +176,30 @@ public class RedisRateLimitStore implements RateLimitStore {
             bodies.add(script.body());
         }
         sendWithoutWaiting("refunds", calls, bodies, refundsAnswered);
+    }
+
+    /**
+     * A charge script for what a response used beyond its estimate, a refund script for what it did not use,
+     * all sent together without waiting, as refunds are.
+     */
+    @Override
+    public void settle(List<Settlement> settlements) {
+        List<ScriptCall> calls = new ArrayList<>(settlements.size());
+        List<byte[]> bodies = new ArrayList<>(settlements.size());
+        for (Settlement settlement : settlements) {
+            long difference = settlement.difference();
+            if (difference == 0) {
+                continue;
+            }
+            LuaScript script = script(difference > 0 ? CHARGES : REFUNDS, settlement.request().algorithm());
+            byte[][] args = args(settlement.request(), number(settlement.reservedAt()), false);
+            args[3] = number(Math.abs(difference));
+            calls.add(new ScriptCall(script.sha1(), new byte[][] {bytes(settlement.request().key())}, args));
+            bodies.add(script.body());
+        }
+        if (!calls.isEmpty()) {
+            sendWithoutWaiting("settlements", calls, bodies, settlementsAnswered);
+        }
     }
 
     /**
@@ -244,12 +278,12 @@ public class RedisRateLimitStore implements RateLimitStore {
 
     /**
      * The arguments of {@code counter_head.lua}: limit, window, the test's clock, the cost, a refund's
-     * reservation, a penalty's blocks, a calendar quota's period starts, the peeking flag, a lease; empty
-     * where a later one follows, left out at the end. The common request (no test clock, cost 1) sends the
-     * first two only.
+     * reservation, a penalty's blocks, a calendar quota's period starts, the peeking flag, a lease, the
+     * settled flag; empty where a later one follows, left out at the end. The common request (no test clock,
+     * cost 1) sends the first two only.
      */
     private byte[][] args(CounterRequest request, byte[] reservedAt, boolean peek) {
-        byte[][] args = new byte[HEAD_ARGS + 1][];
+        byte[][] args = new byte[HEAD_ARGS + 2][];
         Arrays.fill(args, NO_VALUE);
         args[0] = number(request.count());
         args[1] = number(request.windowMillis());
@@ -280,6 +314,9 @@ public class RedisRateLimitStore implements RateLimitStore {
         if (request.lease() != null) {
             args[12] = bytes(request.lease());
         }
+        if (request.settled()) {
+            args[13] = SETTLED;
+        }
         int used = args.length;
         while (used > 2 && args[used - 1].length == 0) {
             used--;
@@ -287,9 +324,15 @@ public class RedisRateLimitStore implements RateLimitStore {
         return Arrays.copyOf(args, used);
     }
 
-    /** A counting script: the head, the algorithm as a function, the tail that applies a penalty. */
-    private static LuaScript counting(String algorithm) {
-        return LuaScript.load(HEAD, "decide_open.lua", algorithm, "counter_tail.lua");
+    /**
+     * A counting script: the head, what it shares with the algorithm's charge script, the algorithm as a
+     * function, the tail that applies a penalty.
+     */
+    private static LuaScript counting(String algorithm, String... shared) {
+        List<String> parts = new ArrayList<>(List.of(HEAD));
+        parts.addAll(List.of(shared));
+        parts.addAll(List.of("decide_open.lua", algorithm, "counter_tail.lua"));
+        return LuaScript.load(parts.toArray(String[]::new));
     }
 
     private static Decision decision(CounterRequest request, Object reply) {

@@ -14,10 +14,13 @@
 -- ARGV[12] counting scripts, optional: '1' to peek: answer what a request of this cost would be told now,
 --          and write nothing. Then remaining is the units free now, and wait 0 if the request fits.
 -- ARGV[13] concurrency scripts: the id of the request's lease; ARGV[13..] for a renewal, the leases of the key.
+-- ARGV[14] fixed window and token bucket, optional: '1' when the cost is an estimate settled after the
+--          response: a charge script then adds ARGV[4] units, past the limit if need be (a debt).
 -- Every counting script returns {allowed 1|0, remaining, wait ms, reset ms, now ms}: remaining = units
 -- still free right now after this request; wait = time until a request of cost 1 is admitted (0 while
 -- remaining > 0); reset = time until the whole quota is back; now = the time of the decision, which
--- names the request to a refund. Refund scripts return {1} when they gave units back, else {0}.
+-- names the request to a refund. Refund scripts return {1} when they gave units back, else {0}; charge
+-- scripts return {1}.
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])

@@ -35,6 +35,14 @@ sealed interface CounterState permits FixedWindowState, SlidingWindowState, Slid
     boolean refund(long now, long reservedAt, CounterRequest request);
 
     /**
+     * Charges the request {@code units} more than its estimate, past the limit if need be, as the
+     * algorithm's charge script does. Only the fixed window and the token bucket settle costs.
+     */
+    default void charge(long now, CounterRequest request, long units) {
+        throw new UnsupportedOperationException(request.algorithm() + " does not settle costs");
+    }
+
+    /**
      * Extends the request's lease by its window from {@code now} while it is live, as {@code concurrency_renew.lua}
      * does; {@code false} when there is none to extend. Only {@link ConcurrencyState} holds leases.
      */

@@ -5,6 +5,7 @@ import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.Refund;
+import dev.ratelimit.interceptor.store.Settlement;
 import dev.ratelimit.interceptor.store.StoreDescription;
 import dev.ratelimit.interceptor.store.StoreResult;
 import java.time.Clock;
@@ -101,6 +102,26 @@ public class MemoryRateLimitStore implements RateLimitStore {
                 }
                 return entry;
             });
+        }
+    }
+
+    /** What a response did not use goes back as a refund does; what it used beyond its estimate is charged. */
+    @Override
+    public void settle(List<Settlement> settlements) {
+        long now = clock.millis();
+        for (Settlement settlement : settlements) {
+            CounterRequest request = settlement.request();
+            long difference = settlement.difference();
+            if (difference < 0) {
+                refund(List.of(new Refund(request.withCost(-difference), settlement.reservedAt())));
+            } else if (difference > 0) {
+                counters.compute(request.key(), (key, entry) -> {
+                    Entry live = entry == null || entry.algorithm() != request.algorithm()
+                            ? new Entry(request.algorithm(), CounterState.create(request), new PenaltyState()) : entry;
+                    live.state().charge(now, request, difference);
+                    return live;
+                });
+            }
         }
     }
 

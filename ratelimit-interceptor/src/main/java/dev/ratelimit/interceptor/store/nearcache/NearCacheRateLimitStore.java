@@ -5,6 +5,7 @@ import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.Refund;
+import dev.ratelimit.interceptor.store.Settlement;
 import dev.ratelimit.interceptor.store.StoreDescription;
 import dev.ratelimit.interceptor.store.StoreResult;
 import java.util.ArrayList;
@@ -78,6 +79,11 @@ public class NearCacheRateLimitStore implements RateLimitStore {
     @Override
     public void refund(List<Refund> refunds) {
         delegate.refund(refunds);
+    }
+
+    @Override
+    public void settle(List<Settlement> settlements) {
+        delegate.settle(settlements);
     }
 
     @Override
