@@ -42,12 +42,12 @@ import dev.ratelimit.interceptor.store.resilience.CircuitProbe;
 import dev.ratelimit.interceptor.store.resilience.FailoverRateLimitStore;
 import dev.ratelimit.interceptor.store.resilience.FailurePolicy;
 import dev.ratelimit.interceptor.web.AllowanceController;
-import dev.ratelimit.interceptor.web.CountWhenConditions;
 import dev.ratelimit.interceptor.web.JsonRejectionHandler;
 import dev.ratelimit.interceptor.web.LimitResponseWriter;
 import dev.ratelimit.interceptor.web.RateLimitInterceptor;
 import dev.ratelimit.interceptor.web.RejectionHandler;
 import dev.ratelimit.interceptor.web.RejectionMessages;
+import dev.ratelimit.interceptor.web.ResponseExpressions;
 import java.time.Clock;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -187,8 +187,8 @@ public class RateLimitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    CountWhenConditions rateLimitCountWhenConditions() {
-        return new CountWhenConditions();
+    ResponseExpressions rateLimitResponseExpressions() {
+        return new ResponseExpressions();
     }
 
     @Bean
@@ -200,9 +200,9 @@ public class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     EndpointCatalog rateLimitEndpointCatalog(RuleNaming naming, RateLimitStore store, CustomKeyExpressions customKeys,
-                                             CountWhenConditions countWhen, RequestExpressions costs,
+                                             ResponseExpressions responseExpressions, RequestExpressions costs,
                                              RateLimitProperties properties) {
-        return new EndpointCatalog(naming, store.supportedAlgorithms(), customKeys::parse, countWhen::parse,
+        return new EndpointCatalog(naming, store.supportedAlgorithms(), customKeys::parse, responseExpressions::parse,
                 costs::parse, properties.concurrency().lease());
     }
 
@@ -423,8 +423,8 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnBean(RequestLimiter.class)
     RateLimitInterceptor rateLimitInterceptor(EndpointCatalog catalog, RequestLimiter limiter,
                                               DimensionKeys identities, LimitResponseWriter responses,
-                                              CountWhenConditions countWhen, RequestExpressions costs) {
-        return new RateLimitInterceptor(catalog, limiter, identities, responses, countWhen, costs);
+                                              ResponseExpressions responseExpressions, RequestExpressions costs) {
+        return new RateLimitInterceptor(catalog, limiter, identities, responses, responseExpressions, costs);
     }
 
     @Bean

@@ -16,6 +16,7 @@ import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.Refund;
+import dev.ratelimit.interceptor.store.Settlement;
 import dev.ratelimit.interceptor.store.StoreResult;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,8 +30,8 @@ import java.util.List;
  * one store call for all of them, the meters and interception log rows of every decision, and then,
  * among the enforced limits (a limit in shadow mode only logs and meters its denial), the most
  * restrictive denial. A store that fails never fails the request. What a request took that its ending
- * settles (units of {@code countWhen} limits, the leases of concurrency limits) goes back through
- * {@link #complete}.
+ * settles (units of {@code countWhen} limits, the leases of concurrency limits, estimates of costs
+ * settled after the response) is settled through {@link #complete}.
  */
 public class RequestLimiter {
 
@@ -142,12 +143,11 @@ public class RequestLimiter {
             boolean shadow = anyShadow && rules.shadow(limit);
             if (decisions.get(i).allowed()) {
                 metrics.outcome(limit, Outcome.ALLOWED);
-                if (limit.countsSome() || limit.isConcurrency()) {
+                if (limit.reserves()) {
                     if (reservations.isEmpty()) {
                         reservations = new ArrayList<>(counted.size());
                     }
-                    reservations.add(new Reservation(limit.countWhen(),
-                            new Refund(counters.get(i), decisions.get(i).decidedAt())));
+                    reservations.add(Reservation.of(limit, new Refund(counters.get(i), decisions.get(i).decidedAt())));
                     if (limit.isConcurrency()) {
                         leases.taken(limit.id(), counters.get(i), sentAt);
                     }
@@ -176,7 +176,7 @@ public class RequestLimiter {
         }
         log(request, snapshot, enforcedLimits.get(denying), false);
         // A rejected request never runs, so no response of its can count: what it took goes back now.
-        giveBack(reservations);
+        complete(reservations, Completion.NEVER_RAN);
         return new Verdict(Verdict.Kind.REJECT, enforcedLimits, enforcedDecisions, denying, Duration.ZERO, List.of(), 0);
     }
 
@@ -198,39 +198,63 @@ public class RequestLimiter {
         return new CounterRequest(
                 keys.counter(limit.id(), limit.dimension(), limit.algorithm(), identity),
                 limit.algorithm(), limit.count(), limit.windowSeconds() * 1000, cost, limit.countsSome(),
-                limit.penalty(), quotaPeriods.around(limit.quota()), lease, false);
+                limit.penalty(), quotaPeriods.around(limit.quota()), lease, limit.settlesCost());
     }
 
     /**
-     * Ends a request that went on, whatever its completion says for leases: the units of its reservations
-     * whose {@code countWhen} its completion does not match go back, and its leases are released. Call it
-     * once per request. Never throws: a refund that cannot be made leaves its request counted, and a lease
-     * not released expires.
+     * Ends a request that went on, as its completion says: the units of its reservations whose
+     * {@code countWhen} it does not match go back, its leases are released whatever it says, and its
+     * estimates are settled at what it says the request used (given back or charged, past the limit if need
+     * be). Call it once per request. Never throws: a refund or a settlement that cannot be made leaves the
+     * request counted as it was, and a lease not released expires.
      */
     public void complete(List<Reservation> reservations, Completion completion) {
-        List<Reservation> givenBack = new ArrayList<>(reservations.size());
-        for (Reservation reservation : reservations) {
-            if (reservation.givenBack(completion)) {
-                givenBack.add(reservation);
-            }
-        }
-        giveBack(givenBack);
-    }
-
-    private void giveBack(List<Reservation> reservations) {
         if (reservations.isEmpty()) {
             return;
         }
+        List<Refund> refunds = new ArrayList<>(reservations.size());
+        List<Settlement> settlements = new ArrayList<>(0);
         for (Reservation reservation : reservations) {
-            if (reservation.isLease()) {
-                leases.released(reservation.refund().request());
+            Refund taken = reservation.refund();
+            switch (reservation.kind()) {
+                case LEASE -> {
+                    leases.released(taken.request());
+                    refunds.add(taken);
+                }
+                case COUNT_WHEN -> {
+                    if (!completion.counts(reservation.expression())) {
+                        refunds.add(taken);
+                    }
+                }
+                case ESTIMATE -> {
+                    Long used = completion.cost(reservation.expression());
+                    if (used != null && used != taken.request().cost()) {
+                        settlements.add(new Settlement(taken.request(), taken.reservedAt(),
+                                Math.min(used, mostCharged(taken.request()))));
+                    }
+                }
             }
         }
         try {
-            store.refund(reservations.stream().map(Reservation::refund).toList());
+            if (!refunds.isEmpty()) {
+                store.refund(refunds);
+            }
+            if (!settlements.isEmpty()) {
+                store.settle(settlements);
+            }
         } catch (RuntimeException e) {
             failures.warn(e);
         }
+    }
+
+    /**
+     * The most one response may say it used: what its limit pays off in a year (at least one window's
+     * count), so that every debt ends, and within what keeps the scripts' arithmetic exact.
+     */
+    private static long mostCharged(CounterRequest request) {
+        long windowsInAYear = Math.max(1, LimitDefinition.MAX_WINDOW_SECONDS * 1000 / request.windowMillis());
+        long exact = LimitDefinition.MAX_COUNT_TIMES_WINDOW_MILLIS / request.windowMillis();
+        return request.count() > exact / windowsInAYear ? exact : request.count() * windowsInAYear;
     }
 
     private boolean whitelisted(LimitedRequest request, Whitelist configured) {

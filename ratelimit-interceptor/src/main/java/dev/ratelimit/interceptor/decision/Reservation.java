@@ -1,24 +1,36 @@
 package dev.ratelimit.interceptor.decision;
 
+import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.store.Refund;
 
 /**
- * What a request took that its ending settles: a unit of a limit that counts only some responses, given
- * back unless the response matches {@code countWhen}; or the lease of a concurrency limit, released
- * whatever the response.
+ * What a request took that its ending settles, as {@link RequestLimiter#complete} does.
  *
- * @param countWhen the limit's condition on the response; empty for a lease
- * @param refund    what giving the unit back, or releasing the lease, takes
+ * @param kind       how its ending settles it
+ * @param expression the limit's {@code countWhen} or {@code costFromResponse}; empty for a lease
+ * @param refund     what giving it back takes: the counter request (its cost what was taken) and when it
+ *                   was decided
  */
-public record Reservation(String countWhen, Refund refund) {
+public record Reservation(Kind kind, String expression, Refund refund) {
 
-    /** Whether it is a concurrency limit's lease. */
-    public boolean isLease() {
-        return refund.request().lease() != null;
+    /** How a request's ending settles what it took. */
+    public enum Kind {
+        /** A limit's units, given back unless the response matches {@code countWhen}. */
+        COUNT_WHEN,
+        /** A concurrency limit's lease, released whatever the response. */
+        LEASE,
+        /** An estimate, settled at what the response says the request used ({@code costFromResponse}). */
+        ESTIMATE
     }
 
-    /** Whether a request that ended as {@code completion} says gives it back: a lease always goes back. */
-    boolean givenBack(Completion completion) {
-        return isLease() || !completion.counts(countWhen);
+    /** What a request {@code limit} admitted took that its ending settles; {@code null} for nothing. */
+    static Reservation of(LimitDefinition limit, Refund taken) {
+        if (limit.isConcurrency()) {
+            return new Reservation(Kind.LEASE, "", taken);
+        }
+        if (limit.settlesCost()) {
+            return new Reservation(Kind.ESTIMATE, limit.cost().fromResponse(), taken);
+        }
+        return limit.countsSome() ? new Reservation(Kind.COUNT_WHEN, limit.countWhen(), taken) : null;
     }
 }

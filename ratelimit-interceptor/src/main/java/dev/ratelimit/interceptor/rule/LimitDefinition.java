@@ -56,8 +56,8 @@ public record LimitDefinition(RuleId id, long count, long windowSeconds, Dimensi
                     + "it runs, whatever its response");
         }
         if (!cost.equals(RequestCost.ONE)) {
-            throw new IllegalArgumentException("a CONCURRENCY limit has no cost or costExpression: a request running "
-                    + "holds one slot");
+            throw new IllegalArgumentException("a CONCURRENCY limit has no cost, costExpression or costFromResponse: "
+                    + "a request running holds one slot");
         }
     }
 
@@ -94,6 +94,19 @@ public record LimitDefinition(RuleId id, long count, long windowSeconds, Dimensi
     public LimitDefinition withPenalty(Penalty newPenalty) {
         return newPenalty.equals(penalty) ? this : new LimitDefinition(id, count, windowSeconds, dimension,
                 algorithm, key, messageKey, countWhen, newPenalty, cost, quota, plan);
+    }
+
+    /**
+     * Whether what a request takes is settled when it ends: units that a response may not count
+     * ({@code countWhen}), a lease, an estimate.
+     */
+    public boolean reserves() {
+        return countsSome() || isConcurrency() || settlesCost();
+    }
+
+    /** Whether a request's cost is an estimate, settled once its response says what it used. */
+    public boolean settlesCost() {
+        return cost.settles();
     }
 
     /** Whether the limit counts requests running at once, each holding a lease until it completes. */

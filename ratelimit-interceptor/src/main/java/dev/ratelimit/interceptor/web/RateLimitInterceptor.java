@@ -30,10 +30,10 @@ import org.springframework.web.servlet.AsyncHandlerInterceptor;
  * the limiter cannot read (a query string the container cannot decode) is answered 400 as the container
  * would, never let through uncounted, and logged once per cause rather than once per request. When the
  * request is complete, the units it took from limits with a {@code countWhen} go back unless its
- * response matches, and its concurrency leases are released: in {@code afterCompletion}, or, for a request
- * whose handler answers asynchronously, when the asynchronous processing completes, times out or fails
- * (whichever of the last dispatch's {@code afterCompletion} and the container's {@code onComplete} comes
- * first; exactly once).
+ * response matches, its estimates are settled at what its response says it used, and its concurrency
+ * leases are released: in {@code afterCompletion}, or, for a request whose handler answers
+ * asynchronously, when the asynchronous processing completes, times out or fails (whichever of the last
+ * dispatch's {@code afterCompletion} and the container's {@code onComplete} comes first; exactly once).
  */
 public class RateLimitInterceptor implements AsyncHandlerInterceptor {
 
@@ -49,17 +49,18 @@ public class RateLimitInterceptor implements AsyncHandlerInterceptor {
     private final RequestLimiter limiter;
     private final DimensionKeys identities;
     private final LimitResponseWriter responses;
-    private final CountWhenConditions countWhen;
+    private final ResponseExpressions responseExpressions;
     private final RequestExpressions costs;
     private final Set<String> reportedUnreadable = ConcurrentHashMap.newKeySet();
 
     public RateLimitInterceptor(EndpointCatalog catalog, RequestLimiter limiter, DimensionKeys identities,
-                                LimitResponseWriter responses, CountWhenConditions countWhen, RequestExpressions costs) {
+                                LimitResponseWriter responses, ResponseExpressions responseExpressions,
+                                RequestExpressions costs) {
         this.catalog = catalog;
         this.limiter = limiter;
         this.identities = identities;
         this.responses = responses;
-        this.countWhen = countWhen;
+        this.responseExpressions = responseExpressions;
         this.costs = costs;
     }
 
@@ -120,7 +121,7 @@ public class RateLimitInterceptor implements AsyncHandlerInterceptor {
                 ? HttpServletResponse.SC_INTERNAL_SERVER_ERROR : response.getStatus();
         List<Reservation> taken = new ArrayList<>(reservations.size());
         reservations.forEach(reservation -> taken.add((Reservation) reservation));
-        limiter.complete(taken, expression -> countWhen.counts(expression, status, request, response));
+        limiter.complete(taken, new ServletCompletion(responseExpressions, status, request, response));
     }
 
     /** The ending of an asynchronous request: by its last dispatch's {@code afterCompletion} or the container's {@code onComplete}, once. */

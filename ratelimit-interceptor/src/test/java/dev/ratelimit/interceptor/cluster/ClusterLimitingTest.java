@@ -15,6 +15,7 @@ import dev.ratelimit.interceptor.testsupport.ConfigHashLimitsContract;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.LimitKindsContract;
 import dev.ratelimit.interceptor.testsupport.RedisClusterProcess;
+import dev.ratelimit.interceptor.testsupport.SettledCostsContract;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -35,7 +36,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * its limit for each of many identities whose counters are spread over all masters, and a config
  * change made on one instance reaches the other through pub/sub.
  */
-class ClusterLimitingTest implements LimitKindsContract, ConfigHashLimitsContract, ConcurrencyLimitsContract {
+class ClusterLimitingTest implements LimitKindsContract, ConfigHashLimitsContract, ConcurrencyLimitsContract,
+        SettledCostsContract {
 
     static final int THREADS = 64;
     static final int IDENTITIES = 200;

@@ -12,7 +12,7 @@ import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
 import dev.ratelimit.interceptor.identity.RequestExpressions;
 import dev.ratelimit.interceptor.store.Penalty;
 import dev.ratelimit.interceptor.testsupport.Stores;
-import dev.ratelimit.interceptor.web.CountWhenConditions;
+import dev.ratelimit.interceptor.web.ResponseExpressions;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -24,7 +24,7 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 class EndpointCatalogTest {
 
     private final EndpointCatalog catalog = new EndpointCatalog(new RuleNaming("shop"),
-            EnumSet.allOf(Algorithm.class), new CustomKeyExpressions(null)::parse, new CountWhenConditions()::parse,
+            EnumSet.allOf(Algorithm.class), new CustomKeyExpressions(null)::parse, new ResponseExpressions()::parse,
             new RequestExpressions(null)::parse, Stores.DEFAULTS.concurrency().lease());
 
     @Test
@@ -110,6 +110,25 @@ class EndpointCatalogTest {
                 .hasMessageContaining("algorithm CONCURRENCY does not fit a calendar period");
     }
 
+    /** A cost settled after the response: the estimate is the cost; what cannot carry a debt fails the start. */
+    @Test
+    void aCostFromTheResponseSettlesAnEstimateOnLimitsThatCarryADebt() {
+        register("settled");
+        assertThat(catalog.endpoints()).singleElement().satisfies(endpoint -> assertThat(endpoint.limits())
+                .extracting(LimitDefinition::cost).containsExactly(new RequestCost(100, "", "#reported")));
+
+        assertThatThrownBy(() -> register("settledWindowSlides"))
+                .hasMessageContaining("costFromResponse settles on FIXED_WINDOW and TOKEN_BUCKET, which carry a debt "
+                        + "into the time after it; SLIDING_WINDOW cannot");
+        assertThatThrownBy(() -> register("settledAndCountingSome"))
+                .hasMessageContaining("give countWhen or costFromResponse, not both");
+        assertThatThrownBy(() -> register("settledQuota"))
+                .hasMessageContaining("costFromResponse does not settle a calendar quota");
+        assertThatThrownBy(() -> register("settledGarbled"))
+                .hasMessageStartingWith("Invalid @RateLimit on " + Controller.class.getName() + ".settledGarbled: ")
+                .hasMessageContaining("costFromResponse expression '#reported +' does not parse");
+    }
+
     @Test
     void aCustomLimitNeedsAKey() {
         assertThatThrownBy(() -> register("keyless")).hasMessageContaining("dimension CUSTOM needs key");
@@ -147,6 +166,26 @@ class EndpointCatalogTest {
     }
 
     static class Controller {
+
+        @RateLimit(count = 10_000, interval = 60, cost = 100, costFromResponse = "#reported")
+        public void settled() {
+        }
+
+        @RateLimit(count = 10_000, interval = 60, algorithm = Algorithm.SLIDING_WINDOW, costFromResponse = "#reported")
+        public void settledWindowSlides() {
+        }
+
+        @RateLimit(count = 10_000, interval = 60, countWhen = "#status == 200", costFromResponse = "#reported")
+        public void settledAndCountingSome() {
+        }
+
+        @RateLimit(count = 10_000, quota = QuotaPeriod.DAY, costFromResponse = "#reported")
+        public void settledQuota() {
+        }
+
+        @RateLimit(count = 10_000, interval = 60, costFromResponse = "#reported +")
+        public void settledGarbled() {
+        }
 
         @RateLimit(count = 2, algorithm = Algorithm.CONCURRENCY, penalty = 60)
         public void exports() {

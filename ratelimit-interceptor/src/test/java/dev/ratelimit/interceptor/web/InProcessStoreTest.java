@@ -12,6 +12,7 @@ import dev.ratelimit.interceptor.testsupport.ConcurrentClients;
 import dev.ratelimit.interceptor.testsupport.LimitKindsContract;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.SettledCostsContract;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,7 +22,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /** {@code ratelimit.store=memory}: exact limits with no Redis server at all. */
-class InProcessStoreTest implements LimitKindsContract, ConcurrencyLimitsContract {
+class InProcessStoreTest implements LimitKindsContract, ConcurrencyLimitsContract, SettledCostsContract {
 
     private static ConfigurableApplicationContext app;
     private static HttpProbe http;

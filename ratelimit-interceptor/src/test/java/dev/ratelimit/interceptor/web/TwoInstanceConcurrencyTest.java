@@ -12,6 +12,7 @@ import dev.ratelimit.interceptor.testsupport.ConfigHashLimitsContract;
 import dev.ratelimit.interceptor.testsupport.LimitKindsContract;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.SettledCostsContract;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,7 +22,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /** Two app instances on one Redis admit exactly the limit, no more and no less, under 64 concurrent clients. */
-class TwoInstanceConcurrencyTest implements LimitKindsContract, ConfigHashLimitsContract, ConcurrencyLimitsContract {
+class TwoInstanceConcurrencyTest implements LimitKindsContract, ConfigHashLimitsContract, ConcurrencyLimitsContract,
+        SettledCostsContract {
 
     private static final int THREADS_PER_INSTANCE = 32;
     private static final int REQUESTS_PER_THREAD = 5;
