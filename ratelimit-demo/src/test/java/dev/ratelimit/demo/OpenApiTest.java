@@ -61,6 +61,9 @@ class OpenApiTest {
         assertThat(export.getResponses().get("200").getHeaders()).isNullOrEmpty();
         assertThat(export.getExtensions().get("x-ratelimit")).isEqualTo(Map.of("demo.ExportController.run", Map.of(
                 "count", 2, "windowSeconds", 10, "dimension", "USER", "algorithm", "CONCURRENCY")));
+        assertThat(api.getPaths().get("/api/generate").getGet().getExtensions().get("x-ratelimit"))
+                .isEqualTo(Map.of("demo.GenerateController.generate", Map.of("count", 2000, "windowSeconds", 60,
+                        "dimension", "USER", "algorithm", "TOKEN_BUCKET", "cost", "100", "costFromResponse", "#reported")));
         Operation open = api.getPaths().get("/api/open").getGet();
         assertThat(open.getResponses()).as("no limit, no 429").doesNotContainKey("429");
         assertThat(open.getExtensions()).isNull();
