@@ -13,7 +13,7 @@ import java.util.List;
  * @param reported   the limit the {@code RateLimit} field reports: the denial that lasts longest when
  *                   rejected, else the limit closest to its end; -1 when there is none
  * @param retryAfter for {@link Kind#REFUSE}: when to try again
- * @param reservations the units taken from limits that count only some responses, shadow limits included
+ * @param reservations what the request took that its ending settles ({@link Reservation}), shadow limits included
  * @param cost       for {@link Kind#TOO_COSTLY}: what the request weighs for its only limit, else 0
  */
 public record Verdict(Kind kind, List<LimitDefinition> limits, List<Decision> decisions, int reported,
