@@ -254,7 +254,7 @@ class ApiIndexTest {
 
     /** A limit as the index describes it, every knob at its default. */
     private static LimitDescription plain(long count, long windowSeconds, String dimension) {
-        return new LimitDescription(count, windowSeconds, dimension, "FIXED_WINDOW", null, null, null, null, null);
+        return new LimitDescription(count, windowSeconds, dimension, "FIXED_WINDOW", null, null, null, null, null, null);
     }
 
     private static Map<String, LimitDescription> ordered(String firstRule, LimitDescription first, String secondRule,

@@ -82,6 +82,8 @@ class ConsoleLiveTest {
                 .containsExactlyInAnyOrder(instances.port(0), instances.port(1));
         assertThat(view.get("instances").valueStream().map(instance -> instance.get("circuit").asString()))
                 .containsOnly("closed");
+        assertThat(view.get("instances").valueStream().map(instance -> instance.get("leases").asInt()))
+                .as("leases held: no request running").containsOnly(0);
     }
 
     /** Longer spans read coarser buckets and show the current one as far as it goes. */

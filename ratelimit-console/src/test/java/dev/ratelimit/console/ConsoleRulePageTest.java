@@ -96,6 +96,28 @@ class ConsoleRulePageTest {
                 .as("another rule's history").doesNotContain(edited);
     }
 
+    /** A cost settled after the response: the pages show the estimate and what settles it. */
+    @Test
+    void aCostSettledAfterTheResponseShowsItsEstimateAndItsExpression() {
+        String page = console.get(CONSOLE + "/rule?module=fixture&rule=settled-roomy-FIXED_WINDOW").body();
+
+        assertThat(page).contains("<td id=\"cost\"><code>2</code></td>")
+                .contains("<td id=\"cost-from-response\"><code>#reported</code></td>");
+        assertThat(between(console.get(CONSOLE + "/rules").body(), "id=\"rule-fixture.settled-roomy-TOKEN_BUCKET\"",
+                "</tr>")).contains("Settled after the response at").contains("#response.getHeader(&#39;X-Units&#39;)");
+    }
+
+    /** A concurrency limit's window is its lease, and the pages say so. */
+    @Test
+    void aConcurrencyLimitIsShownAsRequestsAtOnceWithItsLease() {
+        String page = console.get(CONSOLE + "/rule?module=fixture&rule=running").body();
+
+        assertThat(page).contains("<td id=\"in-force\">2 at once, lease 10 s</td>")
+                .contains("<td id=\"declared\">2 at once, lease 10 s</td>");
+        assertThat(between(console.get(CONSOLE + "/rules").body(), "id=\"rule-fixture.running\"", "</tr>"))
+                .contains("CONCURRENCY").contains("lease (s)");
+    }
+
     /**
      * Plans and exceptions of the fixture's planned rule, through the rule page's forms: shown, in force on
      * the instance, audited, and a refused exception comes back with the reason and what was typed.

@@ -55,6 +55,15 @@ class OpenApiTest {
         Map<?, ?> sms = (Map<?, ?>) api.getPaths().get("/api/sms").getGet().getExtensions().get("x-ratelimit");
         assertThat(sms.keySet().stream().map(String::valueOf)).as("both limits of /api/sms").containsExactlyInAnyOrder("demo.DemoController.sms#user",
                 "demo.DemoController.sms#ip");
+        Operation export = api.getPaths().get("/api/exports/run").getGet();
+        assertThat(export.getResponses().get("429").getHeaders()).as("a concurrency limit: no rate limit fields")
+                .containsOnlyKeys("Retry-After");
+        assertThat(export.getResponses().get("200").getHeaders()).isNullOrEmpty();
+        assertThat(export.getExtensions().get("x-ratelimit")).isEqualTo(Map.of("demo.ExportController.run", Map.of(
+                "count", 2, "windowSeconds", 10, "dimension", "USER", "algorithm", "CONCURRENCY")));
+        assertThat(api.getPaths().get("/api/generate").getGet().getExtensions().get("x-ratelimit"))
+                .isEqualTo(Map.of("demo.GenerateController.generate", Map.of("count", 2000, "windowSeconds", 60,
+                        "dimension", "USER", "algorithm", "TOKEN_BUCKET", "cost", "100", "costFromResponse", "#reported")));
         Operation open = api.getPaths().get("/api/open").getGet();
         assertThat(open.getResponses()).as("no limit, no 429").doesNotContainKey("429");
         assertThat(open.getExtensions()).isNull();

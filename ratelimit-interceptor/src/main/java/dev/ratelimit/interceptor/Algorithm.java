@@ -9,5 +9,11 @@ public enum Algorithm {
     /** Exact log of request times; exact, memory grows with the count. */
     SLIDING_LOG,
     /** Token bucket (GCRA): bursts up to the count, refills steadily. */
-    TOKEN_BUCKET
+    TOKEN_BUCKET,
+    /**
+     * Not a rate: at most {@code count} requests of one identity running at once, across all instances. A
+     * request holds a slot from its admission until its response is complete; its window is its lease, how
+     * long a slot outlives an instance that died holding it ({@code ratelimit.concurrency.lease}).
+     */
+    CONCURRENCY
 }

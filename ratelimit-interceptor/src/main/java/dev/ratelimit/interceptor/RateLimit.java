@@ -113,6 +113,21 @@ public @interface RateLimit {
     String costExpression() default "";
 
     /**
+     * The units a request really used, known only once it is done (tokens generated, bytes sent, rows
+     * scanned): a SpEL expression on the finished response with the variables {@code #status},
+     * {@code #response}, {@code #request} and {@code #reported}, what the handler reported through
+     * {@link ResponseCost#report} (or {@code null}), e.g. {@code "#reported"} or
+     * {@code "#response.getHeader('X-Tokens')"}. {@link #cost()} or {@link #costExpression()} is then the
+     * estimate a request takes before its handler runs, so a burst cannot overrun the limit; after the
+     * response the difference is given back or charged. A charge past the limit is a debt: the client is
+     * refused, with the true wait, until the windows after it pay it off. A value that is not a whole number
+     * of 0 or more, or an expression that fails, keeps the estimate (one warning); {@code null} keeps it
+     * silently. {@link Algorithm#FIXED_WINDOW} and {@link Algorithm#TOKEN_BUCKET} only, without
+     * {@link #countWhen()} or {@link #quota()}.
+     */
+    String costFromResponse() default "";
+
+    /**
      * A calendar quota: {@link #count()} per local day, ISO week or month, resetting at local midnight (on
      * Monday, on the 1st) in {@link #zone()}, across daylight-saving changes and month ends. The window is
      * then the period, so {@link #interval()} and {@link #unit()} are not given, and the algorithm is the

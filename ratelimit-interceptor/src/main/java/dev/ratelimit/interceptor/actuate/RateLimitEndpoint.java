@@ -12,6 +12,7 @@ import dev.ratelimit.interceptor.config.RulesInForce;
 import dev.ratelimit.interceptor.identity.CidrBlock;
 import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.identity.Whitelist;
+import dev.ratelimit.interceptor.lease.HeldLeases;
 import dev.ratelimit.interceptor.log.DroppedInterceptions;
 import dev.ratelimit.interceptor.log.InterceptionLog;
 import dev.ratelimit.interceptor.metrics.OutcomeCounts;
@@ -29,8 +30,8 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 /**
  * Actuator endpoint {@code ratelimit}: the config snapshot in force (version, age, switches, whitelist, deny list),
  * every rule in force as {@link RulesInForce} describes it, the store as it describes itself (its circuit and
- * near cache for Redis), and the outcomes
- * counted since the start. Read only; expose it with {@code management.endpoints.web.exposure.include}.
+ * near cache for Redis), the outcomes counted since the start, and the leases this instance holds. Read
+ * only; expose it with {@code management.endpoints.web.exposure.include}.
  */
 @Endpoint(id = "ratelimit")
 public class RateLimitEndpoint {
@@ -47,16 +48,18 @@ public class RateLimitEndpoint {
     private final Whitelist whitelist;
     private final BlockedClients blocked;
     private final EvictionPolicy eviction;
+    private final HeldLeases leases;
     private final Clock clock;
 
     /**
      * @param whitelist the whitelist of the properties; the config hash's is in the snapshot
      * @param blocked   {@code null} without Redis
      * @param eviction  {@code null} without a config hash in Redis
+     * @param leases    the leases of this instance's requests running under concurrency limits
      */
     public RateLimitEndpoint(String module, RuleCatalog catalog, RuleSnapshotHolder snapshots, RateLimitStore store,
                              OutcomeCounts counts, InterceptionLog log, Whitelist whitelist, BlockedClients blocked,
-                             EvictionPolicy eviction, Clock clock) {
+                             EvictionPolicy eviction, HeldLeases leases, Clock clock) {
         this.module = module;
         this.catalog = catalog;
         this.snapshots = snapshots;
@@ -66,6 +69,7 @@ public class RateLimitEndpoint {
         this.whitelist = whitelist;
         this.blocked = blocked;
         this.eviction = eviction;
+        this.leases = leases;
         this.clock = clock;
     }
 
@@ -74,7 +78,8 @@ public class RateLimitEndpoint {
         Long dropped = log instanceof DroppedInterceptions drops ? drops.droppedInterceptions() : null;
         RulesInForce rules = catalog.current();
         return new Report(module, snapshot(rules.snapshot()), denyList(rules.snapshot().denyList()), rules.rules(),
-                store.describe(), counts.snapshot(), dropped, blockedNow(), eviction == null ? null : eviction.current());
+                store.describe(), counts.snapshot(), dropped, blockedNow(), eviction == null ? null : eviction.current(),
+                leases.describe());
     }
 
     private static DenyListReport denyList(DenyList denyList) {
@@ -122,11 +127,12 @@ public class RateLimitEndpoint {
      * @param logDropped  interceptions the log writer gave up, when it counts them
      * @param blocked     the module's clients blocked now, across its instances; {@code null} without Redis
      * @param maxmemoryPolicy Redis' eviction policy, and whether it may evict the config hash; {@code null} without Redis
+     * @param leases      the leases this instance holds for its requests running under concurrency limits, by rule
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Report(String module, SnapshotReport snapshot, DenyListReport denyList, List<RuleDescription> rules,
                          StoreDescription store, Map<String, Long> counts, Long logDropped, BlockedReport blocked,
-                         EvictionPolicy.Reading maxmemoryPolicy) {
+                         EvictionPolicy.Reading maxmemoryPolicy, Map<String, Object> leases) {
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.config.document.RuleDocuments;
 import dev.ratelimit.interceptor.identity.Whitelist;
+import dev.ratelimit.interceptor.lease.HeldLeases;
 import dev.ratelimit.interceptor.log.InterceptionLog;
 import dev.ratelimit.interceptor.metrics.OutcomeCounts;
 import dev.ratelimit.interceptor.rule.RuleNaming;
@@ -44,9 +45,9 @@ public class RateLimitActuatorAutoConfiguration {
         RateLimitEndpoint rateLimitEndpoint(RuleNaming naming, RuleCatalog catalog, RuleSnapshotHolder snapshots,
                                             RateLimitStore store, OutcomeCounts counts, InterceptionLog log,
                                             Whitelist whitelist, ObjectProvider<BlockedClients> blocked,
-                                            ObjectProvider<EvictionPolicy> eviction) {
+                                            ObjectProvider<EvictionPolicy> eviction, HeldLeases leases) {
             return new RateLimitEndpoint(naming.module(), catalog, snapshots, store, counts, log, whitelist,
-                    blocked.getIfAvailable(), eviction.getIfAvailable(), Clock.systemUTC());
+                    blocked.getIfAvailable(), eviction.getIfAvailable(), leases, Clock.systemUTC());
         }
 
         @Bean

@@ -22,6 +22,8 @@ import dev.ratelimit.interceptor.identity.RequestExpressions;
 import dev.ratelimit.interceptor.identity.RequestUserResolver;
 import dev.ratelimit.interceptor.identity.TrustedProxyResolver;
 import dev.ratelimit.interceptor.identity.Whitelist;
+import dev.ratelimit.interceptor.lease.HeldLeases;
+import dev.ratelimit.interceptor.lease.LeaseRenewal;
 import dev.ratelimit.interceptor.log.InterceptionLog;
 import dev.ratelimit.interceptor.metrics.OutcomeCounts;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
@@ -40,12 +42,12 @@ import dev.ratelimit.interceptor.store.resilience.CircuitProbe;
 import dev.ratelimit.interceptor.store.resilience.FailoverRateLimitStore;
 import dev.ratelimit.interceptor.store.resilience.FailurePolicy;
 import dev.ratelimit.interceptor.web.AllowanceController;
-import dev.ratelimit.interceptor.web.CountWhenConditions;
 import dev.ratelimit.interceptor.web.JsonRejectionHandler;
 import dev.ratelimit.interceptor.web.LimitResponseWriter;
 import dev.ratelimit.interceptor.web.RateLimitInterceptor;
 import dev.ratelimit.interceptor.web.RejectionHandler;
 import dev.ratelimit.interceptor.web.RejectionMessages;
+import dev.ratelimit.interceptor.web.ResponseExpressions;
 import java.time.Clock;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -185,8 +187,8 @@ public class RateLimitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    CountWhenConditions rateLimitCountWhenConditions() {
-        return new CountWhenConditions();
+    ResponseExpressions rateLimitResponseExpressions() {
+        return new ResponseExpressions();
     }
 
     @Bean
@@ -198,9 +200,10 @@ public class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     EndpointCatalog rateLimitEndpointCatalog(RuleNaming naming, RateLimitStore store, CustomKeyExpressions customKeys,
-                                             CountWhenConditions countWhen, RequestExpressions costs) {
-        return new EndpointCatalog(naming, store.supportedAlgorithms(), customKeys::parse, countWhen::parse,
-                costs::parse);
+                                             ResponseExpressions responseExpressions, RequestExpressions costs,
+                                             RateLimitProperties properties) {
+        return new EndpointCatalog(naming, store.supportedAlgorithms(), customKeys::parse, responseExpressions::parse,
+                costs::parse, properties.concurrency().lease());
     }
 
     /** Reads every handler mapping once all are built, so an invalid {@code @RateLimit} fails the start. */
@@ -368,15 +371,29 @@ public class RateLimitAutoConfiguration {
         return new RuleCatalog(endpoints, snapshots);
     }
 
+    /** The leases of this instance's requests running under concurrency limits. */
+    @Bean
+    @ConditionalOnMissingBean
+    HeldLeases rateLimitHeldLeases(RateLimitProperties properties) {
+        return new HeldLeases(properties.concurrency().maxHold());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(RateLimitStore.class)
+    LeaseRenewal rateLimitLeaseRenewal(HeldLeases leases, RateLimitStore store) {
+        return new LeaseRenewal(leases, store);
+    }
+
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(RateLimitStore.class)
     RequestLimiter rateLimitRequestLimiter(RuleCatalog catalog, RedisKeys keys, RateLimitStore store,
                                            InterceptionLog interceptionLog, ObjectProvider<RateLimitMetrics> metrics,
-                                           Whitelist whitelist, RateLimitProperties properties) {
+                                           Whitelist whitelist, RateLimitProperties properties, HeldLeases leases) {
         return new RequestLimiter(catalog, keys, store, interceptionLog,
                 RateLimitMetrics.all(metrics.orderedStream().toList()), whitelist, Clock.systemUTC(),
-                properties.quota().zone());
+                properties.quota().zone(), leases);
     }
 
     @Bean
@@ -406,8 +423,8 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnBean(RequestLimiter.class)
     RateLimitInterceptor rateLimitInterceptor(EndpointCatalog catalog, RequestLimiter limiter,
                                               DimensionKeys identities, LimitResponseWriter responses,
-                                              CountWhenConditions countWhen, RequestExpressions costs) {
-        return new RateLimitInterceptor(catalog, limiter, identities, responses, countWhen, costs);
+                                              ResponseExpressions responseExpressions, RequestExpressions costs) {
+        return new RateLimitInterceptor(catalog, limiter, identities, responses, responseExpressions, costs);
     }
 
     @Bean

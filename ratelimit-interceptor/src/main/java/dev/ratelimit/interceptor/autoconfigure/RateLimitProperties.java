@@ -22,6 +22,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param excludedPaths  Ant patterns of paths never limited (dynamic URL rules included)
  * @param stats          the traffic statistics and heartbeats every instance writes to Redis for the console
  * @param quota          calendar quotas
+ * @param concurrency    limits of requests running at once ({@code algorithm = CONCURRENCY})
  * @param allowanceEndpoint whether {@code GET /ratelimit/allowance?rule=...} tells each client what it has left
  *                       of a rule, without counting; off unless set
  * @param denyList       how a client on the deny list is answered
@@ -43,6 +44,7 @@ public record RateLimitProperties(
         @DefaultValue({"/actuator/**", "/error"}) List<String> excludedPaths,
         @DefaultValue Stats stats,
         @DefaultValue Quota quota,
+        @DefaultValue Concurrency concurrency,
         @DefaultValue("false") boolean allowanceEndpoint,
         @DefaultValue DenyList denyList) {
 
@@ -184,6 +186,28 @@ public record RateLimitProperties(
      *             their day starts at midnight. The same on every instance, so UTC unless set
      */
     public record Quota(@DefaultValue("UTC") ZoneId zone) {
+    }
+
+    /**
+     * @param lease   the window of a concurrency limit: how long a request's slot outlives an instance that died
+     *                holding it (a {@code SIGKILL}, a lost host). Each instance renews the leases of its running
+     *                requests once a third of the lease has passed, so a stall of up to two thirds of it loses
+     *                nothing; a rule's {@code interval} field overrides it. Whole seconds
+     * @param maxHold the longest a request keeps its slot: its lease is no longer renewed after this, so a
+     *                request that never ends (a hung thread) frees its slot a lease later
+     */
+    public record Concurrency(@DefaultValue("10s") Duration lease, @DefaultValue("10m") Duration maxHold) {
+
+        public Concurrency {
+            if (lease.toMillis() % 1000 != 0 || lease.toSeconds() < 1) {
+                throw new IllegalArgumentException("ratelimit.concurrency.lease must be a whole number of seconds, "
+                        + "at least 1, was " + lease);
+            }
+            if (maxHold.compareTo(lease) < 0) {
+                throw new IllegalArgumentException("ratelimit.concurrency.max-hold (" + maxHold
+                        + ") must not be shorter than ratelimit.concurrency.lease (" + lease + ")");
+            }
+        }
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.ratelimit.interceptor.config.SysConfigRepository;
 import dev.ratelimit.interceptor.instance.InstanceDirectory;
 import dev.ratelimit.interceptor.instance.InstanceHeartbeat;
 import dev.ratelimit.interceptor.instance.InstanceState;
+import dev.ratelimit.interceptor.lease.HeldLeases;
 import dev.ratelimit.interceptor.rule.RuleNaming;
 import dev.ratelimit.interceptor.stats.TrafficRecorder;
 import dev.ratelimit.interceptor.stats.TrafficStatistics;
@@ -80,9 +81,10 @@ public class RateLimitStatsAutoConfiguration {
         InstanceHeartbeat rateLimitInstanceHeartbeat(StringRedisTemplate redis, RedisKeys keys, RuleNaming naming,
                                                      RateLimitStore store, ObjectProvider<CircuitBreaker> circuit,
                                                      ObjectProvider<NearCache> nearCache,
-                                                     RuleSnapshotHolder snapshots, RateLimitProperties properties) {
+                                                     RuleSnapshotHolder snapshots, HeldLeases leases,
+                                                     RateLimitProperties properties) {
             InstanceState state = new InstanceState(naming.module(), store.describe().type(),
-                    circuit.getIfAvailable(), nearCache.getIfAvailable(), snapshots);
+                    circuit.getIfAvailable(), nearCache.getIfAvailable(), snapshots, leases);
             return new InstanceHeartbeat(redis, keys, state, properties.stats().heartbeatInterval(),
                     Clock.systemUTC());
         }

@@ -21,19 +21,22 @@ import java.time.ZoneId;
  * @param dimension     who is counted together: {@code USER}, {@code IP}, {@code METHOD}, {@code GLOBAL}, {@code CUSTOM}
  * @param algorithm     how the counter decides ({@code FIXED_WINDOW}...)
  * @param penalty       how long a denied client stays denied, in seconds: {@code 900} or {@code 900..14400}
- * @param cost          what one request weighs: a number, or its cost expression
+ * @param cost          what one request weighs: a number, or its cost expression; with {@code costFromResponse},
+ *                      the estimate taken before the handler
+ * @param costFromResponse the expression on the response of what a request used, settled after it
  * @param countWhen     the condition on the response for a request to stay counted
  * @param quota         a calendar quota's period and zone: {@code DAY}, {@code MONTH Asia/Tokyo}
  * @param plan          the expression that resolves a client's plan
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record LimitDescription(long count, long windowSeconds, String dimension, String algorithm, String penalty,
-                               String cost, String countWhen, String quota, String plan) {
+                               String cost, String costFromResponse, String countWhen, String quota, String plan) {
 
     public static LimitDescription of(LimitDefinition limit) {
         return new LimitDescription(limit.count(), limit.windowSeconds(), limit.dimension().name(),
                 limit.algorithm().name(), limit.penalty().applies() ? LimitSpec.formatPenalty(limit.penalty()) : null,
-                limit.cost().describe(), limit.countsSome() ? limit.countWhen() : null, limit.quota().describe(),
+                limit.cost().describe(), limit.settlesCost() ? limit.cost().fromResponse() : null,
+                limit.countsSome() ? limit.countWhen() : null, limit.quota().describe(),
                 limit.plan().isEmpty() ? null : limit.plan());
     }
 
@@ -57,11 +60,12 @@ public record LimitDescription(long count, long windowSeconds, String dimension,
     }
 
     private RequestCost requestCost() {
+        String fromResponse = costFromResponse == null ? "" : costFromResponse;
         if (cost == null) {
-            return RequestCost.ONE;
+            return fromResponse.isEmpty() ? RequestCost.ONE : new RequestCost(1, "", fromResponse);
         }
-        return cost.chars().allMatch(Character::isDigit) ? new RequestCost(Long.parseLong(cost), "")
-                : new RequestCost(1, cost);
+        return cost.chars().allMatch(Character::isDigit) ? new RequestCost(Long.parseLong(cost), "", fromResponse)
+                : new RequestCost(1, cost, fromResponse);
     }
 
     private CalendarQuota calendarQuota() {

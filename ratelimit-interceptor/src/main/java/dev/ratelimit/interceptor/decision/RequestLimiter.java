@@ -7,6 +7,7 @@ import dev.ratelimit.interceptor.config.RuleSnapshot;
 import dev.ratelimit.interceptor.config.RulesInForce;
 import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.identity.Whitelist;
+import dev.ratelimit.interceptor.lease.HeldLeases;
 import dev.ratelimit.interceptor.log.Interception;
 import dev.ratelimit.interceptor.log.InterceptionLog;
 import dev.ratelimit.interceptor.metrics.Outcome;
@@ -18,6 +19,7 @@ import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.Refund;
+import dev.ratelimit.interceptor.store.Settlement;
 import dev.ratelimit.interceptor.store.StoreResult;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,7 +35,9 @@ import java.util.Map;
  * the rules in force, {@link RuleCatalog}, without calling Redis), the whitelist, one counter per limit and identity,
  * one store call for all of them, the meters and interception log rows of every decision, and then,
  * among the enforced limits (a limit in shadow mode only logs and meters its denial), the most
- * restrictive denial. A store that fails never fails the request.
+ * restrictive denial. A store that fails never fails the request. What a request took that its ending
+ * settles (units of {@code countWhen} limits, the leases of concurrency limits, estimates of costs
+ * settled after the response) is settled through {@link #complete}.
  */
 public class RequestLimiter {
 
@@ -45,6 +49,7 @@ public class RequestLimiter {
     private final Whitelist whitelist;
     private final Clock clock;
     private final QuotaPeriods quotaPeriods;
+    private final HeldLeases leases;
     private final FailureWarnings failures = new FailureWarnings();
     /** The rules the deny list's refusals are metered under: {@code deny.ip}, {@code deny.user}, {@code deny.key} of the module. */
     private final Map<DenyList.Kind, RuleId> denyRules = new EnumMap<>(DenyList.Kind.class);
@@ -52,9 +57,11 @@ public class RequestLimiter {
     /**
      * @param whitelist clients never limited, besides those of the config hash
      * @param quotaZone the time zone of calendar quotas that name none ({@code ratelimit.quota.zone})
+     * @param leases    the leases of this instance's requests running under concurrency limits
      */
     public RequestLimiter(RuleCatalog catalog, RedisKeys keys, RateLimitStore store, InterceptionLog interceptionLog,
-                          RateLimitMetrics metrics, Whitelist whitelist, Clock clock, ZoneId quotaZone) {
+                          RateLimitMetrics metrics, Whitelist whitelist, Clock clock, ZoneId quotaZone,
+                          HeldLeases leases) {
         this.catalog = catalog;
         this.keys = keys;
         this.store = store;
@@ -63,6 +70,7 @@ public class RequestLimiter {
         this.whitelist = whitelist;
         this.clock = clock;
         this.quotaPeriods = new QuotaPeriods(quotaZone, clock);
+        this.leases = leases;
         for (DenyList.Kind kind : DenyList.Kind.values()) {
             denyRules.put(kind, RuleId.of(catalog.naming().module(), kind.rule()));
         }
@@ -128,17 +136,18 @@ public class RequestLimiter {
                 return Verdict.tooCostly(limit, cost);
             }
             counted.add(limit);
-            counters.add(counter(limit, identity, cost));
+            counters.add(counter(limit, identity, cost, limit.isConcurrency() ? leases.newId() : null));
         }
         if (counters.isEmpty()) {
             return Verdict.PASS;
         }
-        StoreResult result = acquire(counters);
+        long sentAt = System.nanoTime();
+        StoreResult result = acquire(counters, sentAt);
         if (result instanceof StoreResult.NotDecided notDecided) {
             counted.forEach(limit -> metrics.outcome(limit.id(), Outcome.ERROR));
             return notDecided.refuse() ? Verdict.refuse(notDecided.retryAfter()) : Verdict.PASS;
         }
-        return enforce(request, rules, counted, counters, ((StoreResult.Decided) result).decisions());
+        return enforce(request, rules, counted, counters, ((StoreResult.Decided) result).decisions(), sentAt);
     }
 
     /**
@@ -177,21 +186,24 @@ public class RequestLimiter {
         return Verdict.deny(denial, Duration.ofMillis(denial.millisLeft(now)));
     }
 
-    private StoreResult acquire(List<CounterRequest> counters) {
-        long start = System.nanoTime();
+    private StoreResult acquire(List<CounterRequest> counters, long sentAt) {
         try {
             return store.acquire(counters);
         } catch (RuntimeException e) {
             failures.warn(e);
             return StoreResult.NotDecided.pass(e.toString());
         } finally {
-            metrics.decided(System.nanoTime() - start);
+            metrics.decided(System.nanoTime() - sentAt);
         }
     }
 
-    /** Meters and logs every decision, and finds the verdict of the enforced limits. */
+    /**
+     * Meters and logs every decision, and finds the verdict of the enforced limits.
+     *
+     * @param sentAt when the counters were sent to the store: when a lease taken was last renewed, at the latest
+     */
     private Verdict enforce(LimitedRequest request, RulesInForce rules, List<LimitDefinition> counted,
-                            List<CounterRequest> counters, List<Decision> decisions) {
+                            List<CounterRequest> counters, List<Decision> decisions, long sentAt) {
         RuleSnapshot snapshot = rules.snapshot();
         boolean anyShadow = rules.anyShadow();
         List<LimitDefinition> enforcedLimits = anyShadow ? new ArrayList<>(counted.size()) : counted;
@@ -202,12 +214,14 @@ public class RequestLimiter {
             boolean shadow = anyShadow && rules.shadow(limit);
             if (decisions.get(i).allowed()) {
                 metrics.outcome(limit.id(), Outcome.ALLOWED);
-                if (limit.countsSome()) {
+                if (limit.reserves()) {
                     if (reservations.isEmpty()) {
                         reservations = new ArrayList<>(counted.size());
                     }
-                    reservations.add(new Reservation(limit.countWhen(),
-                            new Refund(counters.get(i), decisions.get(i).decidedAt())));
+                    reservations.add(Reservation.of(limit, new Refund(counters.get(i), decisions.get(i).decidedAt())));
+                    if (limit.isConcurrency()) {
+                        leases.taken(limit.id(), counters.get(i), sentAt);
+                    }
                 }
             } else if (shadow) {
                 metrics.outcome(limit.id(), Outcome.SHADOW_BLOCKED);
@@ -228,12 +242,12 @@ public class RequestLimiter {
         }
         int denying = mostRestrictiveDenial(enforcedDecisions);
         if (denying < 0) {
-            return new Verdict(Verdict.Kind.ADMIT, enforcedLimits, enforcedDecisions, closestToLimit(enforcedDecisions),
-                    Duration.ZERO, reservations, 0);
+            return new Verdict(Verdict.Kind.ADMIT, enforcedLimits, enforcedDecisions,
+                    closestToLimit(enforcedLimits, enforcedDecisions), Duration.ZERO, reservations, 0);
         }
         log(request, snapshot, enforcedLimits.get(denying), false);
         // A rejected request never runs, so no response of its can count: what it took goes back now.
-        giveBack(reservations);
+        complete(reservations, Completion.NEVER_RAN);
         return new Verdict(Verdict.Kind.REJECT, enforcedLimits, enforcedDecisions, denying, Duration.ZERO, List.of(), 0);
     }
 
@@ -243,43 +257,75 @@ public class RequestLimiter {
      */
     public StoreResult peek(LimitDefinition limit, String identity) {
         try {
-            return store.peek(List.of(counter(limit, identity, 1)));
+            return store.peek(List.of(counter(limit, identity, 1, null)));
         } catch (RuntimeException e) {
             failures.warn(e);
             return StoreResult.NotDecided.pass(e.toString());
         }
     }
 
-    private CounterRequest counter(LimitDefinition limit, String identity, long cost) {
+    /** @param lease the id of the lease a concurrency limit's request takes; else, and for a peek, {@code null} */
+    private CounterRequest counter(LimitDefinition limit, String identity, long cost, String lease) {
         return new CounterRequest(
                 keys.counter(limit.id(), limit.dimension(), limit.algorithm(), identity),
                 limit.algorithm(), limit.count(), limit.windowSeconds() * 1000, cost, limit.countsSome(),
-                limit.penalty(), quotaPeriods.around(limit.quota()));
+                limit.penalty(), quotaPeriods.around(limit.quota()), lease, limit.settlesCost());
     }
 
     /**
-     * Ends a request that went on: the units of its reservations whose {@code countWhen} its completion
-     * does not match go back. Never throws: a refund that cannot be made leaves its request counted.
+     * Ends a request that went on, as its completion says: the units of its reservations whose
+     * {@code countWhen} it does not match go back, its leases are released whatever it says, and its
+     * estimates are settled at what it says the request used (given back or charged, past the limit if need
+     * be). Call it once per request. Never throws: a refund or a settlement that cannot be made leaves the
+     * request counted as it was, and a lease not released expires.
      */
     public void complete(List<Reservation> reservations, Completion completion) {
-        List<Reservation> unmatched = new ArrayList<>(reservations.size());
-        for (Reservation reservation : reservations) {
-            if (!completion.counts(reservation.countWhen())) {
-                unmatched.add(reservation);
-            }
-        }
-        giveBack(unmatched);
-    }
-
-    private void giveBack(List<Reservation> reservations) {
         if (reservations.isEmpty()) {
             return;
         }
+        List<Refund> refunds = new ArrayList<>(reservations.size());
+        List<Settlement> settlements = new ArrayList<>(0);
+        for (Reservation reservation : reservations) {
+            Refund taken = reservation.refund();
+            switch (reservation.kind()) {
+                case LEASE -> {
+                    leases.released(taken.request());
+                    refunds.add(taken);
+                }
+                case COUNT_WHEN -> {
+                    if (!completion.counts(reservation.expression())) {
+                        refunds.add(taken);
+                    }
+                }
+                case ESTIMATE -> {
+                    Long used = completion.cost(reservation.expression());
+                    if (used != null && used != taken.request().cost()) {
+                        settlements.add(new Settlement(taken.request(), taken.reservedAt(),
+                                Math.min(used, mostCharged(taken.request()))));
+                    }
+                }
+            }
+        }
         try {
-            store.refund(reservations.stream().map(Reservation::refund).toList());
+            if (!refunds.isEmpty()) {
+                store.refund(refunds);
+            }
+            if (!settlements.isEmpty()) {
+                store.settle(settlements);
+            }
         } catch (RuntimeException e) {
             failures.warn(e);
         }
+    }
+
+    /**
+     * The most one response may say it used: what its limit pays off in a year (at least one window's
+     * count), so that every debt ends, and within what keeps the scripts' arithmetic exact.
+     */
+    private static long mostCharged(CounterRequest request) {
+        long windowsInAYear = Math.max(1, LimitDefinition.MAX_WINDOW_SECONDS * 1000 / request.windowMillis());
+        long exact = LimitDefinition.MAX_COUNT_TIMES_WINDOW_MILLIS / request.windowMillis();
+        return request.count() > exact / windowsInAYear ? exact : request.count() * windowsInAYear;
     }
 
     private boolean whitelisted(LimitedRequest request, Whitelist configured) {
@@ -320,18 +366,24 @@ public class RequestLimiter {
         return worst;
     }
 
-    /** The limit with the fewest requests left; among equals, the one that takes longest to come back. */
-    private static int closestToLimit(List<Decision> decisions) {
-        int closest = 0;
-        for (int i = 1; i < decisions.size(); i++) {
+    /**
+     * The limit with the fewest requests left; among equals, the one that takes longest to come back. A
+     * concurrency limit, which the rate limit fields do not describe, only when there is no other.
+     */
+    private static int closestToLimit(List<LimitDefinition> limits, List<Decision> decisions) {
+        int closest = -1;
+        for (int i = 0; i < decisions.size(); i++) {
+            if (limits.get(i).isConcurrency()) {
+                continue;
+            }
             Decision decision = decisions.get(i);
-            Decision best = decisions.get(closest);
-            if (decision.remaining() < best.remaining()
+            Decision best = closest < 0 ? null : decisions.get(closest);
+            if (best == null || decision.remaining() < best.remaining()
                     || (decision.remaining() == best.remaining()
                         && decision.resetOrRetryMillis() > best.resetOrRetryMillis())) {
                 closest = i;
             }
         }
-        return closest;
+        return Math.max(closest, 0);
     }
 }

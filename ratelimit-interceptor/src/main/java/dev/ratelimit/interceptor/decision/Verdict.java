@@ -15,7 +15,7 @@ import java.util.List;
  *                   rejected, else the limit closest to its end; -1 when there is none
  * @param retryAfter for {@link Kind#REFUSE}: when to try again; for {@link Kind#DENY}: until the entry ends
  *                   (zero for an entry without an end)
- * @param reservations the units taken from limits that count only some responses, shadow limits included
+ * @param reservations what the request took that its ending settles ({@link Reservation}), shadow limits included
  * @param cost       for {@link Kind#TOO_COSTLY}: what the request weighs for its only limit, else 0
  * @param denial     for {@link Kind#DENY}: the deny-list entry that refused the request, else {@code null}
  */

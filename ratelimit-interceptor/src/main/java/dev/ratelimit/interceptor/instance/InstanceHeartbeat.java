@@ -72,8 +72,8 @@ public class InstanceHeartbeat extends RedisBackgroundWork implements Applicatio
             return;
         }
         RunningInstance instance = new RunningInstance(me.id(), me.module(), me.host(), me.port(), me.pid(),
-                version(), startedAt, state.circuitState(), state.store(), state.nearCacheSize(), state.configVersion(),
-                clock.instant());
+                version(), startedAt, state.circuitState(), state.store(), state.nearCacheSize(), state.leasesHeld(),
+                state.configVersion(), clock.instant());
         long now = clock.millis();
         redis.executePipelined((RedisCallback<Object>) connection -> {
             byte[] key = bytes(keys.instance(me.module(), me.id()));

@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.instance;
 
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.lease.HeldLeases;
 import dev.ratelimit.interceptor.store.nearcache.NearCache;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import java.util.Locale;
@@ -11,9 +12,10 @@ import java.util.Locale;
  * @param store          where counters live, e.g. {@code redis}
  * @param circuitBreaker {@code null} without a Redis store
  * @param nearCache      {@code null} without a near cache
+ * @param leases         the leases of this instance's requests running under concurrency limits
  */
 public record InstanceState(String module, String store, CircuitBreaker circuitBreaker, NearCache nearCache,
-                            RuleSnapshotHolder snapshots) {
+                            RuleSnapshotHolder snapshots, HeldLeases leases) {
 
     String circuitState() {
         return circuitBreaker == null ? "none" : circuitBreaker.status().state().name().toLowerCase(Locale.ROOT);
@@ -21,6 +23,10 @@ public record InstanceState(String module, String store, CircuitBreaker circuitB
 
     int nearCacheSize() {
         return nearCache == null ? -1 : nearCache.size();
+    }
+
+    int leasesHeld() {
+        return leases.size();
     }
 
     long configVersion() {

@@ -12,12 +12,14 @@ import java.util.Map;
  * @param circuit       {@code closed}, {@code open}, or {@code none} without a Redis store
  * @param store         where its counters live ({@code redis}, {@code memory}, or an app's own store)
  * @param nearCache     the denials it remembers now; -1 without a near cache
+ * @param leases        the leases it holds now: its requests running under concurrency limits; -1 when its
+ *                      heartbeat does not say (an older version)
  * @param configVersion the version of the config snapshot it applies (0: never read)
  * @param heartbeat     when it last announced itself
  */
 public record RunningInstance(String id, String module, String host, int port, long pid, String version,
-                              Instant startedAt, String circuit, String store, int nearCache, long configVersion,
-                              Instant heartbeat) {
+                              Instant startedAt, String circuit, String store, int nearCache, int leases,
+                              long configVersion, Instant heartbeat) {
 
     /** Whether requests are decided without Redis now. */
     public boolean circuitOpen() {
@@ -36,6 +38,7 @@ public record RunningInstance(String id, String module, String host, int port, l
         hash.put("circuit", circuit);
         hash.put("store", store);
         hash.put("nearCache", Integer.toString(nearCache));
+        hash.put("leases", Integer.toString(leases));
         hash.put("configVersion", Long.toString(configVersion));
         hash.put("heartbeat", heartbeat.toString());
         return hash;
@@ -52,6 +55,7 @@ public record RunningInstance(String id, String module, String host, int port, l
                     hash.getOrDefault("version", "?"), Instant.parse(hash.get("startedAt")),
                     hash.getOrDefault("circuit", "none"), hash.getOrDefault("store", "?"),
                     Integer.parseInt(hash.getOrDefault("nearCache", "-1")),
+                    Integer.parseInt(hash.getOrDefault("leases", "-1")),
                     Long.parseLong(hash.getOrDefault("configVersion", "0")), Instant.parse(hash.get("heartbeat")));
         } catch (RuntimeException e) {
             return null;

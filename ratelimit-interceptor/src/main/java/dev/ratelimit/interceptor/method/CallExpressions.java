@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.method;
 
+import dev.ratelimit.interceptor.rule.RequestCost;
 import dev.ratelimit.interceptor.expression.ParsedExpressions;
 import java.lang.reflect.Method;
 import java.util.Set;
@@ -70,6 +71,21 @@ final class CallExpressions {
      */
     boolean counts(String countWhen, EvaluationContext ended) {
         return typed(countWhen, ended, Boolean.class, true, "such calls stay counted");
+    }
+
+    /**
+     * The units a call that ended used, as a {@code costFromResponse} says ({@code #result} and
+     * {@code #exception} set in {@code ended}): {@code null}, which keeps the estimate, when it gives none, or
+     * anything but a whole number of 0 or more (then with one warning).
+     */
+    Long used(String costFromResponse, EvaluationContext ended) {
+        Object value = value(costFromResponse, ended, "such calls keep their estimate");
+        try {
+            return value == null ? null : RequestCost.used(value);
+        } catch (IllegalArgumentException e) {
+            warnOnce(costFromResponse, "such calls keep their estimate", e.getMessage());
+            return null;
+        }
     }
 
     /** The expression's value if it is a {@code type}, else {@code otherwise}, with one warning. */

@@ -71,14 +71,22 @@ public class CallLimiter {
         return verdict;
     }
 
-    /** Ends a call that went on: what its limits with a {@code countWhen} took goes back unless the call matches. */
+    /**
+     * Ends a call that went on: its leases are released, what its {@code countWhen} limits took goes back
+     * unless the call matches, and its estimates are settled at what {@code costFromResponse} says it used.
+     */
     void complete(Verdict verdict, MethodCall call, Object result, Throwable exception) {
-        limiter.complete(verdict.reservations(), countWhen -> call.counts(countWhen, result, exception));
+        limiter.complete(verdict.reservations(), call.ended(result, exception));
     }
 
     private Supplier<Verdict> named(RuleId rule, String identity) {
         Endpoint endpoint = catalog.current().declaring(rule).orElseThrow(() -> new IllegalArgumentException(
                 "No rate limit rule " + rule + ": declare it with @RateLimit or define it with a RateLimitRule bean"));
+        // Code that counts a call says nothing of its end, which alone would release a slot.
+        if (endpoint.limits().stream().anyMatch(limit -> limit.id().equals(rule) && limit.isConcurrency())) {
+            throw new IllegalArgumentException("Rule " + rule + " limits calls running at once: only its method's own "
+                    + "calls, whose end releases their slot, can be counted against it");
+        }
         NamedCall call = new NamedCall(endpoint, identity, identities);
         return () -> limiter.decide(rule, call);
     }

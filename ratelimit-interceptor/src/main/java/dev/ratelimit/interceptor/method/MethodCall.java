@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.method;
 
+import dev.ratelimit.interceptor.decision.Completion;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
@@ -10,7 +11,7 @@ import org.springframework.expression.EvaluationContext;
 /**
  * A call of a limited bean method: its {@code CUSTOM} key, cost and plan read from the call's arguments;
  * {@code USER} and {@code IP} from the HTTP request it happens in, if any; then how it ended, for
- * {@code countWhen}.
+ * {@code countWhen} and {@code costFromResponse} ({@code #result}, {@code #exception}).
  */
 final class MethodCall extends Call {
 
@@ -50,12 +51,22 @@ final class MethodCall extends Call {
         return expressions.plan(limit.plan(), context());
     }
 
-    /** Whether the call, which returned {@code result} or threw {@code exception}, stays counted by {@code countWhen}. */
-    boolean counts(String countWhen, Object result, Throwable exception) {
+    /** How the call ended, for the limits that read it ({@code countWhen}, {@code costFromResponse}). */
+    Completion ended(Object result, Throwable exception) {
         EvaluationContext ended = context();
         ended.setVariable("result", result);
         ended.setVariable("exception", exception);
-        return expressions.counts(countWhen, ended);
+        return new Completion() {
+            @Override
+            public boolean counts(String countWhen) {
+                return expressions.counts(countWhen, ended);
+            }
+
+            @Override
+            public Long cost(String costFromResponse) {
+                return expressions.used(costFromResponse, ended);
+            }
+        };
     }
 
     private EvaluationContext context() {

@@ -33,8 +33,9 @@ import org.springframework.web.method.HandlerMethod;
  * {@code RateLimit-Policy} headers, and the extension {@code x-ratelimit} with its declared limits by rule,
  * each as the API index describes it ({@code LimitDescription});
  * its successful responses get the {@code RateLimit} fields when the app sends them on admitted
- * requests. An operation with a cost expression also gets the 400 of a request heavier than the whole
- * limit, and, when the failure policy refuses while Redis is away ({@code closed}), every limited one
+ * requests (neither for an operation whose only limits are concurrency limits, which have no quota per
+ * window to describe). An operation with a cost expression also gets the 400 of a request heavier than
+ * the whole limit, and, when the failure policy refuses while Redis is away ({@code closed}), every limited one
  * gets that 503. Rules an operator adds at run time ({@code dyn}, {@code dynuri}) are not in it: the
  * description is made from the code.
  */
@@ -97,15 +98,17 @@ public class RateLimitOpenApi implements OpenApiCustomizer, OperationCustomizer 
         if (operation.getResponses() == null) {
             operation.setResponses(new ApiResponses());
         }
-        if (options.headersOnAllowed()) {
+        // A concurrency limit has no quota per window for the rate limit fields to describe.
+        boolean fields = endpoint.limits().stream().anyMatch(limit -> !limit.isConcurrency());
+        if (options.headersOnAllowed() && fields) {
             operation.getResponses().forEach((status, response) -> {
                 if (status.startsWith("2")) {
                     rateLimitHeaders(response);
                 }
             });
         }
-        addResponse(operation, Integer.toString(options.status()), rateLimitHeaders(
-                refusal("Too many requests: a rate limit refused the request", REJECTION, true)));
+        ApiResponse rejection = refusal("Too many requests: a rate limit refused the request", REJECTION, true);
+        addResponse(operation, Integer.toString(options.status()), fields ? rateLimitHeaders(rejection) : rejection);
         if (endpoint.limits().stream().anyMatch(limit -> limit.cost().isExpression())) {
             addResponse(operation, "400", refusal("The request weighs more than a rate limit's whole count "
                     + "(its cost expression): it could never be admitted", TOO_COSTLY, false));

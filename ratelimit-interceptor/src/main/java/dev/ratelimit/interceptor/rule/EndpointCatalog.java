@@ -55,8 +55,9 @@ public final class EndpointCatalog {
     private final RuleNaming naming;
     private final Set<Algorithm> supportedAlgorithms;
     private final Consumer<String> customKeyParser;
-    private final Consumer<String> countWhenParser;
+    private final Consumer<String> responseExpressionParser;
     private final Consumer<String> requestExpressionParser;
+    private final long leaseSeconds;
     private final ConcurrentMap<EndpointKey, Endpoint> endpoints = new ConcurrentHashMap<>();
     /** The rules defined in code, by name. */
     private final ConcurrentMap<String, Endpoint> codeRules = new ConcurrentHashMap<>();
@@ -69,16 +70,19 @@ public final class EndpointCatalog {
      * @param supportedAlgorithms the algorithms of the counter store; a limit with another fails
      * @param customKeyParser     parses (and keeps) the key expression of a CUSTOM limit, throwing
      *                            {@link IllegalArgumentException} when it does not parse
-     * @param countWhenParser     the same for a {@code countWhen} expression
+     * @param responseExpressionParser     the same for an expression on the response: a {@code countWhen} or a
+     *                            {@code costFromResponse}
      * @param requestExpressionParser the same for a {@code costExpression} or a {@code plan}
+     * @param lease               the window of a {@link Algorithm#CONCURRENCY} limit ({@code ratelimit.concurrency.lease})
      */
     public EndpointCatalog(RuleNaming naming, Set<Algorithm> supportedAlgorithms, Consumer<String> customKeyParser,
-                           Consumer<String> countWhenParser, Consumer<String> requestExpressionParser) {
+                           Consumer<String> responseExpressionParser, Consumer<String> requestExpressionParser, Duration lease) {
         this.naming = naming;
         this.supportedAlgorithms = Set.copyOf(supportedAlgorithms);
         this.customKeyParser = customKeyParser;
-        this.countWhenParser = countWhenParser;
+        this.responseExpressionParser = responseExpressionParser;
         this.requestExpressionParser = requestExpressionParser;
+        this.leaseSeconds = lease.toSeconds();
     }
 
     /** Registers the handler methods of one handler mapping; throws if a declaration is invalid. */
@@ -300,6 +304,10 @@ public final class EndpointCatalog {
         if (!supportedAlgorithms.contains(annotation.algorithm())) {
             throw invalid(subject, "algorithm " + annotation.algorithm() + " is not supported by this store");
         }
+        if (kind == Endpoint.Kind.CODE && annotation.algorithm() == Algorithm.CONCURRENCY) {
+            throw invalid(subject, "a rule defined in code cannot limit calls running at once: no call's end would "
+                    + "release its slot; put @RateLimit(algorithm = CONCURRENCY) on the method that runs");
+        }
         // A rule defined in code counts the identity each call names: it has no key to read.
         if (annotation.dimension() == Dimension.CUSTOM && kind != Endpoint.Kind.CODE) {
             if (annotation.key().isBlank()) {
@@ -316,15 +324,16 @@ public final class EndpointCatalog {
         }
         String countWhen = annotation.countWhen().strip();
         CalendarQuota quota = quota(annotation);
-        long windowSeconds = quota.isCalendar() ? annotation.quota().longestSeconds()
-                : annotation.unit().toSeconds(annotation.interval());
         try {
+            long windowSeconds = quota.isCalendar() ? annotation.quota().longestSeconds()
+                    : annotation.algorithm() == Algorithm.CONCURRENCY ? lease(annotation)
+                    : annotation.unit().toSeconds(annotation.interval());
             if (!countWhen.isEmpty()) {
-                countWhenParser.accept(countWhen);
+                parseOnResponse("countWhen", countWhen);
             }
             return new LimitDefinition(RuleId.of(naming.module(annotation), naming.rule(endpointRule, annotation, total)),
                     annotation.count(), windowSeconds, annotation.dimension(), annotation.algorithm(),
-                    annotation.key(), annotation.messageKey(), countWhen, penalty(annotation), cost(annotation), quota,
+                    annotation.key(), annotation.messageKey(), countWhen, penalty(annotation), cost(annotation, quota), quota,
                     plan(annotation));
         } catch (IllegalArgumentException e) {
             throw invalid(subject, e.getMessage());
@@ -362,21 +371,66 @@ public final class EndpointCatalog {
         }
     }
 
-    /** The annotation's {@code cost} or {@code costExpression}; a fixed cost above the count could never pass. */
-    private RequestCost cost(RateLimit annotation) {
+    /** A concurrency limit's window is its lease, which the annotation leaves to the app's setting and operators. */
+    private long lease(RateLimit annotation) {
+        if (annotation.interval() != 1 || annotation.unit() != TimeUnit.SECONDS) {
+            throw new IllegalArgumentException("a CONCURRENCY limit has no interval or unit: its window is its lease, "
+                    + "ratelimit.concurrency.lease (" + leaseSeconds + " s), which the rule's interval field overrides");
+        }
+        return leaseSeconds;
+    }
+
+    /**
+     * The annotation's {@code cost} or {@code costExpression}, and its {@code costFromResponse}; a fixed cost
+     * above the count could never pass.
+     */
+    private RequestCost cost(RateLimit annotation, CalendarQuota quota) {
+        String fromResponse = costFromResponse(annotation, quota);
         String expression = annotation.costExpression().strip();
         if (!expression.isEmpty()) {
             if (annotation.cost() != 1) {
                 throw new IllegalArgumentException("give cost or costExpression, not both");
             }
             requestExpressionParser.accept(expression);
-            return new RequestCost(1, expression);
+            return new RequestCost(1, expression, fromResponse);
         }
         if (annotation.count() >= 1 && annotation.cost() > annotation.count()) { // a count below 1 is reported as such
             throw new IllegalArgumentException("cost " + annotation.cost() + " is above count " + annotation.count()
                     + ": no request could ever pass");
         }
-        return annotation.cost() == 1 ? RequestCost.ONE : new RequestCost(annotation.cost(), "");
+        return annotation.cost() == 1 && fromResponse.isEmpty() ? RequestCost.ONE
+                : new RequestCost(annotation.cost(), "", fromResponse);
+    }
+
+    /** The expression of what a request used, settled after its response: on the limits that can carry a debt. */
+    private String costFromResponse(RateLimit annotation, CalendarQuota quota) {
+        String fromResponse = annotation.costFromResponse().strip();
+        if (fromResponse.isEmpty()) {
+            return fromResponse;
+        }
+        if (annotation.algorithm() != Algorithm.FIXED_WINDOW && annotation.algorithm() != Algorithm.TOKEN_BUCKET) {
+            throw new IllegalArgumentException("costFromResponse settles on FIXED_WINDOW and TOKEN_BUCKET, which carry "
+                    + "a debt into the time after it; " + annotation.algorithm() + " cannot");
+        }
+        if (!annotation.countWhen().isBlank()) {
+            throw new IllegalArgumentException("give countWhen or costFromResponse, not both: a response that costs "
+                    + "nothing can say 0");
+        }
+        if (quota.isCalendar()) {
+            throw new IllegalArgumentException("costFromResponse does not settle a calendar quota: a debt cannot carry "
+                    + "into periods of other lengths");
+        }
+        parseOnResponse("costFromResponse", fromResponse);
+        return fromResponse;
+    }
+
+    /** Parses an expression on the response, naming the attribute it is, should it not parse. */
+    private void parseOnResponse(String attribute, String expression) {
+        try {
+            responseExpressionParser.accept(expression);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(attribute + " " + e.getMessage(), e);
+        }
     }
 
     /** The annotation's {@code penalty} and {@code penaltyMax}, each at most a year. */

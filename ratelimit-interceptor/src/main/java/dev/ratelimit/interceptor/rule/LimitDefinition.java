@@ -11,8 +11,9 @@ import dev.ratelimit.interceptor.store.Penalty;
  * or a {@code dynuri.*} field, with the config hash's overrides applied.
  *
  * @param id          the rule's id, the name of its counters and config fields
- * @param count       requests admitted per window, at least 1
- * @param windowSeconds window length in seconds, at least 1
+ * @param count       requests admitted per window, at least 1; for {@link Algorithm#CONCURRENCY}, requests running at once
+ * @param windowSeconds window length in seconds, at least 1; for {@link Algorithm#CONCURRENCY}, the lease: how long a
+ *                    slot outlives an instance that stopped renewing it
  * @param key         SpEL expression of a {@link Dimension#CUSTOM} limit, else empty
  * @param messageKey  message key of the rejection text
  * @param countWhen   SpEL condition on the response for the request to stay counted, else empty (every request)
@@ -42,6 +43,21 @@ public record LimitDefinition(RuleId id, long count, long windowSeconds, Dimensi
             check(count, windowSeconds);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("rule " + id + ": " + e.getMessage(), e);
+        }
+        if (algorithm == Algorithm.CONCURRENCY) {
+            checkConcurrency(countWhen, cost);
+        }
+    }
+
+    /** What a concurrency limit cannot have: a request running holds one slot until it ends, whatever it weighs or answers. */
+    private static void checkConcurrency(String countWhen, RequestCost cost) {
+        if (!countWhen.isEmpty()) {
+            throw new IllegalArgumentException("a CONCURRENCY limit has no countWhen: a request holds its slot while "
+                    + "it runs, whatever its response");
+        }
+        if (!cost.equals(RequestCost.ONE)) {
+            throw new IllegalArgumentException("a CONCURRENCY limit has no cost, costExpression or costFromResponse: "
+                    + "a request running holds one slot");
         }
     }
 
@@ -78,6 +94,24 @@ public record LimitDefinition(RuleId id, long count, long windowSeconds, Dimensi
     public LimitDefinition withPenalty(Penalty newPenalty) {
         return newPenalty.equals(penalty) ? this : new LimitDefinition(id, count, windowSeconds, dimension,
                 algorithm, key, messageKey, countWhen, newPenalty, cost, quota, plan);
+    }
+
+    /**
+     * Whether what a request takes is settled when it ends: units that a response may not count
+     * ({@code countWhen}), a lease, an estimate.
+     */
+    public boolean reserves() {
+        return countsSome() || isConcurrency() || settlesCost();
+    }
+
+    /** Whether a request's cost is an estimate, settled once its response says what it used. */
+    public boolean settlesCost() {
+        return cost.settles();
+    }
+
+    /** Whether the limit counts requests running at once, each holding a lease until it completes. */
+    public boolean isConcurrency() {
+        return algorithm == Algorithm.CONCURRENCY;
     }
 
     /** Whether a request stays counted only when its response matches {@link #countWhen}. */

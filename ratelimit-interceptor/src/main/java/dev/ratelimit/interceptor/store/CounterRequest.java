@@ -11,9 +11,15 @@ import dev.ratelimit.interceptor.Algorithm;
  * @param penalty    how long a denied client stays denied; {@link Penalty#NONE} for its window only
  * @param calendar   for a calendar quota (a fixed window from local midnight to local midnight): the period
  *                   starts around now; {@code null} for a window of {@code windowMillis} from the first request
+ * @param lease      for {@link Algorithm#CONCURRENCY}: the id of the slot the request takes, unique across
+ *                   instances, which its release and renewals name; {@code null} otherwise, and for a peek
+ * @param settled    whether the cost is an estimate, settled after the response ({@link Settlement}): then a
+ *                   denial says nothing lasting, a denied request is never counted, and a fixed window may
+ *                   end in debt, which the windows after it pay off
  */
 public record CounterRequest(String key, Algorithm algorithm, long count, long windowMillis, long cost,
-                             boolean refundable, Penalty penalty, CalendarBounds calendar) {
+                             boolean refundable, Penalty penalty, CalendarBounds calendar, String lease,
+                             boolean settled) {
 
     public CounterRequest {
         if (cost < 1 || cost > count) {
@@ -23,13 +29,44 @@ public record CounterRequest(String key, Algorithm algorithm, long count, long w
 
     /** A request of one unit that keeps it, without penalty. */
     public CounterRequest(String key, Algorithm algorithm, long count, long windowMillis) {
-        this(key, algorithm, count, windowMillis, 1, false, Penalty.NONE, null);
+        this(key, algorithm, count, windowMillis, 1, false, Penalty.NONE, null, null, false);
     }
 
     /** A request of a window from its first request, not a calendar quota. */
     public CounterRequest(String key, Algorithm algorithm, long count, long windowMillis, long cost, boolean refundable,
                           Penalty penalty) {
-        this(key, algorithm, count, windowMillis, cost, refundable, penalty, null);
+        this(key, algorithm, count, windowMillis, cost, refundable, penalty, null, null, false);
+    }
+
+    /** A request that takes no lease and keeps its cost. */
+    public CounterRequest(String key, Algorithm algorithm, long count, long windowMillis, long cost, boolean refundable,
+                          Penalty penalty, CalendarBounds calendar) {
+        this(key, algorithm, count, windowMillis, cost, refundable, penalty, calendar, null, false);
+    }
+
+    /** A {@link Algorithm#CONCURRENCY} request taking the slot {@code lease} for {@code leaseMillis}. */
+    public static CounterRequest lease(String key, long count, long leaseMillis, Penalty penalty, String lease) {
+        return new CounterRequest(key, Algorithm.CONCURRENCY, count, leaseMillis, 1, false, penalty, null, lease, false);
+    }
+
+    /** A request of {@code estimate} units, its cost settled after the response. */
+    public static CounterRequest settled(String key, Algorithm algorithm, long count, long windowMillis, long estimate,
+                                         Penalty penalty) {
+        return new CounterRequest(key, algorithm, count, windowMillis, estimate, false, penalty, null, null, true);
+    }
+
+    /**
+     * Whether a denial of this request may end any moment: a refund, a settlement or a request ending, on
+     * any instance, can make room the moment after, so such a denial is never remembered.
+     */
+    public boolean denialMayEndAnyMoment() {
+        return refundable || settled || algorithm == Algorithm.CONCURRENCY;
+    }
+
+    /** This request with another cost, from 1 to the count: what a part of it weighs. */
+    public CounterRequest withCost(long newCost) {
+        return new CounterRequest(key, algorithm, count, windowMillis, newCost, refundable, penalty, calendar, lease,
+                settled);
     }
 
     /**
@@ -38,6 +75,6 @@ public record CounterRequest(String key, Algorithm algorithm, long count, long w
      */
     public CounterRequest withCount(long newCount) {
         return new CounterRequest(key, algorithm, newCount, windowMillis, Math.min(cost, newCount), refundable, penalty,
-                calendar);
+                calendar, lease, settled);
     }
 }

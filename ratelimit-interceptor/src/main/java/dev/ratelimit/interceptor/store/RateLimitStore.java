@@ -28,9 +28,30 @@ public interface RateLimitStore {
     /**
      * Gives back requests this store admitted, each to its counter, if its window is still the current
      * one. Sent once, never retried, so a refund cannot be counted twice; one that fails is lost, and
-     * its request stays counted, which errs on the side of the limit. Never throws for an outage.
+     * its request stays counted, which errs on the side of the limit. Never throws for an outage. For a
+     * {@link Algorithm#CONCURRENCY} counter it releases the request's lease, whenever it was taken.
      */
     void refund(List<Refund> refunds);
+
+    /**
+     * Settles requests whose cost was an estimate ({@link CounterRequest#settled()}): what a response used
+     * beyond its estimate is charged, past the limit if need be (a debt, paid off before the client is
+     * admitted again), and what it did not use is given back as a refund would be. Sent without waiting,
+     * never retried, never throws for an outage; one that fails leaves the estimate charged. A store without
+     * settlements keeps the estimates.
+     */
+    default void settle(List<Settlement> settlements) {
+    }
+
+    /**
+     * Extends the leases of {@link Algorithm#CONCURRENCY} requests still running by their lease from now,
+     * each only while it is held: a released or expired lease is never brought back. Sent without waiting,
+     * never throws for an outage. A store without {@code CONCURRENCY} has nothing to renew.
+     *
+     * @param leases the requests as they took their leases
+     */
+    default void renew(List<CounterRequest> leases) {
+    }
 
     /** The algorithms this store implements; a rule with another fails the start. */
     Set<Algorithm> supportedAlgorithms();

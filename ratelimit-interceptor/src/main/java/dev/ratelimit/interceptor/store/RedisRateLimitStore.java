@@ -7,7 +7,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -32,18 +34,30 @@ import org.slf4j.LoggerFactory;
 public class RedisRateLimitStore implements RateLimitStore {
 
     private static final String HEAD = "counter_head.lua";
+    /** What the fixed window and the token bucket share between their decision and a charge after the response. */
+    private static final String FIXED_WINDOW_NOW = "fixed_window_now.lua";
+    private static final String TOKEN_BUCKET_TIME = "token_bucket_time.lua";
     private static final Map<Algorithm, LuaScript> SCRIPTS = new EnumMap<>(Map.of(
-            Algorithm.FIXED_WINDOW, counting("fixed_window.lua"),
+            Algorithm.FIXED_WINDOW, counting("fixed_window.lua", FIXED_WINDOW_NOW),
             Algorithm.SLIDING_WINDOW, counting("sliding_window.lua"),
             Algorithm.SLIDING_LOG, counting("sliding_log.lua"),
-            Algorithm.TOKEN_BUCKET, counting("token_bucket.lua")));
+            Algorithm.TOKEN_BUCKET, counting("token_bucket.lua", TOKEN_BUCKET_TIME),
+            Algorithm.CONCURRENCY, counting("concurrency.lua")));
     private static final Map<Algorithm, LuaScript> REFUNDS = new EnumMap<>(Map.of(
             Algorithm.FIXED_WINDOW, LuaScript.load(HEAD, "fixed_window_refund.lua"),
             Algorithm.SLIDING_WINDOW, LuaScript.load(HEAD, "sliding_window_refund.lua"),
             Algorithm.SLIDING_LOG, LuaScript.load(HEAD, "sliding_log_refund.lua"),
-            Algorithm.TOKEN_BUCKET, LuaScript.load(HEAD, "token_bucket_refund.lua")));
+            Algorithm.TOKEN_BUCKET, LuaScript.load(HEAD, "token_bucket_refund.lua"),
+            Algorithm.CONCURRENCY, LuaScript.load(HEAD, "concurrency_refund.lua")));
+    private static final Map<Algorithm, LuaScript> CHARGES = new EnumMap<>(Map.of(
+            Algorithm.FIXED_WINDOW, LuaScript.load(HEAD, FIXED_WINDOW_NOW, "fixed_window_charge.lua"),
+            Algorithm.TOKEN_BUCKET, LuaScript.load(HEAD, TOKEN_BUCKET_TIME, "token_bucket_charge.lua")));
+    private static final LuaScript RENEWAL = LuaScript.load(HEAD, "concurrency_renew.lua");
+    /** The arguments of {@code counter_head.lua} before the leases. */
+    private static final int HEAD_ARGS = 12;
     private static final byte[] NO_VALUE = new byte[0];
     private static final byte[] PEEK = bytes("1");
+    private static final byte[] SETTLED = bytes("1");
 
     private static final Logger log = LoggerFactory.getLogger(RedisRateLimitStore.class);
 
@@ -51,6 +65,8 @@ public class RedisRateLimitStore implements RateLimitStore {
     private final Clock testClock;
     private volatile DecisionListener listener = DecisionListener.IGNORE;
     private final LongAdder refundsAnswered = new LongAdder();
+    private final LongAdder renewalsAnswered = new LongAdder();
+    private final LongAdder settlementsAnswered = new LongAdder();
 
     public RedisRateLimitStore(LimiterRedisConnection connection) {
         this(connection, null);
@@ -72,8 +88,9 @@ public class RedisRateLimitStore implements RateLimitStore {
 
     /** Opens the connection and loads every script: see {@link LimiterRedisConnection#open}. */
     public void open(Duration connectTimeout) {
-        connection.open(Stream.concat(SCRIPTS.values().stream(), REFUNDS.values().stream()).map(LuaScript::body).toList(),
-                connectTimeout);
+        connection.open(Stream.of(SCRIPTS.values().stream(), REFUNDS.values().stream(), CHARGES.values().stream(),
+                        Stream.of(RENEWAL))
+                .flatMap(scripts -> scripts).map(LuaScript::body).toList(), connectTimeout);
     }
 
     @Override
@@ -85,10 +102,12 @@ public class RedisRateLimitStore implements RateLimitStore {
     public StoreDescription describe() {
         if (!connection.watchesReplies()) {
             return new StoreDescription("redis", Map.of("timeouts", "the Redis client's own",
-                    "refundsAnswered", refundsAnswered.sum()));
+                    "refundsAnswered", refundsAnswered.sum(), "renewalsAnswered", renewalsAnswered.sum(),
+                    "settlementsAnswered", settlementsAnswered.sum()));
         }
         return new StoreDescription("redis", Map.of("silence", connection.silence().toString(),
-                "maxWait", connection.maxWait().toString(), "refundsAnswered", refundsAnswered.sum()));
+                "maxWait", connection.maxWait().toString(), "refundsAnswered", refundsAnswered.sum(),
+                "renewalsAnswered", renewalsAnswered.sum(), "settlementsAnswered", settlementsAnswered.sum()));
     }
 
     @Override
@@ -156,30 +175,81 @@ public class RedisRateLimitStore implements RateLimitStore {
                     args(refund.request(), number(refund.reservedAt()), false)));
             bodies.add(script.body());
         }
-        try {
-            List<CompletableFuture<Object>> replies = connection.send(calls, null);
-            CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
-                    .whenComplete((done, error) -> sendAgainIfUnknown(calls, bodies, replies));
-        } catch (RuntimeException e) {
-            log.debug("Rate limit store: refunds not sent, their requests stay counted: {}", e.toString());
+        sendWithoutWaiting("refunds", calls, bodies, refundsAnswered);
+    }
+
+    /**
+     * A charge script for what a response used beyond its estimate, a refund script for what it did not use,
+     * all sent together without waiting, as refunds are.
+     */
+    @Override
+    public void settle(List<Settlement> settlements) {
+        List<ScriptCall> calls = new ArrayList<>(settlements.size());
+        List<byte[]> bodies = new ArrayList<>(settlements.size());
+        for (Settlement settlement : settlements) {
+            long difference = settlement.difference();
+            if (difference == 0) {
+                continue;
+            }
+            LuaScript script = script(difference > 0 ? CHARGES : REFUNDS, settlement.request().algorithm());
+            byte[][] args = args(settlement.request(), number(settlement.reservedAt()), false);
+            args[3] = number(Math.abs(difference));
+            calls.add(new ScriptCall(script.sha1(), new byte[][] {bytes(settlement.request().key())}, args));
+            bodies.add(script.body());
+        }
+        if (!calls.isEmpty()) {
+            sendWithoutWaiting("settlements", calls, bodies, settlementsAnswered);
         }
     }
 
-    private void sendAgainIfUnknown(List<ScriptCall> calls, List<byte[]> bodies, List<CompletableFuture<Object>> replies) {
+    /**
+     * One renewal script per key, naming every lease of the key, all sent together without waiting: the
+     * requests go on either way, and a lease that is not renewed in time expires, which is what a lease is for.
+     */
+    @Override
+    public void renew(List<CounterRequest> leases) {
+        Map<String, List<CounterRequest>> byKey = new LinkedHashMap<>();
+        leases.forEach(lease -> byKey.computeIfAbsent(lease.key(), key -> new ArrayList<>()).add(lease));
+        List<ScriptCall> calls = new ArrayList<>(byKey.size());
+        for (List<CounterRequest> ofKey : byKey.values()) {
+            byte[][] args = Arrays.copyOf(args(ofKey.get(0), null, false), HEAD_ARGS + ofKey.size());
+            for (int i = 0; i < args.length; i++) {
+                args[i] = i >= HEAD_ARGS ? bytes(ofKey.get(i - HEAD_ARGS).lease())
+                        : args[i] == null ? NO_VALUE : args[i];
+            }
+            calls.add(new ScriptCall(RENEWAL.sha1(), new byte[][] {bytes(ofKey.get(0).key())}, args));
+        }
+        sendWithoutWaiting("lease renewals", calls, Collections.nCopies(calls.size(), RENEWAL.body()),
+                renewalsAnswered);
+    }
+
+    /** Sends the calls and counts their answers as they come; a call answered {@code NOSCRIPT} goes once more as {@code EVAL}. */
+    private void sendWithoutWaiting(String what, List<ScriptCall> calls, List<byte[]> bodies, LongAdder answered) {
+        try {
+            List<CompletableFuture<Object>> replies = connection.send(calls, null);
+            CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
+                    .whenComplete((done, error) -> sendAgainIfUnknown(what, calls, bodies, replies, answered));
+        } catch (RuntimeException e) {
+            log.debug("Rate limit store: {} not sent: {}", what, e.toString());
+        }
+    }
+
+    private void sendAgainIfUnknown(String what, List<ScriptCall> calls, List<byte[]> bodies,
+                                    List<CompletableFuture<Object>> replies, LongAdder answered) {
         List<ScriptCall> again = new ArrayList<>();
         List<byte[]> againBodies = new ArrayList<>();
         for (int i = 0; i < replies.size(); i++) {
             if (!replies.get(i).isCompletedExceptionally()) {
-                refundsAnswered.increment();
+                answered.increment();
             } else if (failure(replies.get(i)).contains("NOSCRIPT")) {
                 again.add(calls.get(i));
                 againBodies.add(bodies.get(i));
             } else {
-                log.debug("Rate limit store: a refund failed, its request stays counted: {}", failure(replies.get(i)));
+                log.debug("Rate limit store: one of the {} failed: {}", what, failure(replies.get(i)));
             }
         }
         if (!again.isEmpty()) {
-            connection.send(again, againBodies).forEach(reply -> reply.thenRun(refundsAnswered::increment));
+            connection.send(again, againBodies).forEach(reply -> reply.thenRun(answered::increment));
         }
     }
 
@@ -208,12 +278,12 @@ public class RedisRateLimitStore implements RateLimitStore {
 
     /**
      * The arguments of {@code counter_head.lua}: limit, window, the test's clock, the cost, a refund's
-     * reservation, a penalty's blocks, a calendar quota's period starts, the peeking flag; empty where a
-     * later one follows, left out at the end. The common request (no test clock, cost 1) sends the first
-     * two only.
+     * reservation, a penalty's blocks, a calendar quota's period starts, the peeking flag, a lease, the
+     * settled flag; empty where a later one follows, left out at the end. The common request (no test clock,
+     * cost 1) sends the first two only.
      */
     private byte[][] args(CounterRequest request, byte[] reservedAt, boolean peek) {
-        byte[][] args = new byte[12][];
+        byte[][] args = new byte[HEAD_ARGS + 2][];
         Arrays.fill(args, NO_VALUE);
         args[0] = number(request.count());
         args[1] = number(request.windowMillis());
@@ -241,6 +311,12 @@ public class RedisRateLimitStore implements RateLimitStore {
         if (peek) {
             args[11] = PEEK;
         }
+        if (request.lease() != null) {
+            args[12] = bytes(request.lease());
+        }
+        if (request.settled()) {
+            args[13] = SETTLED;
+        }
         int used = args.length;
         while (used > 2 && args[used - 1].length == 0) {
             used--;
@@ -248,9 +324,15 @@ public class RedisRateLimitStore implements RateLimitStore {
         return Arrays.copyOf(args, used);
     }
 
-    /** A counting script: the head, the algorithm as a function, the tail that applies a penalty. */
-    private static LuaScript counting(String algorithm) {
-        return LuaScript.load(HEAD, "decide_open.lua", algorithm, "counter_tail.lua");
+    /**
+     * A counting script: the head, what it shares with the algorithm's charge script, the algorithm as a
+     * function, the tail that applies a penalty.
+     */
+    private static LuaScript counting(String algorithm, String... shared) {
+        List<String> parts = new ArrayList<>(List.of(HEAD));
+        parts.addAll(List.of(shared));
+        parts.addAll(List.of("decide_open.lua", algorithm, "counter_tail.lua"));
+        return LuaScript.load(parts.toArray(String[]::new));
     }
 
     private static Decision decision(CounterRequest request, Object reply) {

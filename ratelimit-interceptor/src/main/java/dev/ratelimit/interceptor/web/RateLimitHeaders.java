@@ -13,6 +13,7 @@ import java.util.List;
  * (so {@code Retry-After} is never earlier than {@code t}), otherwise the time until the whole quota is
  * back. Policy names are the rule names, as sf-strings. Optionally also the legacy
  * {@code X-RateLimit-Limit}/{@code -Remaining}/{@code -Reset} (reset in seconds from now, as {@code t}).
+ * A concurrency limit is left out: it has no quota per window for the fields to describe.
  */
 final class RateLimitHeaders {
 
@@ -28,17 +29,29 @@ final class RateLimitHeaders {
         this.legacy = legacy;
     }
 
-    /** The policies of all {@code limits} and the state of {@code limits.get(reported)}. */
+    /**
+     * The policies of all {@code limits} and the state of {@code limits.get(reported)}, but for concurrency
+     * limits: nothing when they are all there is.
+     */
     void write(HttpServletResponse response, List<LimitDefinition> limits, List<Decision> decisions, int reported) {
         StringBuilder policies = new StringBuilder();
         for (LimitDefinition limit : limits) {
+            if (limit.isConcurrency()) {
+                continue;
+            }
             if (!policies.isEmpty()) {
                 policies.append(", ");
             }
             policies.append(quoted(limit.id().rule())).append(";q=").append(limit.count()).append(";w=").append(limit.windowSeconds());
         }
+        if (policies.isEmpty()) {
+            return;
+        }
         response.setHeader(POLICY, policies.toString());
         LimitDefinition limit = limits.get(reported);
+        if (limit.isConcurrency()) {
+            return; // denied by a concurrency limit: Retry-After says when to try again
+        }
         Decision decision = decisions.get(reported);
         long t = seconds(decision.resetOrRetryMillis());
         response.setHeader(STATE, quoted(limit.id().rule()) + ";r=" + decision.remaining() + ";t=" + t);

@@ -8,6 +8,8 @@ import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.identity.UnreadableRequestException;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -16,10 +18,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.web.method.HandlerMethod;
-import org.springframework.web.servlet.HandlerInterceptor;
+import org.springframework.web.servlet.AsyncHandlerInterceptor;
 
 /**
  * The request path. Registered on {@code /**} ahead of every other interceptor: finds the endpoint of
@@ -27,11 +30,17 @@ import org.springframework.web.servlet.HandlerInterceptor;
  * the limiter cannot read (a query string the container cannot decode) is answered 400 as the container
  * would, never let through uncounted, and logged once per cause rather than once per request. When the
  * request is complete, the units it took from limits with a {@code countWhen} go back unless its
- * response matches.
+ * response matches, its estimates are settled at what its response says it used, and its concurrency
+ * leases are released: in {@code afterCompletion}, or, for a request whose handler answers
+ * asynchronously, when the asynchronous processing completes, times out or fails (whichever of the last
+ * dispatch's {@code afterCompletion} and the container's {@code onComplete} comes first; exactly once).
  */
-public class RateLimitInterceptor implements HandlerInterceptor {
+public class RateLimitInterceptor implements AsyncHandlerInterceptor {
 
-    /** The request attribute holding the request's {@link Reservation}s from {@code preHandle} to {@code afterCompletion}. */
+    /**
+     * The request attribute holding the request's {@link Reservation}s from {@code preHandle} to
+     * {@code afterCompletion}; an {@link AsyncEnding} of them once the handler went asynchronous.
+     */
     private static final String RESERVATIONS = RateLimitInterceptor.class.getName() + ".reservations";
 
     private static final Logger log = LoggerFactory.getLogger(RateLimitInterceptor.class);
@@ -40,17 +49,18 @@ public class RateLimitInterceptor implements HandlerInterceptor {
     private final RequestLimiter limiter;
     private final DimensionKeys identities;
     private final LimitResponseWriter responses;
-    private final CountWhenConditions countWhen;
+    private final ResponseExpressions responseExpressions;
     private final RequestExpressions costs;
     private final Set<String> reportedUnreadable = ConcurrentHashMap.newKeySet();
 
     public RateLimitInterceptor(EndpointCatalog catalog, RequestLimiter limiter, DimensionKeys identities,
-                                LimitResponseWriter responses, CountWhenConditions countWhen, RequestExpressions costs) {
+                                LimitResponseWriter responses, ResponseExpressions responseExpressions,
+                                RequestExpressions costs) {
         this.catalog = catalog;
         this.limiter = limiter;
         this.identities = identities;
         this.responses = responses;
-        this.countWhen = countWhen;
+        this.responseExpressions = responseExpressions;
         this.costs = costs;
     }
 
@@ -82,16 +92,76 @@ public class RateLimitInterceptor implements HandlerInterceptor {
 
     @Override
     public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler, Exception ex) {
-        if (!(request.getAttribute(RESERVATIONS) instanceof List<?> reservations)) {
-            return;
+        Object reservations = request.getAttribute(RESERVATIONS);
+        if (reservations instanceof List<?> taken) {
+            request.removeAttribute(RESERVATIONS);
+            complete(taken, request, response, ex);
+        } else if (reservations instanceof AsyncEnding ending) {
+            ending.end(request, response, ex);
         }
-        request.removeAttribute(RESERVATIONS);
+    }
+
+    /**
+     * The handler went asynchronous: the request ends when its asynchronous processing does, which the
+     * container reports even when no dispatch follows (a timeout or an error nothing handled).
+     */
+    @Override
+    public void afterConcurrentHandlingStarted(HttpServletRequest request, HttpServletResponse response, Object handler) {
+        if (request.getAttribute(RESERVATIONS) instanceof List<?> taken) {
+            AsyncEnding ending = new AsyncEnding(taken, request, response);
+            request.setAttribute(RESERVATIONS, ending);
+            request.getAsyncContext().addListener(ending);
+        }
+    }
+
+    private void complete(List<?> reservations, HttpServletRequest request, HttpServletResponse response,
+                          Exception ex) {
         // An exception nothing handled becomes a 500 after this point, whatever the status says now.
         int status = ex != null && response.getStatus() < HttpServletResponse.SC_BAD_REQUEST
                 ? HttpServletResponse.SC_INTERNAL_SERVER_ERROR : response.getStatus();
         List<Reservation> taken = new ArrayList<>(reservations.size());
         reservations.forEach(reservation -> taken.add((Reservation) reservation));
-        limiter.complete(taken, expression -> countWhen.counts(expression, status, request, response));
+        limiter.complete(taken, new ServletCompletion(responseExpressions, status, request, response));
+    }
+
+    /** The ending of an asynchronous request: by its last dispatch's {@code afterCompletion} or the container's {@code onComplete}, once. */
+    private final class AsyncEnding implements AsyncListener {
+
+        private final List<?> reservations;
+        private final HttpServletRequest request;
+        private final HttpServletResponse response;
+        private final AtomicBoolean ended = new AtomicBoolean();
+
+        AsyncEnding(List<?> reservations, HttpServletRequest request, HttpServletResponse response) {
+            this.reservations = reservations;
+            this.request = request;
+            this.response = response;
+        }
+
+        void end(HttpServletRequest request, HttpServletResponse response, Exception ex) {
+            if (ended.compareAndSet(false, true)) {
+                complete(reservations, request, response, ex);
+            }
+        }
+
+        @Override
+        public void onComplete(AsyncEvent event) {
+            end(request, response, null);
+        }
+
+        /** A new asynchronous cycle drops the listeners of the last one: this one stays. */
+        @Override
+        public void onStartAsync(AsyncEvent event) {
+            event.getAsyncContext().addListener(this);
+        }
+
+        @Override
+        public void onTimeout(AsyncEvent event) {
+        }
+
+        @Override
+        public void onError(AsyncEvent event) {
+        }
     }
 
     private void reportUnreadable(UnreadableRequestException e) {

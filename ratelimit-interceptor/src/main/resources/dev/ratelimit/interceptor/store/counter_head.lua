@@ -13,10 +13,14 @@
 --          the window is the period that holds now, calendar_start to calendar_end.
 -- ARGV[12] counting scripts, optional: '1' to peek: answer what a request of this cost would be told now,
 --          and write nothing. Then remaining is the units free now, and wait 0 if the request fits.
+-- ARGV[13] concurrency scripts: the id of the request's lease; ARGV[13..] for a renewal, the leases of the key.
+-- ARGV[14] fixed window and token bucket, optional: '1' when the cost is an estimate settled after the
+--          response: a charge script then adds ARGV[4] units, past the limit if need be (a debt).
 -- Every counting script returns {allowed 1|0, remaining, wait ms, reset ms, now ms}: remaining = units
 -- still free right now after this request; wait = time until a request of cost 1 is admitted (0 while
 -- remaining > 0); reset = time until the whole quota is back; now = the time of the decision, which
--- names the request to a refund. Refund scripts return {1} when they gave units back, else {0}.
+-- names the request to a refund. Refund scripts return {1} when they gave units back, else {0}; charge
+-- scripts return {1}.
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
@@ -38,4 +42,12 @@ if ARGV[8] and ARGV[8] ~= '' then
   local starts = {tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])}
   local i = now < starts[2] and 1 or (now < starts[3] and 2 or 3)
   calendar_start, calendar_end = starts[i], starts[i + 1]
+end
+-- Gives the key the TTL it needs after a decision, ttl ms plus the slack: after an admission, or when a
+-- denial finds the key without one (an orphan that would otherwise block its identity forever). Nothing
+-- when peeking.
+local function expire_after(allowed, ttl)
+  if not dry and (allowed or redis.call('PTTL', key) == -1) then
+    redis.call('PEXPIRE', key, ttl + expiry_slack)
+  end
 end

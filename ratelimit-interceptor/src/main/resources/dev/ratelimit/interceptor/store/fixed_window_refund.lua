@@ -1,13 +1,17 @@
--- Gives back a request admitted at ARGV[5] if its window is still the current one. The count also
--- holds the denied requests beyond the limit; they never took a unit, so what is left after the refund
--- is the admitted requests but this one.
+-- Gives back a request admitted at ARGV[5] (or, for a settled cost, the units of its estimate it did not
+-- use) if its window is still the current one. The count also holds the denied requests beyond the limit;
+-- they never took a unit, so what is left after the refund is the admitted requests but this one. A
+-- settled limit counts no denied request, and its count past the limit is a debt, kept.
 local reserved = tonumber(ARGV[5])
 local start = tonumber(redis.call('HGET', key, 'start'))
 if not start or reserved < start
     or (calendar_start and start ~= calendar_start or not calendar_start and now - start >= window) then
   return {0}
 end
-local admitted = math.min(tonumber(redis.call('HGET', key, 'count')) or 0, limit)
+local admitted = tonumber(redis.call('HGET', key, 'count')) or 0
+if ARGV[14] ~= '1' then
+  admitted = math.min(admitted, limit)
+end
 if admitted < 1 then
   return {0}
 end

@@ -33,8 +33,6 @@ if count > 0 then
     local oldest = gone + count + cost - limit - 1
     wait = tonumber(redis.call('ZRANGE', key, oldest, oldest, 'WITHSCORES')[2]) + window - now
   end
-  if not dry and (allowed or redis.call('PTTL', key) == -1) then
-    redis.call('PEXPIRE', key, reset + expiry_slack)
-  end
+  expire_after(allowed, reset)
 end
 return {allowed and 1 or 0, math.max(0, remaining), wait, reset, now}

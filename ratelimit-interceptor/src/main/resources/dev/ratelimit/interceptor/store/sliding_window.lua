@@ -27,9 +27,7 @@ if current > 0 then
 elseif previous > 0 then
   reset = (index + 1) * window - now
 end
-if not dry and (allowed or redis.call('PTTL', key) == -1) then
-  redis.call('PEXPIRE', key, (index + 2) * window - now + expiry_slack)
-end
+expire_after(allowed, (index + 2) * window - now)
 local remaining = math.max(0, math.floor((limit * window - weighted) / window) - current)
 local wait = 0
 if remaining < cost then

@@ -6,12 +6,17 @@ import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.blocked.BlockedClientRecorder;
 import dev.ratelimit.interceptor.fixture.AlgorithmController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.fixture.Occupancy;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
 import dev.ratelimit.interceptor.testsupport.Stores;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -102,6 +107,33 @@ class ActuatorTest {
         assertThat(blocked.size()).isEqualTo(1);
         assertThat(blocked.get(0).path("member").asString()).isEqualTo("AlgorithmController.fixedWindow:USER:zed");
         assertThat(blocked.get(0).path("identity").asString()).isEqualTo("zed");
+    }
+
+    /** A concurrency limit's window is its lease, and the leases this instance holds are listed by rule. */
+    @Test
+    void theEndpointShowsTheLeasesThisInstanceHolds() throws Exception {
+        ConfigurableApplicationContext app = env.start("management.endpoints.web.exposure.include=ratelimit");
+        HttpProbe http = new HttpProbe(FixtureApplication.port(app));
+        ExecutorService sender = Executors.newSingleThreadExecutor();
+        try {
+            Future<Integer> held = sender.submit(() -> http.status("/concurrent/gated?usercode=lea&run=actuator"));
+            Awaitility.await("the request inside").atMost(Duration.ofSeconds(10))
+                    .until(() -> Occupancy.of("actuator").inside() == 1);
+
+            JsonNode report = report(http);
+            assertThat(report.path("leases").path("held").asLong()).isEqualTo(1);
+            assertThat(report.path("leases").path("heldByRule").toString()).isEqualTo("{\"fixture.running\":1}");
+            assertThat(report.path("leases").path("maxHold").asString())
+                    .isEqualTo(Stores.DEFAULTS.concurrency().maxHold().toString());
+            assertThat(rule(report, "fixture.running").path("inForce").toString()).isEqualTo("{\"count\":2,"
+                    + "\"windowSeconds\":10,\"dimension\":\"USER\",\"algorithm\":\"CONCURRENCY\"}");
+            Occupancy.of("actuator").open();
+            assertThat(held.get(10, TimeUnit.SECONDS)).isEqualTo(200);
+            Awaitility.await("released").atMost(Duration.ofSeconds(10))
+                    .until(() -> report(http).path("leases").path("held").asLong() == 0);
+        } finally {
+            sender.shutdownNow();
+        }
     }
 
     @Test

@@ -134,7 +134,7 @@ class ClusterFailoverTest {
     private static void assertExactOnPromotedReplica() throws Exception {
         Awaitility.await("circuit closed").atMost(FAILOVER_BOUND).until(() -> app.getBean(CircuitBreaker.class).isClosed());
         int promoted = KILLED + RedisClusterProcess.MASTERS;
-        for (Algorithm algorithm : Algorithm.values()) {
+        for (Algorithm algorithm : AlgorithmController.WINDOWED) {
             String user = usersOn(promoted, algorithm, "fresh-", 1).get(0);
             AtomicInteger admitted = new AtomicInteger();
             Concurrently.forEachIndex(LOADERS, ClusterLimitingTest.ATTEMPTS * 2, i -> {

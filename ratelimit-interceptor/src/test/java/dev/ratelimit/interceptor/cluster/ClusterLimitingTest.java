@@ -10,12 +10,14 @@ import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.CallLimitsContract;
+import dev.ratelimit.interceptor.testsupport.ConcurrencyLimitsContract;
 import dev.ratelimit.interceptor.testsupport.Concurrently;
 import dev.ratelimit.interceptor.testsupport.ConfigHashLimitsContract;
 import dev.ratelimit.interceptor.testsupport.DenyListContract;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.LimitKindsContract;
 import dev.ratelimit.interceptor.testsupport.RedisClusterProcess;
+import dev.ratelimit.interceptor.testsupport.SettledCostsContract;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -36,7 +38,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * its limit for each of many identities whose counters are spread over all masters, and a config
  * change made on one instance reaches the other through pub/sub.
  */
-class ClusterLimitingTest implements LimitKindsContract, ConfigHashLimitsContract, CallLimitsContract, DenyListContract {
+class ClusterLimitingTest implements LimitKindsContract, ConfigHashLimitsContract, CallLimitsContract,
+        DenyListContract, ConcurrencyLimitsContract, SettledCostsContract {
 
     static final int THREADS = 64;
     static final int IDENTITIES = 200;
@@ -71,7 +74,7 @@ class ClusterLimitingTest implements LimitKindsContract, ConfigHashLimitsContrac
     }
 
     @ParameterizedTest
-    @EnumSource(Algorithm.class)
+    @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
     void everyIdentityIsAdmittedExactlyItsLimit(Algorithm algorithm) throws Exception {
         String run = "run-" + algorithm.name() + "-";
         AtomicIntegerArray admitted = new AtomicIntegerArray(IDENTITIES);
@@ -143,7 +146,7 @@ class ClusterLimitingTest implements LimitKindsContract, ConfigHashLimitsContrac
 
     /** Writes lower counts for the algorithm endpoints before the apps start; start-up keeps values that exist. */
     static void lowerAlgorithmLimits(RedisClusterProcess cluster, int limit) {
-        for (Algorithm algorithm : Algorithm.values()) {
+        for (Algorithm algorithm : AlgorithmController.WINDOWED) {
             cluster.commands().hset("ratelimit:sysconfig",
                     "fixture.AlgorithmController." + AlgorithmController.methodName(algorithm) + ".count",
                     Integer.toString(limit));

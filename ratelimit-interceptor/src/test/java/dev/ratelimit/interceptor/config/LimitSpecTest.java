@@ -28,6 +28,16 @@ class LimitSpecTest {
         assertThat(LimitSpec.parse(blocking.format())).isEqualTo(blocking);
     }
 
+    /** A dynamic concurrency limit: requests at once, its interval the lease. */
+    @Test
+    void readsAConcurrencyLimitWhoseIntervalIsTheLease() {
+        LimitSpec exports = LimitSpec.parse("2/10 concurrency");
+        assertThat(exports).isEqualTo(new LimitSpec(2, 10, Dimension.USER, Algorithm.CONCURRENCY));
+        assertThat(exports.format()).isEqualTo("2/10 user concurrency");
+        assertThat(LimitSpec.parse("1/30 ip concurrency penalty=60").format()).isEqualTo("1/30 ip concurrency penalty=60");
+        assertThatThrownBy(() -> LimitSpec.parse("2/day concurrency")).hasMessageContaining("concurrency/day");
+    }
+
     @Test
     void refusesWhatCannotApply() {
         assertThatThrownBy(() -> LimitSpec.parse("1000/month token_bucket")).hasMessageContaining("token_bucket/month");

@@ -15,6 +15,7 @@ import dev.ratelimit.interceptor.fixture.RecordingInterceptionLog;
 import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.identity.Whitelist;
 import dev.ratelimit.interceptor.log.Interception;
+import dev.ratelimit.interceptor.lease.HeldLeases;
 import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
 import dev.ratelimit.interceptor.rule.Endpoint;
@@ -22,8 +23,10 @@ import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.rule.RuleNaming;
+import dev.ratelimit.interceptor.store.StoreResult;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.Stores;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,12 +47,14 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
  * The decision core without HTTP: made-up requests to endpoints of a real catalog, counted by the
  * in-process store, with the rules in force read from a real config hash. Limits in force, then the
  * decisions, then the most restrictive denial; a shadow limit only watches; a whitelisted client, a
- * client a limit cannot count, a request no wait would admit, and the master switch.
+ * client a limit cannot count, a request no wait would admit, and the master switch; and how a request
+ * ends: its estimate settled as its completion says, its lease released whatever it says.
  */
 class RequestLimiterTest {
 
     private static final RuleId USER = RuleId.of("shop", "Orders.create#user");
     private static final RuleId IP = RuleId.of("shop", "Orders.create#ip");
+    private static final RuleId TOKENS = RuleId.of("shop", "tokens");
 
     private static RedisServerProcess redis;
     private static SysConfigEditor editor;
@@ -57,6 +62,8 @@ class RequestLimiterTest {
     private static Endpoint create;
     private static Endpoint open;
     private static Endpoint tenant;
+    private static Endpoint generate;
+    private static HeldLeases leases;
     private static RequestLimiter limiter;
     private static final RecordingInterceptionLog log = new RecordingInterceptionLog(100);
     private static final List<String> outcomes = new CopyOnWriteArrayList<>();
@@ -69,22 +76,27 @@ class RequestLimiterTest {
         snapshots = new RuleSnapshotHolder(repository, null, List::of, Duration.ofSeconds(30), Duration.ofSeconds(1),
                 Duration.ofSeconds(3), Clock.systemUTC());
         EndpointCatalog endpoints = new EndpointCatalog(new RuleNaming("shop"), EnumSet.allOf(Algorithm.class),
-                key -> { }, countWhen -> { }, cost -> { });
+                key -> { }, countWhen -> { }, cost -> { }, Stores.DEFAULTS.concurrency().lease());
         endpoints.register(Map.of(RequestMappingInfo.paths("/orders").build(),
-                new HandlerMethod(new Orders(), Orders.class.getMethod("create"))));
+                new HandlerMethod(new Orders(), Orders.class.getMethod("create")),
+                RequestMappingInfo.paths("/generate").build(),
+                new HandlerMethod(new Orders(), Orders.class.getMethod("generate"))));
         endpoints.register(Map.of(RequestMappingInfo.paths("/open").build(),
                 new HandlerMethod(new Orders(), Orders.class.getMethod("open")),
                 RequestMappingInfo.paths("/tenant").build(),
                 new HandlerMethod(new Orders(), Orders.class.getMethod("tenant"))));
         create = endpoints.endpoints().stream().filter(endpoint -> endpoint.id().rule().equals("Orders.create"))
                 .findFirst().orElseThrow();
+        generate = endpoints.endpoints().stream().filter(endpoint -> endpoint.id().rule().equals("Orders.generate"))
+                .findFirst().orElseThrow();
         open = endpoints.endpoints().stream().filter(endpoint -> endpoint.id().rule().equals("Orders.open"))
                 .findFirst().orElseThrow();
         tenant = endpoints.endpoints().stream().filter(endpoint -> endpoint.id().rule().equals("Orders.tenant"))
                 .findFirst().orElseThrow();
+        leases = new HeldLeases(Stores.DEFAULTS.concurrency().maxHold());
         limiter = new RequestLimiter(new RuleCatalog(endpoints, snapshots), new RedisKeys("ratelimit"),
                 new MemoryRateLimitStore(Clock.systemUTC(), 1000), log, new RecordingMetrics(), Whitelist.EMPTY,
-                Clock.systemUTC(), ZoneOffset.UTC);
+                Clock.systemUTC(), ZoneOffset.UTC, leases);
     }
 
     @AfterAll
@@ -223,6 +235,56 @@ class RequestLimiterTest {
         assertThat(outcomes).isEmpty();
     }
 
+    /**
+     * A request ends as its completion says: its estimate settled at what the completion says it used (kept
+     * when it cannot tell), its lease released whatever it says; a request another limit refused never ran,
+     * and gives back its estimate at once.
+     */
+    @Test
+    void aRequestEndsAsItsCompletionSays() {
+        Verdict first = limiter.decide(generate, new Request("fay", "10.0.0.6", 1));
+        assertThat(first.reservations()).extracting(Reservation::kind)
+                .containsExactlyInAnyOrder(Reservation.Kind.ESTIMATE, Reservation.Kind.LEASE);
+        assertThat(leases.size()).isEqualTo(1);
+        Verdict refused = limiter.decide(generate, new Request("fay", "10.0.0.6", 1));
+        assertThat(refused.kind()).as("one at once").isEqualTo(Verdict.Kind.REJECT);
+        assertThat(tokensLeft("fay")).as("the refused request's estimate given back").isEqualTo(9);
+
+        limiter.complete(first.reservations(), completion(7L));
+        assertThat(leases.size()).isZero();
+        assertThat(tokensLeft("fay")).as("7 used").isEqualTo(3);
+
+        Verdict unsaid = limiter.decide(generate, new Request("fay", "10.0.0.6", 1));
+        limiter.complete(unsaid.reservations(), completion(null));
+        assertThat(tokensLeft("fay")).as("nothing said: the estimate kept").isEqualTo(2);
+        Verdict indebted = limiter.decide(generate, new Request("fay", "10.0.0.6", 1));
+        limiter.complete(indebted.reservations(), completion(5L));
+        Verdict inDebt = limiter.decide(generate, new Request("fay", "10.0.0.6", 1));
+        assertThat(inDebt.kind()).as("3 past the limit").isEqualTo(Verdict.Kind.REJECT);
+        assertThat(inDebt.reportedDecision().retryAfterMillis()).as("a window later").isBetween(59_000L, 60_000L);
+    }
+
+    private static long tokensLeft(String user) {
+        return ((StoreResult.Decided) limiter.peek(generate.limits().stream()
+                .filter(limit -> limit.id().equals(TOKENS)).findFirst().orElseThrow(), user)).decisions().get(0)
+                .remaining();
+    }
+
+    /** A completion that says the request used {@code units}, or cannot tell. */
+    private static Completion completion(Long units) {
+        return new Completion() {
+            @Override
+            public boolean counts(String countWhen) {
+                return true;
+            }
+
+            @Override
+            public Long cost(String costFromResponse) {
+                return units;
+            }
+        };
+    }
+
     static class Orders {
 
         @RateLimit(count = 2, interval = 60)
@@ -235,6 +297,11 @@ class RequestLimiterTest {
 
         @RateLimit(count = 5, interval = 60, dimension = Dimension.CUSTOM, key = "#request.getParameter('tenant')")
         public void tenant() {
+        }
+
+        @RateLimit(rule = "tokens", count = 10, interval = 60, costFromResponse = "#reported")
+        @RateLimit(rule = "running", count = 1, algorithm = Algorithm.CONCURRENCY)
+        public void generate() {
         }
     }
 

@@ -29,7 +29,7 @@ class ColdStartBurstTest {
     final RedisWithApps env = new RedisWithApps();
 
     @ParameterizedTest
-    @EnumSource(Algorithm.class)
+    @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
     void theFirstRequestsOfTwoFreshInstancesOnABusyMachineAdmitExactlyTheLimit(Algorithm algorithm) throws Exception {
         try (BusyCpus busy = BusyCpus.start()) {
             List<HttpProbe> instances = List.of(new HttpProbe(FixtureApplication.port(env.start())),

@@ -21,6 +21,7 @@ import dev.ratelimit.interceptor.identity.RequestExpressions;
 import dev.ratelimit.interceptor.identity.RequestUserResolver;
 import dev.ratelimit.interceptor.identity.TrustedProxyResolver;
 import dev.ratelimit.interceptor.identity.Whitelist;
+import dev.ratelimit.interceptor.lease.HeldLeases;
 import dev.ratelimit.interceptor.log.Interception;
 import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
@@ -30,7 +31,8 @@ import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.rule.RuleNaming;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.ManualClock;
-import dev.ratelimit.interceptor.web.CountWhenConditions;
+import dev.ratelimit.interceptor.testsupport.Stores;
+import dev.ratelimit.interceptor.web.ResponseExpressions;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -63,12 +65,14 @@ class CallLimiterTest {
     @BeforeEach
     void start() {
         catalog = new EndpointCatalog(new RuleNaming("shop"), EnumSet.allOf(Algorithm.class),
-                new CustomKeyExpressions(null)::parse, new CountWhenConditions()::parse, new RequestExpressions(null)::parse);
+                new CustomKeyExpressions(null)::parse, new ResponseExpressions()::parse, new RequestExpressions(null)::parse,
+                Stores.DEFAULTS.concurrency().lease());
         catalog.registerMethods(List.of(Outbound.class));
         RuleCatalog rules = new RuleCatalog(catalog, new RuleSnapshotHolder(ConfigHash.NONE, null, List::of,
                 Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofSeconds(1), clock));
         RequestLimiter limiter = new RequestLimiter(rules, new RedisKeys("ratelimit"),
-                new MemoryRateLimitStore(clock, 1000), log, new Outcomes(), Whitelist.EMPTY, clock, ZoneOffset.UTC);
+                new MemoryRateLimitStore(clock, 1000), log, new Outcomes(), Whitelist.EMPTY, clock, ZoneOffset.UTC,
+                new HeldLeases(Stores.DEFAULTS.concurrency().maxHold()));
         DimensionKeys identities = new DimensionKeys(new RequestUserResolver("usercode", "usercode", true),
                 new TrustedProxyResolver(List.of()), 64, new CustomKeyExpressions(null));
         calls = new CallLimiter(rules, limiter, identities, wait -> {
@@ -164,7 +168,7 @@ class CallLimiterTest {
                 .algorithm(Algorithm.SLIDING_LOG).penalty(5, 10).build();
         LimitDefinition fromCode = catalog.registerRule("RateLimitRule bean 'partners'", rule.annotation()).limits().get(0);
         EndpointCatalog another = new EndpointCatalog(new RuleNaming("shop"), EnumSet.allOf(Algorithm.class),
-                expression -> { }, expression -> { }, expression -> { });
+                expression -> { }, expression -> { }, expression -> { }, Stores.DEFAULTS.concurrency().lease());
         another.registerMethods(List.of(Annotated.class));
         LimitDefinition annotated = another.endpoints().get(0).limits().get(0);
         assertThat(LimitDescription.of(fromCode)).isEqualTo(LimitDescription.of(annotated));

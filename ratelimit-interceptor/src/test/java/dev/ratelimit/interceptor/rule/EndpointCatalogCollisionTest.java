@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.collision.a.TwinController;
+import dev.ratelimit.interceptor.testsupport.Stores;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -46,7 +47,7 @@ class EndpointCatalogCollisionTest {
     /** The rule names of the handlers, in the order of {@code handlers} as first given. */
     private static List<String> rulesRegisteredInOrder(List<Map.Entry<RequestMappingInfo, HandlerMethod>> order) {
         EndpointCatalog catalog = new EndpointCatalog(new RuleNaming("shop"), Set.of(Algorithm.FIXED_WINDOW), key -> { },
-                countWhen -> { }, cost -> { });
+                countWhen -> { }, cost -> { }, Stores.DEFAULTS.concurrency().lease());
         Map<RequestMappingInfo, HandlerMethod> mapping = new LinkedHashMap<>();
         order.forEach(entry -> mapping.put(entry.getKey(), entry.getValue()));
         catalog.register(mapping);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RateLimit;
+import dev.ratelimit.interceptor.testsupport.Stores;
 import java.util.EnumSet;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,7 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 class EndpointCatalogNamingTest {
 
     private final EndpointCatalog catalog = new EndpointCatalog(RuleNaming.of(null, "app-orders"),
-            EnumSet.allOf(Algorithm.class), key -> { }, countWhen -> { }, cost -> { });
+            EnumSet.allOf(Algorithm.class), key -> { }, countWhen -> { }, cost -> { }, Stores.DEFAULTS.concurrency().lease());
 
     @Test
     void namesEndpointsAndStackedLimits() throws Exception {

@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.rule;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
@@ -11,7 +12,8 @@ import dev.ratelimit.interceptor.RateLimitRule;
 import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
 import dev.ratelimit.interceptor.identity.RequestExpressions;
 import dev.ratelimit.interceptor.store.Penalty;
-import dev.ratelimit.interceptor.web.CountWhenConditions;
+import dev.ratelimit.interceptor.testsupport.Stores;
+import dev.ratelimit.interceptor.web.ResponseExpressions;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
@@ -25,8 +27,8 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 class EndpointCatalogTest {
 
     private final EndpointCatalog catalog = new EndpointCatalog(new RuleNaming("shop"),
-            EnumSet.allOf(Algorithm.class), new CustomKeyExpressions(null)::parse, new CountWhenConditions()::parse,
-            new RequestExpressions(null)::parse);
+            EnumSet.allOf(Algorithm.class), new CustomKeyExpressions(null)::parse, new ResponseExpressions()::parse,
+            new RequestExpressions(null)::parse, Stores.DEFAULTS.concurrency().lease());
 
     @Test
     void acceptsEveryAlgorithmAndAParsableCustomKey() {
@@ -94,6 +96,42 @@ class EndpointCatalogTest {
         assertThatThrownBy(() -> register("zoneWithoutQuota")).hasMessageContaining("zone is only read with a quota");
     }
 
+    /** A concurrency limit's window is the app's lease; what no request running could mean fails the start. */
+    @Test
+    void aConcurrencyLimitTakesTheLeaseAsItsWindowAndNothingThatWeighsOrCountsSome() {
+        register("exports");
+        assertThat(catalog.endpoints()).singleElement().satisfies(endpoint -> assertThat(endpoint.limits())
+                .extracting(LimitDefinition::count, LimitDefinition::windowSeconds)
+                .containsExactly(tuple(2L, Stores.DEFAULTS.concurrency().lease().toSeconds())));
+
+        assertThatThrownBy(() -> register("concurrentWithInterval"))
+                .hasMessageContaining("a CONCURRENCY limit has no interval or unit: its window is its lease, "
+                        + "ratelimit.concurrency.lease (10 s)");
+        assertThatThrownBy(() -> register("weighedConcurrency")).hasMessageContaining("a CONCURRENCY limit has no cost");
+        assertThatThrownBy(() -> register("concurrentFailures")).hasMessageContaining("a CONCURRENCY limit has no countWhen");
+        assertThatThrownBy(() -> register("concurrentQuota"))
+                .hasMessageContaining("algorithm CONCURRENCY does not fit a calendar period");
+    }
+
+    /** A cost settled after the response: the estimate is the cost; what cannot carry a debt fails the start. */
+    @Test
+    void aCostFromTheResponseSettlesAnEstimateOnLimitsThatCarryADebt() {
+        register("settled");
+        assertThat(catalog.endpoints()).singleElement().satisfies(endpoint -> assertThat(endpoint.limits())
+                .extracting(LimitDefinition::cost).containsExactly(new RequestCost(100, "", "#reported")));
+
+        assertThatThrownBy(() -> register("settledWindowSlides"))
+                .hasMessageContaining("costFromResponse settles on FIXED_WINDOW and TOKEN_BUCKET, which carry a debt "
+                        + "into the time after it; SLIDING_WINDOW cannot");
+        assertThatThrownBy(() -> register("settledAndCountingSome"))
+                .hasMessageContaining("give countWhen or costFromResponse, not both");
+        assertThatThrownBy(() -> register("settledQuota"))
+                .hasMessageContaining("costFromResponse does not settle a calendar quota");
+        assertThatThrownBy(() -> register("settledGarbled"))
+                .hasMessageStartingWith("Invalid @RateLimit on " + Controller.class.getName() + ".settledGarbled: ")
+                .hasMessageContaining("costFromResponse expression '#reported +' does not parse");
+    }
+
     @Test
     void aCustomLimitNeedsAKey() {
         assertThatThrownBy(() -> register("keyless")).hasMessageContaining("dimension CUSTOM needs key");
@@ -107,7 +145,7 @@ class EndpointCatalogTest {
     @Test
     void anAlgorithmTheStoreLacksFailsTheStart() {
         EndpointCatalog fixedOnly = new EndpointCatalog(new RuleNaming("shop"), EnumSet.of(Algorithm.FIXED_WINDOW),
-                expression -> { }, expression -> { }, expression -> { });
+                expression -> { }, expression -> { }, expression -> { }, Stores.DEFAULTS.concurrency().lease());
         assertThatThrownBy(() -> fixedOnly.register(handler("good")))
                 .hasMessageContaining("algorithm SLIDING_LOG is not supported by this store");
     }
@@ -180,6 +218,10 @@ class EndpointCatalogTest {
                 RateLimitRule.named("Never").count(5).cost(6).build().annotation()))
                 .hasMessage("Invalid @RateLimit on RateLimitRule bean 'never': cost 6 is above count 5: no request "
                         + "could ever pass");
+        assertThatThrownBy(() -> catalog.registerRule("RateLimitRule bean 'exports'",
+                RateLimitRule.named("Exports").count(2).algorithm(Algorithm.CONCURRENCY).build().annotation()))
+                .hasMessageStartingWith("Invalid @RateLimit on RateLimitRule bean 'exports': a rule defined in code "
+                        + "cannot limit calls running at once");
     }
 
     private static java.lang.reflect.Method method(Class<?> type, String name) {
@@ -250,6 +292,46 @@ class EndpointCatalogTest {
 
         @RateLimit(count = 5, maxWait = "1s")
         public void waiting() {
+        }
+
+        @RateLimit(count = 10_000, interval = 60, cost = 100, costFromResponse = "#reported")
+        public void settled() {
+        }
+
+        @RateLimit(count = 10_000, interval = 60, algorithm = Algorithm.SLIDING_WINDOW, costFromResponse = "#reported")
+        public void settledWindowSlides() {
+        }
+
+        @RateLimit(count = 10_000, interval = 60, countWhen = "#status == 200", costFromResponse = "#reported")
+        public void settledAndCountingSome() {
+        }
+
+        @RateLimit(count = 10_000, quota = QuotaPeriod.DAY, costFromResponse = "#reported")
+        public void settledQuota() {
+        }
+
+        @RateLimit(count = 10_000, interval = 60, costFromResponse = "#reported +")
+        public void settledGarbled() {
+        }
+
+        @RateLimit(count = 2, algorithm = Algorithm.CONCURRENCY, penalty = 60)
+        public void exports() {
+        }
+
+        @RateLimit(count = 2, algorithm = Algorithm.CONCURRENCY, interval = 30)
+        public void concurrentWithInterval() {
+        }
+
+        @RateLimit(count = 2, algorithm = Algorithm.CONCURRENCY, costExpression = "#request.getParameter('n')")
+        public void weighedConcurrency() {
+        }
+
+        @RateLimit(count = 2, algorithm = Algorithm.CONCURRENCY, countWhen = "#status == 200")
+        public void concurrentFailures() {
+        }
+
+        @RateLimit(count = 2, algorithm = Algorithm.CONCURRENCY, quota = QuotaPeriod.DAY)
+        public void concurrentQuota() {
         }
 
         @RateLimit(count = 5, interval = 1, unit = TimeUnit.MINUTES, penalty = 15, penaltyMax = 240)

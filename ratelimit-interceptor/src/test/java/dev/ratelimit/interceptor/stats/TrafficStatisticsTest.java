@@ -38,7 +38,7 @@ class TrafficStatisticsTest {
     final RedisWithApps env = new RedisWithApps();
 
     @ParameterizedTest
-    @EnumSource(Algorithm.class)
+    @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
     void theCountsOfTwoInstancesAddUpExactlyWhileTheyRun(Algorithm algorithm) throws Exception {
         List<HttpProbe> instances = List.of(new HttpProbe(FixtureApplication.port(env.start())),
                 new HttpProbe(FixtureApplication.port(env.start())));

@@ -15,11 +15,17 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -39,6 +45,8 @@ class RateLimitStoreContractTest {
     /** The limit of the boundary tests: 10 per second. */
     private static final int LIMIT = 10;
     private static final long WINDOW = 1_000;
+    /** The lease of the concurrency tests. */
+    private static final long LEASE = 10_000;
 
     private static RedisServerProcess redis;
     private static StringRedisTemplate template;
@@ -72,6 +80,7 @@ class RateLimitStoreContractTest {
 
     static Stream<Arguments> everyStoreAndAlgorithm() {
         return Stream.of(StoreKind.values()).flatMap(kind -> Stream.of(Algorithm.values())
+                .filter(algorithm -> algorithm != Algorithm.CONCURRENCY)
                 .map(algorithm -> Arguments.of(kind, algorithm)));
     }
 
@@ -343,6 +352,7 @@ class RateLimitStoreContractTest {
             case SLIDING_WINDOW -> LIMIT - 1;   // after the boundary the previous window still weighs fully
             case SLIDING_LOG -> LIMIT;          // only the request at T0 has left the window
             case TOKEN_BUCKET -> LIMIT;         // a full bucket, then 1 ms earns no token
+            case CONCURRENCY -> throw new IllegalArgumentException("not a rate");
         };
         assertThat(before + after).isEqualTo(expected);
     }
@@ -391,7 +401,7 @@ class RateLimitStoreContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Algorithm.class)
+    @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
     void bothStoresDecideAlikeOnARecordedSequenceOfTimes(Algorithm algorithm) {
         RateLimitStore memory = store(StoreKind.MEMORY);
         RateLimitStore redisStore = store(StoreKind.REDIS);
@@ -439,7 +449,7 @@ class RateLimitStoreContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Algorithm.class)
+    @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
     void everyRedisKeyHasATtlAndIsGoneAfterItsWindow(Algorithm algorithm) {
         RedisRateLimitStore live = new RedisRateLimitStore(Stores.connection(template));
         for (int i = 0; i < 3; i++) {
@@ -453,7 +463,7 @@ class RateLimitStoreContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Algorithm.class)
+    @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
     void aRedisKeyThatLostItsTtlGetsItBackOnTheNextDenial(Algorithm algorithm) {
         RedisRateLimitStore live = new RedisRateLimitStore(Stores.connection(template));
         acquire(live, "orphan", algorithm, 1, 60_000);
@@ -462,6 +472,266 @@ class RateLimitStoreContractTest {
 
         assertThat(acquire(live, "orphan", algorithm, 1, 60_000).allowed()).isFalse();
         assertThat(redis.commands().pttl("orphan")).isBetween(1L, 120_000L);
+    }
+
+    /**
+     * 64 clients take leases of a limit of 50 and keep them: exactly 50 are admitted. A release frees one
+     * slot at once, and only one.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyStore")
+    void sixtyFourClientsHoldExactlyTheLimitOfLeasesAndAReleaseFreesOneSlot(StoreKind kind) throws Exception {
+        RateLimitStore store = store(kind);
+        AtomicInteger ids = new AtomicInteger();
+        List<String> held = new CopyOnWriteArrayList<>();
+
+        int admitted = ConcurrentClients.admitted(64, 5, thread -> {
+            String id = "lease-" + ids.incrementAndGet();
+            boolean allowed = take(store, "running", 50, id).allowed();
+            if (allowed) {
+                held.add(id);
+            }
+            return allowed;
+        });
+
+        assertThat(admitted).isEqualTo(50);
+        release(store, "running", 50, held.get(7));
+        assertThat(take(store, "running", 50, "late-1").allowed()).as("the slot released").isTrue();
+        assertThat(take(store, "running", 50, "late-2").allowed()).as("and only that one").isFalse();
+    }
+
+    /**
+     * Three of three slots held: a lease lasts its window unless renewed while live; a denial is told to
+     * try again in a second, or when the first lease expires if that is sooner.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyStore")
+    void aLeaseExpiresAfterItsWindowUnlessRenewedWhileLive(StoreKind kind) {
+        RateLimitStore store = store(kind);
+        assertThat(take(store, "slots", 3, "a").allowed()).isTrue();
+        clock.advance(3_000);
+        assertThat(take(store, "slots", 3, "b").allowed()).isTrue();
+        clock.advance(3_000);
+        Decision last = take(store, "slots", 3, "c");
+        assertThat(last.allowed()).isTrue();
+        assertThat(last.remaining()).isZero();
+        assertThat(last.retryAfterMillis()).as("a expires in 4 s, but a request may end sooner").isEqualTo(1_000);
+        assertThat(last.resetMillis()).as("until the last lease expires").isEqualTo(LEASE);
+
+        renew(store, "slots", 3, "a"); // at T0 + 6 s: a lives until T0 + 16 s
+        clock.set(T0 + 12_500);
+        Decision full = take(store, "slots", 3, "d");
+        assertThat(full.allowed()).isFalse();
+        assertThat(full.retryAfterMillis()).as("b expires at T0 + 13 s").isEqualTo(500);
+        clock.set(T0 + 13_000);
+        assertThat(take(store, "slots", 3, "d").allowed()).as("b expired").isTrue();
+        renew(store, "slots", 3, "b");
+        assertThat(take(store, "slots", 3, "e").allowed()).as("an expired lease is not renewed").isFalse();
+        clock.set(T0 + 16_000);
+        Decision freed = take(store, "slots", 3, "e");
+        assertThat(freed.allowed()).as("a and c expired").isTrue();
+        assertThat(freed.remaining()).isEqualTo(1);
+    }
+
+    /** A released lease is gone at once, and a renewal sent after its release does not bring it back. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyStore")
+    void aReleasedLeaseIsNeverBroughtBackByARenewal(StoreKind kind) {
+        RateLimitStore store = store(kind);
+        take(store, "released", 2, "a");
+        take(store, "released", 2, "b");
+        clock.advance(5_000);
+        release(store, "released", 2, "a");
+        renew(store, "released", 2, "a", "b");
+
+        assertThat(take(store, "released", 2, "c").allowed()).as("a is gone").isTrue();
+        clock.set(T0 + LEASE);
+        Decision denied = take(store, "released", 2, "d");
+        assertThat(denied.allowed()).as("b renewed, c new: both live").isFalse();
+        assertThat(denied.resetMillis()).isEqualTo(5_000);
+    }
+
+    /** A peek says what a request would be told, and takes no slot. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyStore")
+    void aPeekOfAConcurrencyLimitTakesNoSlot(StoreKind kind) {
+        RateLimitStore store = store(kind);
+        take(store, "peeked", 2, "a");
+        Decision free = peekLease(store, "peeked", 2);
+        assertThat(free.allowed()).isTrue();
+        assertThat(free.remaining()).as("slots free now").isEqualTo(1);
+        take(store, "peeked", 2, "b");
+        Decision full = peekLease(store, "peeked", 2);
+        assertThat(full.allowed()).isFalse();
+        assertThat(full.retryAfterMillis()).isEqualTo(1_000);
+        release(store, "peeked", 2, "a");
+        assertThat(take(store, "peeked", 2, "c").allowed()).isTrue();
+        assertThat(take(store, "peeked", 2, "d").allowed()).as("the peeks took nothing").isFalse();
+    }
+
+    /**
+     * Random takes, peeks, releases and renewals of two concurrency limits (one with a penalty) at random
+     * moments: the in-process store and the scripts, on both clients, decide alike every time.
+     */
+    @Test
+    void bothStoresDecideAlikeOnARandomTraceOfLeases() {
+        List<RateLimitStore> stores = everyStoreKind();
+        Penalty penalty = new Penalty(3_000, 12_000);
+        Random random = new Random(23);
+        List<CounterRequest> held = new ArrayList<>();
+        Tally tally = new Tally();
+        for (int i = 0; i < 2_000; i++) {
+            advanceInBursts(random, 500, 4_000);
+            int action = random.nextInt(10);
+            if (action < 6 || held.isEmpty()) {
+                CounterRequest lease = random.nextInt(4) == 0
+                        ? CounterRequest.lease("penalized", 1, 5_000, penalty, "l" + i)
+                        : CounterRequest.lease("busy", 3, 2_000, Penalty.NONE, "l" + i);
+                boolean peek = action == 5;
+                if (tally.add(alike(stores, lease, peek, i)) && !peek) {
+                    held.add(lease);
+                }
+            } else if (action < 8) {
+                CounterRequest ended = held.remove(random.nextInt(held.size()));
+                onEachStore(stores, ended, (store, request) -> store.refund(List.of(new Refund(request, 0))));
+            } else {
+                for (CounterRequest running : held.stream().filter(lease -> random.nextBoolean()).toList()) {
+                    onEachStore(stores, running, (store, request) -> store.renew(List.of(request)));
+                }
+            }
+        }
+        tally.assertBoth(300);
+    }
+
+    @Test
+    void aRedisLeaseSetLivesAsLongAsItsLatestLeaseAndHealsALostTtl() {
+        RedisRateLimitStore live = new RedisRateLimitStore(Stores.connection(template));
+        assertThat(Stores.decide(live, CounterRequest.lease("held", 1, 1_000, Penalty.NONE, "a")).allowed()).isTrue();
+        assertThat(redis.commands().zrange("held", 0, -1)).containsExactly("a");
+        assertThat(redis.commands().pttl("held")).isBetween(1L, 1_000L);
+        redis.commands().persist("held");
+
+        assertThat(Stores.decide(live, CounterRequest.lease("held", 1, 1_000, Penalty.NONE, "b")).allowed()).isFalse();
+        assertThat(redis.commands().pttl("held")).as("given back by the denial").isBetween(1L, 1_000L);
+        Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                .until(() -> redis.commands().exists("held") == 0);
+    }
+
+    static Stream<Arguments> everyStoreAndSettlingAlgorithm() {
+        return Stream.of(StoreKind.values()).flatMap(kind -> Stream.of(Algorithm.FIXED_WINDOW, Algorithm.TOKEN_BUCKET)
+                .map(algorithm -> Arguments.of(kind, algorithm)));
+    }
+
+    /**
+     * 10 per second, a request estimated at 2 whose response said 25: 15 past the limit, a debt. The fixed
+     * window is refused until the second window after it has paid it off (25 - 20 = 5 carried, and a sixth
+     * unit fits); the token bucket until it has earned back all but the burst less one (1.6 s). The wait it
+     * is told is the true one, to the millisecond.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyStoreAndSettlingAlgorithm")
+    void aChargePastTheLimitIsADebtRefusedForExactlyTheTimeItTakesToPayOff(StoreKind kind, Algorithm algorithm) {
+        RateLimitStore store = store(kind);
+        Decision estimated = Stores.decide(store, settled("debtor", algorithm, 2));
+        assertThat(estimated.allowed()).isTrue();
+        store.settle(List.of(new Settlement(settled("debtor", algorithm, 2), estimated.decidedAt(), 25)));
+
+        long wait = algorithm == Algorithm.FIXED_WINDOW ? 2 * WINDOW : 1_600;
+        Decision refused = Stores.decide(store, settled("debtor", algorithm, 1));
+        assertThat(refused.allowed()).isFalse();
+        assertThat(refused.remaining()).isZero();
+        assertThat(refused.retryAfterMillis()).as("the debt's true wait").isEqualTo(wait);
+        clock.advance(wait - 1);
+        assertThat(Stores.decide(store, settled("debtor", algorithm, 1)).retryAfterMillis()).as("1 ms before").isEqualTo(1);
+        clock.advance(1);
+        Decision admitted = Stores.decide(store, settled("debtor", algorithm, 1));
+        assertThat(admitted.allowed()).as("paid off").isTrue();
+        assertThat(admitted.remaining()).as("what the debt left").isEqualTo(algorithm == Algorithm.FIXED_WINDOW ? 4 : 0);
+    }
+
+    /** What a response did not use of its estimate goes back at once; a denied request of a settled limit takes nothing. */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyStoreAndSettlingAlgorithm")
+    void whatAResponseDidNotUseGoesBackAndADenialTakesNothing(StoreKind kind, Algorithm algorithm) {
+        RateLimitStore store = store(kind);
+        Decision estimated = Stores.decide(store, settled("saver", algorithm, 5));
+        store.settle(List.of(new Settlement(settled("saver", algorithm, 5), estimated.decidedAt(), 1)));
+        assertThat(Stores.decide(store, settled("saver", algorithm, 1)).remaining()).as("9 left, then 8").isEqualTo(8);
+
+        Decision last = null;
+        for (int i = 0; i < 8; i++) {
+            last = Stores.decide(store, settled("saver", algorithm, 1));
+        }
+        for (int i = 0; i < 5; i++) {
+            assertThat(Stores.decide(store, settled("saver", algorithm, 1)).allowed()).isFalse();
+        }
+        store.settle(List.of(new Settlement(settled("saver", algorithm, 1), last.decidedAt(), 0)));
+        assertThat(Stores.decide(store, settled("saver", algorithm, 1)).allowed()).as("the unit given back").isTrue();
+        assertThat(Stores.decide(store, settled("saver", algorithm, 1)).allowed()).isFalse();
+    }
+
+    /**
+     * 64 clients, 3 requests each, estimated at 2 and settled at 0 to 5 units: the units charged are exactly
+     * the sum of what the responses said.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyStoreAndSettlingAlgorithm")
+    void theUnitsChargedAreExactlyWhatTheResponsesSaid(StoreKind kind, Algorithm algorithm) throws Exception {
+        RateLimitStore store = store(kind);
+        CounterRequest estimate = CounterRequest.settled("spender", algorithm, 1_000, 60_000, 2, Penalty.NONE);
+        AtomicLong used = new AtomicLong();
+
+        int admitted = ConcurrentClients.admitted(64, 3, thread -> {
+            Decision decision = Stores.decide(store, estimate);
+            long units = ThreadLocalRandom.current().nextLong(6);
+            store.settle(List.of(new Settlement(estimate, decision.decidedAt(), units)));
+            used.addAndGet(units);
+            return decision.allowed();
+        });
+
+        assertThat(admitted).isEqualTo(64 * 3);
+        assertThat(Stores.decided(store.peek(List.of(estimate.withCost(1)))).get(0).remaining())
+                .as("units left").isEqualTo(1_000 - used.get());
+    }
+
+    /**
+     * Random requests of random estimates, settled at random units (debts included), at random moments, on
+     * both algorithms that settle: the in-process store and the scripts, on both clients, decide alike.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Algorithm.class, names = {"FIXED_WINDOW", "TOKEN_BUCKET"})
+    void bothStoresDecideAlikeOnARandomTraceOfSettlements(Algorithm algorithm) {
+        List<RateLimitStore> stores = everyStoreKind();
+        Random random = new Random(31);
+        Tally tally = new Tally();
+        for (int i = 0; i < 2_000; i++) {
+            advanceInBursts(random, 300, 3_000);
+            CounterRequest request = CounterRequest.settled("settling", algorithm, 10, 1_000, 1 + random.nextInt(3),
+                    Penalty.NONE);
+            boolean peek = random.nextInt(5) == 0;
+            long units = random.nextInt(4) == 0 ? random.nextInt(30) : random.nextInt(5);
+            Decision decision = alike(stores, request, peek, i);
+            if (tally.add(decision) && !peek) {
+                onEachStore(stores, request, (store, asked) -> store.settle(List.of(
+                        new Settlement(asked, decision.decidedAt(), units))));
+            }
+        }
+        tally.assertBoth(300);
+    }
+
+    /** A debt keeps its Redis key as long as it takes to pay it off, and no longer. */
+    @ParameterizedTest
+    @EnumSource(value = Algorithm.class, names = {"FIXED_WINDOW", "TOKEN_BUCKET"})
+    void aDebtKeepsItsRedisKeyUntilItIsPaidOff(Algorithm algorithm) {
+        RedisRateLimitStore live = new RedisRateLimitStore(Stores.connection(template));
+        live.open(Duration.ofSeconds(10));
+        CounterRequest estimate = CounterRequest.settled("owed", algorithm, 1, 1_000, 1, Penalty.NONE);
+        live.settle(List.of(new Settlement(estimate, Stores.decide(live, estimate).decidedAt(), 3)));
+
+        Awaitility.await().atMost(Duration.ofSeconds(2)).until(() -> redis.commands().pttl("owed") > 2_000);
+        assertThat(redis.commands().pttl("owed")).as("three windows' worth of debt").isBetween(2_000L, 3_000L);
+        Awaitility.await().atMost(Duration.ofSeconds(6)).pollInterval(Duration.ofMillis(50))
+                .until(() -> redis.commands().exists("owed") == 0);
     }
 
     private RateLimitStore store(StoreKind kind) {
@@ -477,6 +747,92 @@ class RateLimitStoreContractTest {
         // were sent, so a refund is counted before any request sent after it (none is sent again as EVAL).
         redisStore.open(Duration.ofSeconds(10));
         return redisStore;
+    }
+
+    /** A store of each kind, in the order of {@link StoreKind}. */
+    private List<RateLimitStore> everyStoreKind() {
+        return Stream.of(StoreKind.values()).map(this::store).toList();
+    }
+
+    /** Moves the clock as a bursty trace does: often not at all or by 1 ms, else by up to {@code near} or {@code far} ms. */
+    private void advanceInBursts(Random random, int near, int far) {
+        clock.advance(switch (random.nextInt(4)) {
+            case 0 -> 0;
+            case 1 -> 1;
+            case 2 -> random.nextInt(near);
+            default -> random.nextInt(far);
+        });
+    }
+
+    /** One request decided (or peeked at) by every store of {@link #everyStoreKind}: they must agree. */
+    private Decision alike(List<RateLimitStore> stores, CounterRequest request, boolean peek, int event) {
+        List<Decision> decisions = new ArrayList<>();
+        onEachStore(stores, request, (store, asked) -> decisions.add(Stores.decided(
+                peek ? store.peek(List.of(asked)) : store.acquire(List.of(asked))).get(0)));
+        assertThat(decisions).as("event %d at %d", event, clock.millis()).containsOnly(decisions.get(0));
+        return decisions.get(0);
+    }
+
+    /** Does something with the request on every store of {@link #everyStoreKind}, as that store names it. */
+    private static void onEachStore(List<RateLimitStore> stores, CounterRequest request,
+                                    BiConsumer<RateLimitStore, CounterRequest> action) {
+        for (int k = 0; k < stores.size(); k++) {
+            action.accept(stores.get(k), onStore(StoreKind.values()[k], request));
+        }
+    }
+
+    /** Admissions and denials of a trace, of which there must be enough of both for it to prove anything. */
+    private static final class Tally {
+
+        private int allowed;
+        private int denied;
+
+        /** @return whether the decision admitted */
+        boolean add(Decision decision) {
+            if (decision.allowed()) {
+                allowed++;
+            } else {
+                denied++;
+            }
+            return decision.allowed();
+        }
+
+        void assertBoth(int atLeast) {
+            assertThat(allowed).as("admitted").isGreaterThan(atLeast);
+            assertThat(denied).as("denied").isGreaterThan(atLeast);
+        }
+    }
+
+    private CounterRequest leaseOf(String key, long limit, String id) {
+        return CounterRequest.lease(key, limit, LEASE, Penalty.NONE, id);
+    }
+
+    private Decision take(RateLimitStore store, String key, long limit, String id) {
+        return Stores.decide(store, leaseOf(key, limit, id));
+    }
+
+    private Decision peekLease(RateLimitStore store, String key, long limit) {
+        return Stores.decided(store.peek(List.of(leaseOf(key, limit, null)))).get(0);
+    }
+
+    private void release(RateLimitStore store, String key, long limit, String id) {
+        store.refund(List.of(new Refund(leaseOf(key, limit, id), clock.millis())));
+    }
+
+    private void renew(RateLimitStore store, String key, long limit, String... ids) {
+        store.renew(Stream.of(ids).map(id -> leaseOf(key, limit, id)).toList());
+    }
+
+    /** The request on a store of a trace: the Jedis store's keys are its own, on the same Redis. */
+    private static CounterRequest onStore(StoreKind kind, CounterRequest request) {
+        return kind != StoreKind.REDIS_JEDIS ? request : new CounterRequest("jedis:" + request.key(), request.algorithm(),
+                request.count(), request.windowMillis(), request.cost(), request.refundable(), request.penalty(),
+                request.calendar(), request.lease(), request.settled());
+    }
+
+    /** A request of {@code estimate} units against 10 per second, settled after its response. */
+    private static CounterRequest settled(String key, Algorithm algorithm, long estimate) {
+        return CounterRequest.settled(key, algorithm, LIMIT, WINDOW, estimate, Penalty.NONE);
     }
 
     private static Decision acquire(RateLimitStore store, String key, Algorithm algorithm, long limit, long window) {

@@ -4,6 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.Allowance;
+import dev.ratelimit.interceptor.fixture.Occupancy;
+import dev.ratelimit.interceptor.lease.HeldLeases;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.Awaitility;
 import dev.ratelimit.interceptor.RateLimitExceededException;
 import dev.ratelimit.interceptor.RateLimitService;
 import dev.ratelimit.interceptor.fixture.CallingController;
@@ -35,6 +45,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 public interface CallLimitsContract {
 
+    /** How long a call's end may take to reach the store, and a test to wait for a burst. */
+    Duration SETTLES = Duration.ofSeconds(30);
+
     /** The running instances of the fixture app, all on the store under test. */
     List<ConfigurableApplicationContext> apps();
 
@@ -43,7 +56,7 @@ public interface CallLimitsContract {
      * run, and the instances' meters count every call's outcome, as they count requests'.
      */
     @ParameterizedTest
-    @EnumSource(Algorithm.class)
+    @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
     default void sixtyFourThreadsCallingABeanMethodGetExactlyTheLimit(Algorithm algorithm) throws Exception {
         List<PartnerClient> clients = beans(PartnerClient.class);
         String partner = "acme-" + algorithm + "-" + UUID.randomUUID();
@@ -170,6 +183,80 @@ public interface CallLimitsContract {
         for (int i = 0; i <= PartnerClient.PER_USER; i++) {
             assertThat(client.forUser()).isEqualTo("ok");
         }
+    }
+
+    /**
+     * 64 threads over the instances call a bean method limited to 2 calls running at once, each held inside
+     * until the test lets them go: exactly 2 run, the others are refused at once, naming the rule. Once they
+     * have ended their slots are free and no instance holds a lease.
+     */
+    @Test
+    default void callsOfAMethodLimitedAtOnceRunExactlyTheLimitAndEndingFreesTheirSlots() throws Exception {
+        List<PartnerClient> clients = beans(PartnerClient.class);
+        String run = "running-" + UUID.randomUUID();
+        Occupancy inside = Occupancy.of(run);
+        AtomicInteger refused = new AtomicInteger();
+        ExecutorService threads = Executors.newFixedThreadPool(64);
+        try {
+            List<Future<Boolean>> calls = new ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                PartnerClient client = clients.get(i % clients.size());
+                calls.add(threads.submit(() -> {
+                    try {
+                        client.running(run);
+                        return true;
+                    } catch (RateLimitExceededException e) {
+                        assertThat(e.rule().rule()).isEqualTo("PartnerClient.running");
+                        refused.incrementAndGet();
+                        return false;
+                    }
+                }));
+            }
+            Awaitility.await("all but the limit refused").atMost(SETTLES)
+                    .until(() -> refused.get() == 64 - PartnerClient.RUNNING);
+            assertThat(inside.inside()).as("running now").isEqualTo(PartnerClient.RUNNING);
+            inside.open();
+            int ran = 0;
+            for (Future<Boolean> call : calls) {
+                ran += call.get(SETTLES.toSeconds(), TimeUnit.SECONDS) ? 1 : 0;
+            }
+            assertThat(ran).isEqualTo(PartnerClient.RUNNING);
+            assertThat(inside.most()).as("the most running at once").isEqualTo(PartnerClient.RUNNING);
+        } finally {
+            threads.shutdownNow();
+        }
+        RateLimitService service = beans(RateLimitService.class).get(0);
+        RuleId rule = RuleId.of("fixture", "PartnerClient.running");
+        Awaitility.await("every slot free").atMost(SETTLES).until(() -> service.peek(rule, run)
+                .map(Allowance::remaining).orElse(-1L) == PartnerClient.RUNNING);
+        Awaitility.await("no lease held").atMost(SETTLES)
+                .until(() -> beans(HeldLeases.class).stream().allMatch(leases -> leases.size() == 0));
+        assertThatThrownBy(() -> service.tryAcquire(rule, run)).as("code cannot end a call it counts")
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limits calls running at once");
+    }
+
+    /**
+     * 64 threads over the instances, three calls each, of a bean method charged what its result says it
+     * used (0 to 5 units, its estimate 1): once every call has ended, the units charged are exactly the sum
+     * of the results.
+     */
+    @Test
+    default void aMethodIsChargedExactlyWhatItsResultsSayItUsed() throws Exception {
+        List<PartnerClient> clients = beans(PartnerClient.class);
+        String run = "generate-" + UUID.randomUUID();
+        AtomicLong used = new AtomicLong();
+
+        int admitted = ConcurrentClients.admitted(64, 3, thread -> {
+            long units = ThreadLocalRandom.current().nextLong(6);
+            used.addAndGet(clients.get(thread % clients.size()).generate(run, units));
+            return true;
+        });
+
+        assertThat(admitted).isEqualTo(64 * 3);
+        RateLimitService service = beans(RateLimitService.class).get(0);
+        RuleId rule = RuleId.of("fixture", "PartnerClient.generate");
+        Awaitility.await("every call settled").atMost(SETTLES).until(() -> service.peek(rule, run)
+                .map(Allowance::remaining).orElse(-1L) == PartnerClient.BUDGET - used.get());
     }
 
     /** {@code ratelimit.requests} of a rule of the fixture with an outcome, over the instances. */

@@ -40,7 +40,7 @@ public interface LimitKindsContract {
     List<ConfigurableApplicationContext> apps();
 
     @ParameterizedTest
-    @EnumSource(Algorithm.class)
+    @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
     default void aLoginCountsExactlyItsFailuresUnderConcurrency(Algorithm algorithm) throws Exception {
         new FailedLogins(apps()).assertExactlyTheFailuresAreCounted(algorithm, "ada-" + algorithm);
     }
@@ -51,7 +51,7 @@ public interface LimitKindsContract {
      * Unblock) ends the block at once. The in-process store has no counter an operator can reset.
      */
     @ParameterizedTest
-    @EnumSource(Algorithm.class)
+    @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
     default void aClientDeniedOnceIsBlockedForThePenaltyUntilUnblocked(Algorithm algorithm) throws Exception {
         List<HttpProbe> probes = apps().stream().map(app -> new HttpProbe(FixtureApplication.port(app))).toList();
         String user = "eve-" + algorithm;
@@ -88,7 +88,7 @@ public interface LimitKindsContract {
      * exactly the rest. A batch heavier than the whole limit is refused as such.
      */
     @ParameterizedTest
-    @EnumSource(Algorithm.class)
+    @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
     default void batchesTakeExactlyTheUnitsThereAreWhateverTheirSizes(Algorithm algorithm) throws Exception {
         List<HttpProbe> probes = apps().stream().map(app -> new HttpProbe(FixtureApplication.port(app))).toList();
         String batch = BatchController.path(algorithm) + "?usercode=fay-" + algorithm + "&items=";
@@ -167,7 +167,7 @@ public interface LimitKindsContract {
     }
 
     @ParameterizedTest
-    @EnumSource(Algorithm.class)
+    @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
     default void aMixedBurstOfLoginsCountsOnlyItsFailures(Algorithm algorithm) throws Exception {
         new FailedLogins(apps()).assertAMixedBurstCountsOnlyFailures(algorithm, "bob-" + algorithm);
     }

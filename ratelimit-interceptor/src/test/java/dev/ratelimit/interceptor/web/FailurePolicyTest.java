@@ -2,20 +2,29 @@ package dev.ratelimit.interceptor.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.RateLimitService;
+import dev.ratelimit.interceptor.fixture.ConcurrencyController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.fixture.SettledCostController;
 import dev.ratelimit.interceptor.metrics.OutcomeCounts;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
+import dev.ratelimit.interceptor.testsupport.GatedBurst;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.stream.IntStream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
-/** The failure policies other than the default {@code local}, with Redis killed. */
+/**
+ * The failure policies, with Redis killed: those other than the default {@code local}, and what {@code local}
+ * does to each instance's share of a limit, to concurrency limits and to costs settled after the response.
+ */
 class FailurePolicyTest {
 
     @RegisterExtension
@@ -72,6 +81,42 @@ class FailurePolicyTest {
         long admitted = IntStream.range(0, 30).filter(i -> http.status("/user?usercode=shared") == 200).count();
 
         assertThat(admitted).as("50 per minute over 3 instances").isEqualTo(16);
+    }
+
+    /**
+     * While Redis is down a concurrency limit holds in process, at the instance's share of it: 2 at once
+     * over 2 instances is 1 here, and a request's end frees it.
+     */
+    @Test
+    void localHoldsEachInstancesShareOfAConcurrencyLimit() throws Exception {
+        HttpProbe http = startAndKillRedis("ratelimit.redis-failure.instances=2");
+
+        for (int round = 0; round < 2; round++) {
+            String run = "outage-" + round + "-" + System.nanoTime();
+            GatedBurst.Round burst = GatedBurst.send(List.of(http), 16, "/concurrent/gated?usercode=olga&run=" + run, run);
+
+            assertThat(burst.inside()).as("round %d", round).isEqualTo(ConcurrencyController.LIMIT / 2);
+            assertThat(burst.most()).isEqualTo(ConcurrencyController.LIMIT / 2);
+            assertThat(burst.refused()).extracting(HttpResponse::statusCode).containsOnly(429);
+            assertThat(burst.admitted()).isEqualTo(ConcurrencyController.LIMIT / 2);
+        }
+    }
+
+    /**
+     * While Redis is down a cost settled after the response is settled in process: 10 requests estimated at
+     * 2, each using 5, charge exactly 50 units there.
+     */
+    @Test
+    void localSettlesCostsInProcessWhileRedisIsDown() {
+        HttpProbe http = startAndKillRedis();
+        String path = SettledCostController.path("roomy", Algorithm.TOKEN_BUCKET) + "?usercode=olga&units=5";
+
+        IntStream.range(0, 10).forEach(i -> assertThat(http.status(path)).isEqualTo(200));
+
+        RateLimitService service = env.apps().get(0).getBean(RateLimitService.class);
+        Awaitility.await("50 units charged in process").atMost(Duration.ofSeconds(10)).until(() -> service.peek(
+                SettledCostController.rule("roomy", Algorithm.TOKEN_BUCKET), "olga").orElseThrow().remaining()
+                == SettledCostController.ROOMY - 50);
     }
 
     private HttpProbe startAndKillRedis(String... properties) {

@@ -8,10 +8,12 @@ import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.CallLimitsContract;
+import dev.ratelimit.interceptor.testsupport.ConcurrencyLimitsContract;
 import dev.ratelimit.interceptor.testsupport.ConcurrentClients;
 import dev.ratelimit.interceptor.testsupport.LimitKindsContract;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.SettledCostsContract;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,7 +23,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /** {@code ratelimit.store=memory}: exact limits with no Redis server at all. */
-class InProcessStoreTest implements LimitKindsContract, CallLimitsContract {
+class InProcessStoreTest implements LimitKindsContract, CallLimitsContract, ConcurrencyLimitsContract,
+        SettledCostsContract {
 
     private static ConfigurableApplicationContext app;
     private static HttpProbe http;
@@ -45,7 +48,7 @@ class InProcessStoreTest implements LimitKindsContract, CallLimitsContract {
     }
 
     @ParameterizedTest
-    @EnumSource(Algorithm.class)
+    @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
     void admitsExactlyTheLimitToSixtyFourConcurrentClients(Algorithm algorithm) throws Exception {
         int admitted = ConcurrentClients.admitted(64, 5,
                 thread -> TwoInstanceConcurrencyTest.admitted(http, AlgorithmController.path(algorithm) + "?usercode=racer"));

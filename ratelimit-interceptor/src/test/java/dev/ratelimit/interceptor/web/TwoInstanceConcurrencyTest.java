@@ -7,12 +7,14 @@ import dev.ratelimit.interceptor.fixture.AlgorithmController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.store.nearcache.NearCache;
 import dev.ratelimit.interceptor.testsupport.CallLimitsContract;
+import dev.ratelimit.interceptor.testsupport.ConcurrencyLimitsContract;
 import dev.ratelimit.interceptor.testsupport.ConcurrentClients;
 import dev.ratelimit.interceptor.testsupport.ConfigHashLimitsContract;
 import dev.ratelimit.interceptor.testsupport.DenyListContract;
 import dev.ratelimit.interceptor.testsupport.LimitKindsContract;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.SettledCostsContract;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,7 +24,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /** Two app instances on one Redis admit exactly the limit, no more and no less, under 64 concurrent clients. */
-class TwoInstanceConcurrencyTest implements LimitKindsContract, ConfigHashLimitsContract, CallLimitsContract, DenyListContract {
+class TwoInstanceConcurrencyTest implements LimitKindsContract, ConfigHashLimitsContract, CallLimitsContract,
+        DenyListContract, ConcurrencyLimitsContract, SettledCostsContract {
 
     private static final int THREADS_PER_INSTANCE = 32;
     private static final int REQUESTS_PER_THREAD = 5;
@@ -54,7 +57,7 @@ class TwoInstanceConcurrencyTest implements LimitKindsContract, ConfigHashLimits
     }
 
     @ParameterizedTest
-    @EnumSource(Algorithm.class)
+    @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
     void admitsExactlyTheLimitAcrossInstances(Algorithm algorithm) throws Exception {
         int admitted = ConcurrentClients.admitted(THREADS, REQUESTS_PER_THREAD,
                 thread -> admitted(instances.get(thread % 2), AlgorithmController.path(algorithm) + "?usercode=racer"));

@@ -9,7 +9,8 @@ import dev.ratelimit.interceptor.store.Decision;
  * integer arithmetic so that both stores give the same decisions for the same times. Not thread-safe:
  * the store only touches a state under its map's lock for that key.
  */
-sealed interface CounterState permits FixedWindowState, SlidingWindowState, SlidingLogState, TokenBucketState {
+sealed interface CounterState permits FixedWindowState, SlidingWindowState, SlidingLogState, TokenBucketState,
+        ConcurrencyState {
 
     /** Counts the request's cost at {@code now} (ms) against its limit per window. */
     default Decision acquire(long now, CounterRequest request) {
@@ -34,6 +35,22 @@ sealed interface CounterState permits FixedWindowState, SlidingWindowState, Slid
     boolean refund(long now, long reservedAt, CounterRequest request);
 
     /**
+     * Charges the request {@code units} more than its estimate, past the limit if need be, as the
+     * algorithm's charge script does. Only the fixed window and the token bucket settle costs.
+     */
+    default void charge(long now, CounterRequest request, long units) {
+        throw new UnsupportedOperationException(request.algorithm() + " does not settle costs");
+    }
+
+    /**
+     * Extends the request's lease by its window from {@code now} while it is live, as {@code concurrency_renew.lua}
+     * does; {@code false} when there is none to extend. Only {@link ConcurrencyState} holds leases.
+     */
+    default boolean renew(long now, CounterRequest request) {
+        return false;
+    }
+
+    /**
      * Whether the state is as good as absent at {@code now}: the moment its Redis key's TTL would end.
      * A state is never expired while it could still change a decision.
      */
@@ -46,6 +63,7 @@ sealed interface CounterState permits FixedWindowState, SlidingWindowState, Slid
             case SLIDING_WINDOW -> new SlidingWindowState();
             case SLIDING_LOG -> new SlidingLogState();
             case TOKEN_BUCKET -> new TokenBucketState();
+            case CONCURRENCY -> new ConcurrencyState();
         };
     }
 }

@@ -5,6 +5,7 @@ import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.Refund;
+import dev.ratelimit.interceptor.store.Settlement;
 import dev.ratelimit.interceptor.store.StoreDescription;
 import dev.ratelimit.interceptor.store.StoreResult;
 import java.time.Clock;
@@ -20,7 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Counters in this process, for single-instance apps, tests, and as the fallback when Redis is away.
- * The same four algorithms as the Redis scripts with the same arithmetic, so both give the same
+ * The same algorithms as the Redis scripts with the same arithmetic, so both give the same
  * decisions for the same times. Each counter is updated under the map's lock for its key only (no
  * global lock). A counter is dropped when its Redis key's TTL would end: a sweep at most once per
  * {@link #SWEEP_INTERVAL_MILLIS} of clock time removes them. At most {@code maxKeys} counters live at
@@ -98,6 +99,39 @@ public class MemoryRateLimitStore implements RateLimitStore {
             counters.computeIfPresent(request.key(), (key, entry) -> {
                 if (entry.algorithm() == request.algorithm()) {
                     entry.state().refund(now, refund.reservedAt(), request);
+                }
+                return entry;
+            });
+        }
+    }
+
+    /** What a response did not use goes back as a refund does; what it used beyond its estimate is charged. */
+    @Override
+    public void settle(List<Settlement> settlements) {
+        long now = clock.millis();
+        for (Settlement settlement : settlements) {
+            CounterRequest request = settlement.request();
+            long difference = settlement.difference();
+            if (difference < 0) {
+                refund(List.of(new Refund(request.withCost(-difference), settlement.reservedAt())));
+            } else if (difference > 0) {
+                counters.compute(request.key(), (key, entry) -> {
+                    Entry live = entry == null || entry.algorithm() != request.algorithm()
+                            ? new Entry(request.algorithm(), CounterState.create(request), new PenaltyState()) : entry;
+                    live.state().charge(now, request, difference);
+                    return live;
+                });
+            }
+        }
+    }
+
+    @Override
+    public void renew(List<CounterRequest> leases) {
+        long now = clock.millis();
+        for (CounterRequest lease : leases) {
+            counters.computeIfPresent(lease.key(), (key, entry) -> {
+                if (entry.algorithm() == lease.algorithm()) {
+                    entry.state().renew(now, lease);
                 }
                 return entry;
             });

@@ -17,10 +17,7 @@ final class TokenBucketState implements CounterState {
         long window = request.windowMillis();
         long cost = request.cost();
         ArrivalTime interval = new ArrivalTime(window / limit, window % limit).times(cost, limit);
-        ArrivalTime base = tat.roundedUpBelow(limit);
-        if (!base.isAfter(now)) {
-            base = new ArrivalTime(now, 0);
-        }
+        ArrivalTime base = arrival(now, limit);
         ArrivalTime next = base.plus(interval, limit);
         long ahead = next.ms() - now;
         boolean allowed = ahead < window || (ahead == window && next.rest() == 0);
@@ -53,6 +50,20 @@ final class TokenBucketState implements CounterState {
         return true;
     }
 
+    /** As {@code token_bucket_charge.lua}: the arrival time moves on by {@code units} intervals, past the burst if need be. */
+    @Override
+    public void charge(long now, CounterRequest request, long units) {
+        long limit = request.count();
+        long window = request.windowMillis();
+        tat = arrival(now, limit).plus(new ArrivalTime(window / limit, window % limit).times(units, limit), limit);
+    }
+
+    /** The arrival time stored, or now for a full bucket. */
+    private ArrivalTime arrival(long now, long limit) {
+        ArrivalTime stored = tat.roundedUpBelow(limit);
+        return stored.isAfter(now) ? stored : new ArrivalTime(now, 0);
+    }
+
     @Override
     public boolean expiredAt(long now) {
         return !tat.isAfter(now);
@@ -61,7 +72,7 @@ final class TokenBucketState implements CounterState {
     /** {@code ms + rest / limit} milliseconds. */
     private record ArrivalTime(long ms, long rest) {
 
-        /** {@code n} times this duration; {@code n * rest} stays below 2^53 (n is at most the limit). */
+        /** {@code n} times this duration; {@code n * rest} stays below 2^53 (n is what a limit pays off in a year at most). */
         ArrivalTime times(long n, long limit) {
             long rests = rest * n;
             return new ArrivalTime(ms * n + rests / limit, rests % limit);

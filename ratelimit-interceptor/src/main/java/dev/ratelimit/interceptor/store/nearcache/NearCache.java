@@ -61,14 +61,14 @@ public final class NearCache {
     }
 
     /**
-     * Remembers a denial; an admission changes nothing, nor does the denial of a refundable request: a
-     * refund on any instance may make room the moment after. A decision of a request sent before the last
+     * Remembers a denial; an admission changes nothing, nor does a denial that may end any moment (a refund,
+     * or a request ending, on any instance may make room the moment after). A decision of a request sent before the last
      * {@link #clear()} is ignored: what freed the key may have come after Redis decided.
      *
      * @param sentAtNanos {@link System#nanoTime()} when the request was sent to the store
      */
     public void learn(CounterRequest request, Decision decision, long sentAtNanos) {
-        if (decision.allowed() || request.refundable() || decision.retryAfterMillis() <= 0
+        if (decision.allowed() || request.denialMayEndAnyMoment() || decision.retryAfterMillis() <= 0
                 || sentAtNanos - clearedAtNanos <= 0) {
             return;
         }

@@ -5,6 +5,7 @@ import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.Refund;
+import dev.ratelimit.interceptor.store.Settlement;
 import dev.ratelimit.interceptor.store.StoreDescription;
 import dev.ratelimit.interceptor.store.StoreResult;
 import java.util.ArrayList;
@@ -74,10 +75,20 @@ public class NearCacheRateLimitStore implements RateLimitStore {
         return delegate.peek(requests);
     }
 
-    /** Nothing to forget: the denials of refundable requests are never remembered. */
+    /** Nothing to forget: the denials of refundable requests, and of concurrency limits, are never remembered. */
     @Override
     public void refund(List<Refund> refunds) {
         delegate.refund(refunds);
+    }
+
+    @Override
+    public void settle(List<Settlement> settlements) {
+        delegate.settle(settlements);
+    }
+
+    @Override
+    public void renew(List<CounterRequest> leases) {
+        delegate.renew(leases);
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.Refund;
+import dev.ratelimit.interceptor.store.Settlement;
 import dev.ratelimit.interceptor.store.StoreDescription;
 import dev.ratelimit.interceptor.store.StoreResult;
 import java.time.Duration;
@@ -96,6 +97,31 @@ public class FailoverRateLimitStore implements RateLimitStore {
         } else if (local != null) {
             local.refund(instances == 1 ? refunds : refunds.stream()
                     .map(refund -> new Refund(share(refund.request()), refund.reservedAt())).toList());
+        }
+    }
+
+    /** To the store that decides now, as refunds go. */
+    @Override
+    public void settle(List<Settlement> settlements) {
+        if (circuit.isClosed()) {
+            redis.settle(settlements);
+        } else if (local != null) {
+            local.settle(instances == 1 ? settlements : settlements.stream()
+                    .map(settlement -> new Settlement(share(settlement.request()), settlement.reservedAt(),
+                            settlement.units())).toList());
+        }
+    }
+
+    /**
+     * To the store that decides now, as refunds go: a lease the other store granted is not there, so it is
+     * left to expire there (Redis' counters are Redis' alone again once it answers).
+     */
+    @Override
+    public void renew(List<CounterRequest> leases) {
+        if (circuit.isClosed()) {
+            redis.renew(leases);
+        } else if (local != null) {
+            local.renew(leases);
         }
     }
 
