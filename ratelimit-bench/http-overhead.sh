@@ -16,6 +16,8 @@
 #             per limit, a note per refusal; their Redis writes run on a thread of their own)
 #   allowed-planned  as allowed, on a rule whose client plan is an expression on the request
 #             (GET /planned?plan=pro, with a count for plan pro in the config hash): what a plan costs
+#   denied    with the starter, GET /plain from a client on the deny list (deny.ip.127.0.0.1 in the config
+#             hash): every request is a 403, refused from the config snapshot without a Redis call
 #   redis-call without the starter, GET /redis-call (one INCR of the app's own per request: what a single
 #             Redis round trip costs a request here, whoever makes it)
 # After one warm-up pass (WARMUP seconds each, long enough for the JIT on a busy 2-core machine), ROUNDS passes run wrk against each in turn (side by side in time, so a change
@@ -37,7 +39,7 @@ CONNECTIONS=${CONNECTIONS:-32}
 WRK_THREADS=${WRK_THREADS:-1}
 ROUNDS=${ROUNDS:-5}
 OUT=${OUT:-ratelimit-bench/target/bench-results}
-read -r -a VARIANTS <<<"${VARIANTS:-bare no-rule allowed allowed-planned allowed-no-stats rejected rejected-no-stats rejected-uncached allowed-in-process redis-call}"
+read -r -a VARIANTS <<<"${VARIANTS:-bare no-rule allowed allowed-planned allowed-no-stats rejected rejected-no-stats rejected-uncached allowed-in-process denied redis-call}"
 
 if [[ "${1:-}" != "--no-build" ]]; then
   mvn -B -q -pl ratelimit-bench -am package dependency:build-classpath -DskipTests \
@@ -73,6 +75,9 @@ for variant in "${VARIANTS[@]}"; do
     allowed-planned) cp=$FULL_CP path=/planned?plan=pro
       await_redis "$redis_port"
       redis-cli -p "$redis_port" hset ratelimit:sysconfig app-bench.OverheadController.planned.plan.pro 1000000000/1 >/dev/null ;;
+    denied) cp=$FULL_CP path=/plain
+      await_redis "$redis_port"
+      redis-cli -p "$redis_port" hset ratelimit:sysconfig deny.ip.127.0.0.1 forever >/dev/null ;;
     redis-call) cp=$BARE_CP path=/redis-call ;;
   esac
   java -Xms512m -Xmx512m -cp "$cp" dev.ratelimit.bench.http.OverheadApplication \

@@ -3,6 +3,7 @@ package dev.ratelimit.bench.redis;
 import dev.ratelimit.bench.BenchLimit;
 import dev.ratelimit.bench.Limiter;
 import dev.ratelimit.bench.StoreLimiter;
+import dev.ratelimit.bench.call.BeanMethodLimiter;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.store.RedisRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
@@ -36,6 +37,19 @@ public enum RedisContender {
     /** A peek at a fixed window: the counting script in its mode that writes nothing. */
     OURS_FIXED_WINDOW_PEEK((redis, limit, keys) -> StoreLimiter.oneLimitPeeked(
             new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys)),
+    /** A limit of requests running at once: each request takes a lease and, admitted, releases it. */
+    OURS_CONCURRENCY((redis, limit, keys) ->
+            StoreLimiter.oneLease(new RedisRateLimitStore(Stores.connection(redis.template())), limit, keys)),
+    /** A fixed window whose cost is settled after the response: an estimate of 1, settled at 3. */
+    OURS_FIXED_WINDOW_SETTLED((redis, limit, keys) -> StoreLimiter.oneLimitSettled(
+            new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys, 3)),
+    /** A token bucket whose cost is settled after the response: an estimate of 1, settled at 3. */
+    OURS_TOKEN_BUCKET_SETTLED((redis, limit, keys) -> StoreLimiter.oneLimitSettled(
+            new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.TOKEN_BUCKET, limit, keys, 3)),
+    /** A client refused by a full deny list (10,000 entries): the config snapshot decides, Redis is not asked. */
+    OURS_DENY_LIST((redis, limit, keys) -> new DenyListLimiter(keys)),
+    /** A limited bean method called through its proxy in a running app (a fixed window per user). */
+    OURS_BEAN_METHOD((redis, limit, keys) -> new BeanMethodLimiter(redis.port(), limit, keys)),
     /** Two stacked fixed-window limits per request (user and IP), sent together. */
     OURS_TWO_LIMITS((redis, limit, keys) ->
             StoreLimiter.twoLimits(new RedisRateLimitStore(Stores.connection(redis.template())), limit, keys)),
@@ -54,7 +68,8 @@ public enum RedisContender {
 
     /** Our kinds of limit beyond the plain count, measured beside our fixed window rather than against the peers. */
     private static final Set<RedisContender> OUR_OTHER_KINDS = EnumSet.of(OURS_FIXED_WINDOW_REFUNDED,
-            OURS_FIXED_WINDOW_PENALIZED, OURS_FIXED_WINDOW_COST_3, OURS_DAILY_QUOTA, OURS_FIXED_WINDOW_PEEK);
+            OURS_FIXED_WINDOW_PENALIZED, OURS_FIXED_WINDOW_COST_3, OURS_DAILY_QUOTA, OURS_FIXED_WINDOW_PEEK,
+            OURS_CONCURRENCY, OURS_FIXED_WINDOW_SETTLED, OURS_TOKEN_BUCKET_SETTLED, OURS_DENY_LIST, OURS_BEAN_METHOD);
 
     /** How a contender is set up on a running Redis. */
     @FunctionalInterface
