@@ -18,9 +18,25 @@ public class RateLimitExceededException extends RuntimeException {
      * @param retryAfter how long until a call would be admitted (unless others take the room first)
      */
     public RateLimitExceededException(RuleId rule, Duration retryAfter) {
-        super("Rate limit " + rule + " exceeded; a call is admitted again in " + retryAfter.toMillis() + " ms");
+        this("Rate limit " + rule + " exceeded; a call is admitted again in " + retryAfter.toMillis() + " ms", rule,
+                retryAfter);
+    }
+
+    private RateLimitExceededException(String message, RuleId rule, Duration retryAfter) {
+        super(message);
         this.rule = rule;
         this.retryAfter = retryAfter;
+    }
+
+    /**
+     * A call whose client or key is on the deny list ({@code <module>.deny.ip}, {@code .user} or {@code .key}).
+     *
+     * @param untilEnd how long until the entry ends; zero for an entry without an end, which no wait ends
+     */
+    public static RateLimitExceededException denied(RuleId rule, Duration untilEnd) {
+        return new RateLimitExceededException("Denied by the deny list (" + rule + ") "
+                + (untilEnd.isZero() ? "until an operator removes the entry" : "for " + untilEnd.toMillis() + " ms more"),
+                rule, untilEnd);
     }
 
     public RuleId rule() {

@@ -130,7 +130,7 @@ public class CallLimiter {
     private RuntimeException refusal(Verdict verdict, RuleId subject) {
         if (verdict.kind() == Verdict.Kind.DENY) {
             // Named as the deny list's refusals are metered; no wait ends a denial sooner than its entry.
-            return new RateLimitExceededException(RuleId.of(catalog.naming().module(), verdict.denial().kind().rule()),
+            return RateLimitExceededException.denied(RuleId.of(catalog.naming().module(), verdict.denial().kind().rule()),
                     verdict.retryAfter());
         }
         if (verdict.kind() == Verdict.Kind.TOO_COSTLY) {

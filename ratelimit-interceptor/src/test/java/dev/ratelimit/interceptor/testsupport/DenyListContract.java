@@ -16,6 +16,7 @@ import dev.ratelimit.interceptor.log.report.LogReports;
 import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.stats.TrafficCount;
 import dev.ratelimit.interceptor.stats.TrafficGranularity;
+import dev.ratelimit.interceptor.stats.TrafficRecorder;
 import dev.ratelimit.interceptor.stats.TrafficStatistics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -87,6 +88,8 @@ public interface DenyListContract {
                 });
 
         assertThat(metered(DenyList.Kind.USER) - meteredBefore).as("metered denied").isEqualTo(refusals.get());
+        // Written now rather than at the next interval: what is counted, not when it is written, is under test.
+        apps().forEach(app -> app.getBean(TrafficRecorder.class).flush());
         Awaitility.await("every refusal in the live statistics").atMost(Duration.ofSeconds(20))
                 .until(() -> inLiveStatistics(DenyList.Kind.USER) == metered(DenyList.Kind.USER));
         Awaitility.await("every refusal in the interception log, as the deny list's").atMost(Duration.ofSeconds(20))
@@ -140,7 +143,11 @@ public interface DenyListContract {
         // A call of a bean method counting the key is refused as a request is.
         PartnerClient client = first.getBean(PartnerClient.class);
         assertThatThrownBy(() -> client.fixedWindow(tenant)).isInstanceOfSatisfying(RateLimitExceededException.class,
-                refused -> assertThat(refused.rule()).hasToString("fixture.deny.key"));
+                refused -> {
+                    assertThat(refused.rule()).hasToString("fixture.deny.key");
+                    assertThat(refused.retryAfter()).isBetween(Duration.ofMinutes(55), Duration.ofHours(1));
+                    assertThat(refused).hasMessageStartingWith("Denied by the deny list (fixture.deny.key) for ");
+                });
         assertThat(client.fixedWindow("other-" + tenant)).isEqualTo("sent to other-" + tenant);
         assertThat(probes.get(0).status(UNLIMITED + "?usercode=" + tenant)).as("a key is no user").isEqualTo(200);
         assertThat(apps()).allSatisfy(app -> assertThat(app.getBean(RateLimitEndpoint.class).report().snapshot()
