@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.log.writer;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.log.Interception;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,13 +16,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * refused 50,000 times a second is then one row a second, not 50,000. Request threads only look up
  * their entry and add one to it; at most {@code capacity} entries wait at once, and an interception
  * that would need one more is refused (and counted by the caller). A row's time is its first
- * interception's.
+ * interception's, and rows are taken in the order their first interceptions came, so that a log's ids
+ * follow its times within one write.
  */
 final class InterceptionCoalescer {
 
     private final ConcurrentHashMap<Sameness, Pending> pending = new ConcurrentHashMap<>();
     /** Entries in the map or about to be: counted apart from it, so that concurrent callers never pass the capacity. */
     private final AtomicInteger entries = new AtomicInteger();
+    /** Numbers each new entry in the order it came. */
+    private final AtomicLong arrivals = new AtomicLong();
     private final int capacity;
     private final long windowNanos;
 
@@ -46,7 +50,7 @@ final class InterceptionCoalescer {
                 entries.decrementAndGet();
                 return false;
             }
-            if (pending.putIfAbsent(key, new Pending(interception, nowNanos)) == null) {
+            if (pending.putIfAbsent(key, new Pending(interception, nowNanos, arrivals.incrementAndGet())) == null) {
                 return true;
             }
             entries.decrementAndGet(); // another caller made the entry first: add to it
@@ -82,15 +86,20 @@ final class InterceptionCoalescer {
                 long hits = waiting.close();
                 remove(entry.getKey(), waiting);
                 if (hits > 0) {
-                    taken.add(new Coalesced(waiting.first, hits));
+                    taken.add(new Coalesced(waiting.first, hits, waiting.arrival));
                 }
             }
         }
+        taken.sort(Comparator.comparingLong(Coalesced::arrival));
         return taken;
     }
 
-    /** The first interception of a row, with the number of identical ones it stands for. */
-    record Coalesced(Interception first, long hits) {
+    /**
+     * The first interception of a row, with the number of identical ones it stands for.
+     *
+     * @param arrival the row's place among the rows of its coalescer, in the order they came
+     */
+    record Coalesced(Interception first, long hits, long arrival) {
     }
 
     /** What makes two interceptions one row: all but the time. */
@@ -111,11 +120,13 @@ final class InterceptionCoalescer {
 
         final Interception first;
         final long firstNanos;
+        final long arrival;
         private final AtomicLong hits = new AtomicLong(1);
 
-        Pending(Interception first, long firstNanos) {
+        Pending(Interception first, long firstNanos, long arrival) {
             this.first = first;
             this.firstNanos = firstNanos;
+            this.arrival = arrival;
         }
 
         boolean hit() {
