@@ -3,12 +3,15 @@ package dev.ratelimit.interceptor.testsupport;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,12 +50,24 @@ public final class RedisServerProcess implements AutoCloseable {
 
     /** Starts a server on a free port. */
     public static RedisServerProcess start() {
-        return start(freePort(), List.of());
+        return start(List.of());
     }
 
-    /** Starts a server on a free port with extra command line options (e.g. {@code --maxmemory 4mb}). */
+    /**
+     * Starts a server on a free port with extra command line options (e.g. {@code --maxmemory 4mb}). A port
+     * that another process (a test JVM of the same build) took between the choice and the start is left for
+     * another one.
+     */
     public static RedisServerProcess start(List<String> options) {
-        return start(freePort(), options);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return start(freePort(), options);
+            } catch (PortTakenException e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /**
@@ -185,20 +200,43 @@ public final class RedisServerProcess implements AutoCloseable {
             throw new UncheckedIOException("Cannot start " + executable, e);
         }
         Awaitility.await("redis-server on port " + port).atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(20))
-                .until(this::answersPing);
+                .until(this::answers);
     }
 
-    private boolean answersPing() {
+    /**
+     * Whether this process answers on its port. Asked for its process id, so that a server of another
+     * test JVM on the same port is never taken for it.
+     */
+    private boolean answers() {
         if (!process.isAlive()) {
-            throw new IllegalStateException("redis-server exited with " + process.exitValue());
+            throw process.exitValue() != 0 && !isFree(port)
+                    ? new PortTakenException(port)
+                    : new IllegalStateException("redis-server exited with " + process.exitValue());
         }
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
-            socket.getOutputStream().write("PING\r\n".getBytes());
-            byte[] reply = new byte[7];
-            return socket.getInputStream().read(reply) > 0 && new String(reply).startsWith("+PONG");
+            socket.setSoTimeout(1000);
+            socket.getOutputStream().write("INFO server\r\n".getBytes(StandardCharsets.US_ASCII));
+            BufferedReader reply = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+            for (String line = reply.readLine(); line != null; line = reply.readLine()) {
+                if (line.startsWith("process_id:")) {
+                    if (Long.parseLong(line.substring("process_id:".length()).trim()) == process.pid()) {
+                        return true;
+                    }
+                    // Another server holds the port: ours exits, and the next poll says so.
+                    return false;
+                }
+            }
+            return false;
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /** The port chosen was taken by another process before the server could bind it. */
+    private static final class PortTakenException extends IllegalStateException {
+        PortTakenException(int port) {
+            super("Port " + port + " was taken before redis-server could bind it");
         }
     }
 
