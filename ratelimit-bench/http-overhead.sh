@@ -18,6 +18,10 @@
 #             (GET /planned?plan=pro, with a count for plan pro in the config hash): what a plan costs
 #   denied    with the starter, GET /plain from a client on the deny list (deny.ip.127.0.0.1 in the config
 #             hash): every request is a 403, refused from the config snapshot without a Redis call
+#   allowed-traced  as allowed, in an app traced by Micrometer Tracing over OpenTelemetry (every request
+#             sampled, spans ended but exported nowhere): the request's span and the limiter's decision span
+#   allowed-traced-unobserved  as allowed-traced, with the limiter's observation switched off
+#             (management.observations.enable.ratelimit=false): the difference is what the decision span costs
 #   redis-call without the starter, GET /redis-call (one INCR of the app's own per request: what a single
 #             Redis round trip costs a request here, whoever makes it)
 # After one warm-up pass (WARMUP seconds each, long enough for the JIT on a busy 2-core machine), ROUNDS passes run wrk against each in turn (side by side in time, so a change
@@ -39,13 +43,16 @@ CONNECTIONS=${CONNECTIONS:-32}
 WRK_THREADS=${WRK_THREADS:-1}
 ROUNDS=${ROUNDS:-5}
 OUT=${OUT:-ratelimit-bench/target/bench-results}
-read -r -a VARIANTS <<<"${VARIANTS:-bare no-rule allowed allowed-planned allowed-no-stats rejected rejected-no-stats rejected-uncached allowed-in-process denied redis-call}"
+read -r -a VARIANTS <<<"${VARIANTS:-bare no-rule allowed allowed-planned allowed-no-stats rejected rejected-no-stats rejected-uncached allowed-in-process denied allowed-traced allowed-traced-unobserved redis-call}"
 
 if [[ "${1:-}" != "--no-build" ]]; then
   mvn -B -q -pl ratelimit-bench -am package dependency:build-classpath -DskipTests \
       -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime
 fi
-FULL_CP="ratelimit-bench/target/classes:$(cat ratelimit-bench/target/classpath.txt)"
+# Tracing's jars only where a variant is traced: elsewhere the app has no observation registry (the no-op one).
+TRACED_CP="ratelimit-bench/target/classes:$(cat ratelimit-bench/target/classpath.txt)"
+FULL_CP=$(tr ':' '\n' <<<"$TRACED_CP" \
+    | grep -v -E '/(io/opentelemetry|micrometer-tracing[^/]*|context-propagation|spring-boot-micrometer-[^/]*|spring-boot-opentelemetry)/' | paste -sd: -)
 BARE_CP=$(tr ':' '\n' <<<"$FULL_CP" | grep -v -E '/(ratelimit-interceptor|i18n)/' | paste -sd: -)
 mkdir -p "$OUT/http"
 
@@ -63,6 +70,7 @@ for variant in "${VARIANTS[@]}"; do
   store=redis
   near_cache=true
   stats=true
+  extra=()
   case $variant in
     bare) cp=$BARE_CP path=/plain ;;
     no-rule) cp=$FULL_CP path=/plain ;;
@@ -78,12 +86,16 @@ for variant in "${VARIANTS[@]}"; do
     denied) cp=$FULL_CP path=/plain
       await_redis "$redis_port"
       redis-cli -p "$redis_port" hset ratelimit:sysconfig deny.ip.127.0.0.1 forever >/dev/null ;;
+    allowed-traced) cp=$TRACED_CP path=/allowed
+      extra=(--management.tracing.sampling.probability=1.0) ;;
+    allowed-traced-unobserved) cp=$TRACED_CP path=/allowed
+      extra=(--management.tracing.sampling.probability=1.0 --management.observations.enable.ratelimit=false) ;;
     redis-call) cp=$BARE_CP path=/redis-call ;;
   esac
   java -Xms512m -Xmx512m -cp "$cp" dev.ratelimit.bench.http.OverheadApplication \
       --server.port="$app_port" --spring.application.name=app-bench \
       --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$redis_port" \
-      --ratelimit.store="$store" --ratelimit.near-cache.enabled="$near_cache" --ratelimit.stats.enabled="$stats" --logging.level.root=WARN >"$OUT/http/app-$variant.log" 2>&1 &
+      --ratelimit.store="$store" --ratelimit.near-cache.enabled="$near_cache" --ratelimit.stats.enabled="$stats" --logging.level.root=WARN "${extra[@]}" >"$OUT/http/app-$variant.log" 2>&1 &
   PIDS+=($!)
   APP_PID[$variant]=$!
   URL[$variant]="http://127.0.0.1:$app_port$path"

@@ -14,6 +14,7 @@ import dev.ratelimit.interceptor.config.SysConfigDefaults;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
 import dev.ratelimit.interceptor.config.document.RuleDocuments;
+import dev.ratelimit.interceptor.decision.VerdictObservationConvention;
 import dev.ratelimit.interceptor.decision.RequestLimiter;
 import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
@@ -48,6 +49,7 @@ import dev.ratelimit.interceptor.web.RateLimitInterceptor;
 import dev.ratelimit.interceptor.web.RejectionHandler;
 import dev.ratelimit.interceptor.web.RejectionMessages;
 import dev.ratelimit.interceptor.web.ResponseExpressions;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -390,10 +392,13 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnBean(RateLimitStore.class)
     RequestLimiter rateLimitRequestLimiter(RuleCatalog catalog, RedisKeys keys, RateLimitStore store,
                                            InterceptionLog interceptionLog, ObjectProvider<RateLimitMetrics> metrics,
-                                           Whitelist whitelist, RateLimitProperties properties, HeldLeases leases) {
+                                           Whitelist whitelist, RateLimitProperties properties, HeldLeases leases,
+                                           ObjectProvider<ObservationRegistry> observations,
+                                           ObjectProvider<VerdictObservationConvention> convention) {
         return new RequestLimiter(catalog, keys, store, interceptionLog,
                 RateLimitMetrics.all(metrics.orderedStream().toList()), whitelist, Clock.systemUTC(),
-                properties.quota().zone(), leases);
+                properties.quota().zone(), leases, observations.getIfAvailable(() -> ObservationRegistry.NOOP),
+                convention.getIfAvailable());
     }
 
     @Bean

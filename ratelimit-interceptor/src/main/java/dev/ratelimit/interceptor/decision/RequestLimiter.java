@@ -21,6 +21,8 @@ import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.Refund;
 import dev.ratelimit.interceptor.store.Settlement;
 import dev.ratelimit.interceptor.store.StoreResult;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,9 +39,12 @@ import java.util.Map;
  * among the enforced limits (a limit in shadow mode only logs and meters its denial), the most
  * restrictive denial. A store that fails never fails the request. What a request took that its ending
  * settles (units of {@code countWhen} limits, the leases of concurrency limits, estimates of costs
- * settled after the response) is settled through {@link #complete}.
+ * settled after the response) is settled through {@link #complete}. Each decision on a limited request (or one
+ * the deny list could refuse) is a {@link VerdictObservation}; with the no-op registry it costs nothing.
  */
 public class RequestLimiter {
+
+    private static final VerdictObservationConvention DEFAULT_CONVENTION = new DefaultVerdictObservationConvention();
 
     private final RuleCatalog catalog;
     private final RedisKeys keys;
@@ -50,6 +55,10 @@ public class RequestLimiter {
     private final Clock clock;
     private final QuotaPeriods quotaPeriods;
     private final HeldLeases leases;
+    private final ObservationRegistry observations;
+    private final VerdictObservationConvention convention;
+    /** The kind of store, for the observations. */
+    private final String storeType;
     private final FailureWarnings failures = new FailureWarnings();
     /** The rules the deny list's refusals are metered under: {@code deny.ip}, {@code deny.user}, {@code deny.key} of the module. */
     private final Map<DenyList.Kind, RuleId> denyRules = new EnumMap<>(DenyList.Kind.class);
@@ -58,10 +67,12 @@ public class RequestLimiter {
      * @param whitelist clients never limited, besides those of the config hash
      * @param quotaZone the time zone of calendar quotas that name none ({@code ratelimit.quota.zone})
      * @param leases    the leases of this instance's requests running under concurrency limits
+     * @param observations where decisions are observed ({@link ObservationRegistry#NOOP} for nowhere)
+     * @param convention   the names and tags of those observations; {@code null} for the default
      */
     public RequestLimiter(RuleCatalog catalog, RedisKeys keys, RateLimitStore store, InterceptionLog interceptionLog,
                           RateLimitMetrics metrics, Whitelist whitelist, Clock clock, ZoneId quotaZone,
-                          HeldLeases leases) {
+                          HeldLeases leases, ObservationRegistry observations, VerdictObservationConvention convention) {
         this.catalog = catalog;
         this.keys = keys;
         this.store = store;
@@ -71,6 +82,9 @@ public class RequestLimiter {
         this.clock = clock;
         this.quotaPeriods = new QuotaPeriods(quotaZone, clock);
         this.leases = leases;
+        this.observations = observations;
+        this.convention = convention;
+        this.storeType = store.describe().type();
         for (DenyList.Kind kind : DenyList.Kind.values()) {
             denyRules.put(kind, RuleId.of(catalog.naming().module(), kind.rule()));
         }
@@ -97,6 +111,29 @@ public class RequestLimiter {
     }
 
     private Verdict decide(RulesInForce rules, List<LimitDefinition> inForce, LimitedRequest request) {
+        if (inForce.isEmpty() && rules.snapshot().denyList().isEmpty()) {
+            return Verdict.PASS; // nothing to decide, and nothing to observe: an endpoint without a limit pays nothing
+        }
+        VerdictContext context = new VerdictContext(catalog.naming().module(), storeType);
+        Observation observation = VerdictObservation.DECISION.observation(convention,
+                DEFAULT_CONVENTION, () -> context, observations).start();
+        // In scope while it decides, so that the store client's own observations (Lettuce's) nest in it.
+        try (Observation.Scope scope = observation.openScope()) {
+            Verdict verdict = decide(rules, inForce, request, context);
+            if (context.refused()) {
+                observation.event(VerdictObservation.Events.REFUSED);
+            }
+            return verdict;
+        } catch (RuntimeException e) {
+            observation.error(e);
+            throw e;
+        } finally {
+            observation.stop();
+        }
+    }
+
+    private Verdict decide(RulesInForce rules, List<LimitDefinition> inForce, LimitedRequest request,
+                           VerdictContext context) {
         RuleSnapshot snapshot = rules.snapshot();
         // Before anything is counted, and before the whitelist: a denial is an operator's explicit, narrower
         // decision. Endpoints without a limit too: a denied client is refused everywhere.
@@ -104,7 +141,7 @@ public class RequestLimiter {
         if (!denyList.isEmpty()) {
             DenyList.Entry denial = denial(denyList, request, inForce);
             if (denial != null) {
-                return deny(request, snapshot, denial);
+                return deny(request, snapshot, denial, context);
             }
         }
         if (inForce.isEmpty()) {
@@ -112,7 +149,7 @@ public class RequestLimiter {
         }
         // After the rule lookup, so that unlimited endpoints never pay for resolving who the client is.
         if (whitelisted(request, snapshot.whitelist())) {
-            inForce.forEach(limit -> metrics.outcome(limit.id(), Outcome.SKIPPED));
+            inForce.forEach(limit -> outcome(context, limit.id(), Outcome.SKIPPED));
             return Verdict.PASS;
         }
         List<LimitDefinition> counted = new ArrayList<>(inForce.size());
@@ -120,7 +157,7 @@ public class RequestLimiter {
         for (LimitDefinition limit : inForce) {
             String identity = request.identity(limit);
             if (identity == null) {
-                metrics.outcome(limit.id(), Outcome.SKIPPED);
+                outcome(context, limit.id(), Outcome.SKIPPED);
                 continue;
             }
             limit = rules.forClient(limit, identity, rules.resolvesPlans(limit) ? request.plan(limit) : null, clock);
@@ -129,10 +166,10 @@ public class RequestLimiter {
                 // Before anything is counted: a request no wait would let through takes nothing. A limit in
                 // shadow mode only says it would have refused.
                 if (rules.anyShadow() && rules.shadow(limit)) {
-                    metrics.outcome(limit.id(), Outcome.SHADOW_BLOCKED);
+                    outcome(context, limit.id(), Outcome.SHADOW_BLOCKED);
                     continue;
                 }
-                metrics.outcome(limit.id(), Outcome.BLOCKED);
+                outcome(context, limit.id(), Outcome.BLOCKED);
                 return Verdict.tooCostly(limit, cost);
             }
             counted.add(limit);
@@ -144,10 +181,11 @@ public class RequestLimiter {
         long sentAt = System.nanoTime();
         StoreResult result = acquire(counters, sentAt);
         if (result instanceof StoreResult.NotDecided notDecided) {
-            counted.forEach(limit -> metrics.outcome(limit.id(), Outcome.ERROR));
+            counted.forEach(limit -> outcome(context, limit.id(), Outcome.ERROR));
+            context.failed(notDecided.reason(), notDecided.refuse());
             return notDecided.refuse() ? Verdict.refuse(notDecided.retryAfter()) : Verdict.PASS;
         }
-        return enforce(request, rules, counted, counters, ((StoreResult.Decided) result).decisions(), sentAt);
+        return enforce(request, rules, counted, counters, ((StoreResult.Decided) result).decisions(), sentAt, context);
     }
 
     /**
@@ -174,9 +212,9 @@ public class RequestLimiter {
     }
 
     /** Meters and logs a refusal of the deny list; no limit counted the request, and shadow mode does not apply. */
-    private Verdict deny(LimitedRequest request, RuleSnapshot snapshot, DenyList.Entry denial) {
+    private Verdict deny(LimitedRequest request, RuleSnapshot snapshot, DenyList.Entry denial, VerdictContext context) {
         RuleId rule = denyRules.get(denial.kind());
-        metrics.outcome(rule, Outcome.DENIED);
+        outcome(context, rule, Outcome.DENIED);
         Instant now = clock.instant();
         if (snapshot.logCheck()) {
             interceptionLog.record(new Interception(now, rule.module(), rule.rule(), request.user(), request.clientIp(),
@@ -184,6 +222,12 @@ public class RequestLimiter {
                     Interception.Reason.DENY));
         }
         return Verdict.deny(denial, Duration.ofMillis(denial.millisLeft(now)));
+    }
+
+    /** What one limit (or the deny list) did with the request: metered, and told to the decision's observation. */
+    private void outcome(VerdictContext context, RuleId rule, Outcome outcome) {
+        metrics.outcome(rule, outcome);
+        context.outcome(rule, outcome);
     }
 
     private StoreResult acquire(List<CounterRequest> counters, long sentAt) {
@@ -203,7 +247,8 @@ public class RequestLimiter {
      * @param sentAt when the counters were sent to the store: when a lease taken was last renewed, at the latest
      */
     private Verdict enforce(LimitedRequest request, RulesInForce rules, List<LimitDefinition> counted,
-                            List<CounterRequest> counters, List<Decision> decisions, long sentAt) {
+                            List<CounterRequest> counters, List<Decision> decisions, long sentAt,
+                            VerdictContext context) {
         RuleSnapshot snapshot = rules.snapshot();
         boolean anyShadow = rules.anyShadow();
         List<LimitDefinition> enforcedLimits = anyShadow ? new ArrayList<>(counted.size()) : counted;
@@ -213,7 +258,7 @@ public class RequestLimiter {
             LimitDefinition limit = counted.get(i);
             boolean shadow = anyShadow && rules.shadow(limit);
             if (decisions.get(i).allowed()) {
-                metrics.outcome(limit.id(), Outcome.ALLOWED);
+                outcome(context, limit.id(), Outcome.ALLOWED);
                 if (limit.reserves()) {
                     if (reservations.isEmpty()) {
                         reservations = new ArrayList<>(counted.size());
@@ -224,10 +269,10 @@ public class RequestLimiter {
                     }
                 }
             } else if (shadow) {
-                metrics.outcome(limit.id(), Outcome.SHADOW_BLOCKED);
+                outcome(context, limit.id(), Outcome.SHADOW_BLOCKED);
                 log(request, snapshot, limit, true);
             } else {
-                metrics.outcome(limit.id(), Outcome.BLOCKED);
+                outcome(context, limit.id(), Outcome.BLOCKED);
                 metrics.denied(limit, counters.get(i).key(), decisions.get(i).retryAfterMillis());
             }
             if (anyShadow && !shadow) {

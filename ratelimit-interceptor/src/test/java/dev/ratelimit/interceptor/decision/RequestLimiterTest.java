@@ -27,6 +27,7 @@ import dev.ratelimit.interceptor.store.StoreResult;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.Stores;
+import io.micrometer.observation.tck.TestObservationRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -67,6 +68,7 @@ class RequestLimiterTest {
     private static RequestLimiter limiter;
     private static final RecordingInterceptionLog log = new RecordingInterceptionLog(100);
     private static final List<String> outcomes = new CopyOnWriteArrayList<>();
+    private static final TestObservationRegistry observations = TestObservationRegistry.create();
 
     @BeforeAll
     static void start() throws Exception {
@@ -96,7 +98,7 @@ class RequestLimiterTest {
         leases = new HeldLeases(Stores.DEFAULTS.concurrency().maxHold());
         limiter = new RequestLimiter(new RuleCatalog(endpoints, snapshots), new RedisKeys("ratelimit"),
                 new MemoryRateLimitStore(Clock.systemUTC(), 1000), log, new RecordingMetrics(), Whitelist.EMPTY,
-                Clock.systemUTC(), ZoneOffset.UTC, leases);
+                Clock.systemUTC(), ZoneOffset.UTC, leases, observations, null);
     }
 
     @AfterAll
@@ -111,6 +113,7 @@ class RequestLimiterTest {
         redis.emptyAll();
         snapshots.refresh();
         outcomes.clear();
+        observations.clear();
     }
 
     @Test
@@ -240,6 +243,58 @@ class RequestLimiterTest {
      * when it cannot tell), its lease released whatever it says; a request another limit refused never ran,
      * and gives back its estimate at once.
      */
+    @Test
+    void eachDecisionIsAnObservationWithItsRuleAndOutcomeAndARefusalIsAnEventOnIt() {
+        limiter.decide(create, new Request("kai", "10.0.0.7", 1));
+        limiter.decide(create, new Request("kai", "10.0.0.7", 1));
+
+        assertThat(observations).hasNumberOfObservationsWithNameEqualTo("ratelimit.verdict", 2)
+                .forAllObservationsWithNameEqualTo("ratelimit.verdict", decision -> decision
+                        .hasLowCardinalityKeyValue("ratelimit.module", "shop")
+                        .hasLowCardinalityKeyValue("ratelimit.rule", USER.rule())
+                        .hasLowCardinalityKeyValue("ratelimit.store", "memory")
+                        .doesNotHaveHighCardinalityKeyValueWithKey("ratelimit.failure")
+                        .doesNotHaveError());
+        observations.clear();
+
+        limiter.decide(create, new Request("kai", "10.0.0.7", 1));
+
+        assertThat(observations).hasSingleObservationThat().hasNameEqualTo("ratelimit.verdict")
+                .hasContextualNameEqualTo("ratelimit " + USER.rule())
+                .hasLowCardinalityKeyValue("ratelimit.outcome", "blocked")
+                .hasEvent("ratelimit.refused").hasBeenStopped();
+        assertThat(observations).hasHandledContextsThatSatisfy(contexts -> assertThat(contexts)
+                .allSatisfy(context -> assertThat(context.getAllKeyValues().stream().map(Object::toString))
+                        .as("never the identity").noneMatch(keyValue -> keyValue.contains("kai")
+                                || keyValue.contains("10.0.0.7"))));
+    }
+
+    @Test
+    void anAdmittedDecisionHasNoRefusalAndAnEndpointWithoutALimitIsNotObserved() {
+        limiter.decide(open, new Request("lee", "10.0.0.8", 1));
+        assertThat(observations).doesNotHaveAnyObservation();
+
+        limiter.decide(create, new Request("lee", "10.0.0.8", 1));
+        assertThat(observations).hasSingleObservationThat().hasLowCardinalityKeyValue("ratelimit.outcome", "allowed")
+                .doesNotHaveEvent("ratelimit.refused").hasBeenStopped();
+    }
+
+    @Test
+    void aDenialIsObservedUnderTheDenyListsRuleAndAWhitelistedClientAsSkipped() {
+        editor.deny(DenyList.Kind.IP, "10.67.0.0/16", null, "");
+        editor.setWhitelistIps("10.68.0.0/16");
+        snapshots.refresh();
+
+        limiter.decide(open, new Request("mo", "10.67.1.1", 1));
+        assertThat(observations).hasSingleObservationThat().hasLowCardinalityKeyValue("ratelimit.outcome", "denied")
+                .hasLowCardinalityKeyValue("ratelimit.rule", "deny.ip").hasEvent("ratelimit.refused");
+        observations.clear();
+
+        limiter.decide(create, new Request("mo", "10.68.1.1", 1));
+        assertThat(observations).hasSingleObservationThat().hasLowCardinalityKeyValue("ratelimit.outcome", "skipped")
+                .doesNotHaveEvent("ratelimit.refused");
+    }
+
     @Test
     void aRequestEndsAsItsCompletionSays() {
         Verdict first = limiter.decide(generate, new Request("fay", "10.0.0.6", 1));

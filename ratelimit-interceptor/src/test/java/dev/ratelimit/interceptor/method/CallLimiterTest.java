@@ -33,6 +33,7 @@ import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.ManualClock;
 import dev.ratelimit.interceptor.testsupport.Stores;
 import dev.ratelimit.interceptor.web.ResponseExpressions;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -72,7 +73,7 @@ class CallLimiterTest {
                 Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofSeconds(1), clock));
         RequestLimiter limiter = new RequestLimiter(rules, new RedisKeys("ratelimit"),
                 new MemoryRateLimitStore(clock, 1000), log, new Outcomes(), Whitelist.EMPTY, clock, ZoneOffset.UTC,
-                new HeldLeases(Stores.DEFAULTS.concurrency().maxHold()));
+                new HeldLeases(Stores.DEFAULTS.concurrency().maxHold()), ObservationRegistry.NOOP, null);
         DimensionKeys identities = new DimensionKeys(new RequestUserResolver("usercode", "usercode", true),
                 new TrustedProxyResolver(List.of()), 64, new CustomKeyExpressions(null));
         calls = new CallLimiter(rules, limiter, identities, wait -> {

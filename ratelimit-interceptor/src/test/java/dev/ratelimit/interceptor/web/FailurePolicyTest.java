@@ -4,17 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.RateLimitService;
+import dev.ratelimit.interceptor.decision.VerdictContext;
 import dev.ratelimit.interceptor.fixture.ConcurrencyController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.fixture.SettledCostController;
+import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.metrics.OutcomeCounts;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.testsupport.GatedBurst;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -44,9 +50,28 @@ class FailurePolicyTest {
     void closedRefusesLimitedRequestsWith503UntilRedisIsBack() {
         HttpProbe http = startAndKillRedis("ratelimit.redis-failure.mode=closed",
                 "ratelimit.redis-failure.probe-interval=1500ms");
+        List<VerdictContext> observed = new CopyOnWriteArrayList<>();
+        env.apps().get(0).getBean(ObservationRegistry.class).observationConfig().observationHandler(new ObservationHandler<VerdictContext>() {
+            @Override
+            public boolean supportsContext(Observation.Context context) {
+                return context instanceof VerdictContext;
+            }
+
+            @Override
+            public void onEvent(Observation.Event event, VerdictContext context) {
+                observed.add(context);
+            }
+        });
 
         HttpResponse<String> refused = http.get("/stacked?usercode=olga", "Accept-Language", "en");
         assertThat(refused.statusCode()).isEqualTo(503);
+        assertThat(observed).as("the refusal of the failure policy, an event on the request's observation")
+                .singleElement().satisfies(verdict -> {
+                    assertThat(verdict.outcome()).isEqualTo(Outcome.ERROR);
+                    assertThat(verdict.failure()).isNotBlank();
+                    assertThat(verdict.getParentObservation()).as("inside the request's").isNotNull();
+                    assertThat(verdict.getParentObservation().getContextView().getName()).isEqualTo("http.server.requests");
+                });
         assertThat(refused.headers().firstValue("Retry-After")).hasValue("2");
         assertThat(refused.headers().firstValue("RateLimit")).isEmpty();
         assertThat(refused.body()).isEqualTo("{\"error\":\"The service is temporarily unavailable. Please try again in "
