@@ -18,15 +18,13 @@ public class ConsoleApplication {
      * Defaults, as Spring Boot's lowest-precedence properties, so that any property source overrides
      * them. A console only: it reports no API index and no traffic or heartbeat of its own, so it never
      * shows up as a module or an instance; the limiter stays on because the console reads the rules
-     * through it (its own pages are exempt). MyBatis' starter warns that this package has no mapper:
-     * the log's and the audit's are registered by the log database itself.
+     * through it (its own pages are exempt).
      */
     static final Map<String, Object> DEFAULTS = Map.of(
             "spring.application.name", "ratelimit-console",
             "server.port", "8090",
             "ratelimit.api-index.report", "false",
-            "ratelimit.stats.enabled", "false",
-            "logging.level.org.mybatis.spring.mapper.ClassPathMapperScanner", "error");
+            "ratelimit.stats.enabled", "false");
 
     public static void main(String[] args) {
         application().run(args);

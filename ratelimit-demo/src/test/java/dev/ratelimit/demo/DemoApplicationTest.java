@@ -12,6 +12,9 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -20,6 +23,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * The demo as a new user runs it: its own embedded redis-server, the fourth hello in 10 s rejected, and
  * the rejection written to the demo's in-memory H2.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class DemoApplicationTest {
 
     @Test
@@ -43,6 +47,14 @@ class DemoApplicationTest {
                     .containsExactly("DemoController.hello", "/api/hello", 3L, 10L);
 
             assertThat(http.status("/api/hello")).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void startsWithoutAWarning(CapturedOutput output) {
+        try (ConfigurableApplicationContext demo = startDemo()) {
+            assertThat(demo.getBean(LogReports.class)).as("the log on the demo's H2").isNotNull();
+            assertThat(output.getAll()).doesNotContain(" WARN ").doesNotContain("No MyBatis mapper was found");
         }
     }
 

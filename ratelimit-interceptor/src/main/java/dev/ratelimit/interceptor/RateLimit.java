@@ -25,6 +25,10 @@ import java.util.concurrent.TimeUnit;
  * {@link #countWhen()} then read the call ({@code #args}, {@code #p0}, parameter names, {@code #target};
  * {@code #result} and {@code #exception} in {@code countWhen}).
  *
+ * <p>It can be a meta-annotation: a team's own {@code @LoginLimit}, annotated {@code @RateLimit(...)}, declares
+ * that limit wherever it is put, and its attributes marked {@code @AliasFor(annotation = RateLimit.class)}
+ * override the ones they name.
+ *
  * <pre>{@code
  * @RateLimit(count = 5, interval = 1, unit = TimeUnit.MINUTES)                    // 5/min per user
  * @RateLimit(count = 100, interval = 1, unit = TimeUnit.MINUTES, dimension = Dimension.IP)
@@ -34,7 +38,7 @@ import java.util.concurrent.TimeUnit;
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
-@Target({ElementType.TYPE, ElementType.METHOD})
+@Target({ElementType.TYPE, ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 @Repeatable(RateLimits.class)
 public @interface RateLimit {
 

@@ -9,7 +9,7 @@ import java.lang.annotation.Target;
 /** Container of repeated {@link RateLimit} annotations; write several {@code @RateLimit} instead. */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
-@Target({ElementType.TYPE, ElementType.METHOD})
+@Target({ElementType.TYPE, ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 public @interface RateLimits {
 
     RateLimit[] value();

@@ -14,12 +14,17 @@ import dev.ratelimit.interceptor.identity.RequestExpressions;
 import dev.ratelimit.interceptor.store.Penalty;
 import dev.ratelimit.interceptor.testsupport.Stores;
 import dev.ratelimit.interceptor.web.ResponseExpressions;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.springframework.core.annotation.AliasFor;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 
@@ -44,6 +49,17 @@ class EndpointCatalogTest {
         assertThatThrownBy(() -> register("unparsable"))
                 .hasMessageStartingWith("Invalid @RateLimit on " + Controller.class.getName() + ".unparsable: ")
                 .hasMessageContaining("key expression '#headers[' does not parse");
+    }
+
+    @Test
+    void aTeamsOwnAnnotationMetaAnnotatedWithRateLimitDeclaresItsLimitWithItsOverrides() {
+        register("login");
+        register("defaultLogin");
+
+        assertThat(catalog.endpoints()).extracting(endpoint -> endpoint.id().rule(), endpoint -> endpoint.limits().get(0).count(),
+                        endpoint -> endpoint.limits().get(0).dimension(), endpoint -> endpoint.limits().get(0).windowSeconds())
+                .containsExactlyInAnyOrder(tuple("Controller.login", 5L, Dimension.IP, 60L),
+                        tuple("Controller.defaultLogin", 3L, Dimension.IP, 60L));
     }
 
     @Test
@@ -288,7 +304,25 @@ class EndpointCatalogTest {
         }
     }
 
+    /** A team's own limit: three a minute per address unless it says otherwise. */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.METHOD)
+    @RateLimit(count = 3, interval = 60, dimension = Dimension.IP)
+    @interface LoginLimit {
+
+        @AliasFor(annotation = RateLimit.class)
+        long count() default 3;
+    }
+
     static class Controller {
+
+        @LoginLimit(count = 5)
+        public void login() {
+        }
+
+        @LoginLimit
+        public void defaultLogin() {
+        }
 
         @RateLimit(count = 5, maxWait = "1s")
         public void waiting() {
