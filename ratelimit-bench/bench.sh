@@ -21,7 +21,7 @@ done
 [[ ${#PARTS[@]} -gt 0 ]] || PARTS=(redis latency local memory http)
 
 mvn -B -q -pl ratelimit-bench -am package dependency:build-classpath -DskipTests \
-    -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime
+    -Dmdep.outputFile=target/classpath.txt -DincludeScope=runtime
 mkdir -p "$OUT"
 {
   echo "## Machine"

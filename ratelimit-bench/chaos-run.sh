@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ "${1:-}" != "--no-build" ]]; then
   mvn -B -q -pl ratelimit-bench -am package dependency:build-classpath -DskipTests \
-      -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime
+      -Dmdep.outputFile=target/classpath.txt -DincludeScope=runtime
 fi
 exec java -cp "ratelimit-bench/target/classes:$(cat ratelimit-bench/target/classpath.txt)" \
     dev.ratelimit.bench.chaos.ChaosRun

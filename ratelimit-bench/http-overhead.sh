@@ -47,12 +47,13 @@ read -r -a VARIANTS <<<"${VARIANTS:-bare no-rule allowed allowed-planned allowed
 
 if [[ "${1:-}" != "--no-build" ]]; then
   mvn -B -q -pl ratelimit-bench -am package dependency:build-classpath -DskipTests \
-      -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime
+      -Dmdep.outputFile=target/classpath.txt -DincludeScope=runtime
+  mvn -B -q -pl ratelimit-bench dependency:build-classpath \
+      -Dmdep.outputFile=target/classpath-traced.txt -DincludeScope=test
 fi
-# Tracing's jars only where a variant is traced: elsewhere the app has no observation registry (the no-op one).
-TRACED_CP="ratelimit-bench/target/classes:$(cat ratelimit-bench/target/classpath.txt)"
-FULL_CP=$(tr ':' '\n' <<<"$TRACED_CP" \
-    | grep -v -E '/(io/opentelemetry|micrometer-tracing[^/]*|context-propagation|spring-boot-micrometer-[^/]*|spring-boot-opentelemetry)/' | paste -sd: -)
+FULL_CP="ratelimit-bench/target/classes:$(cat ratelimit-bench/target/classpath.txt)"
+# Tracing's jars (test scope) only where a variant is traced: elsewhere the app has no observation registry.
+TRACED_CP="ratelimit-bench/target/classes:$(cat ratelimit-bench/target/classpath-traced.txt)"
 BARE_CP=$(tr ':' '\n' <<<"$FULL_CP" | grep -v -E '/(ratelimit-interceptor|i18n)/' | paste -sd: -)
 mkdir -p "$OUT/http"
 

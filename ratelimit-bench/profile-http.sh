@@ -24,7 +24,7 @@ PROFILER_DIR=ratelimit-bench/target/async-profiler
 
 if $BUILD; then
   mvn -B -q -pl ratelimit-bench -am package dependency:build-classpath -DskipTests \
-      -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime
+      -Dmdep.outputFile=target/classpath.txt -DincludeScope=runtime
 fi
 if [[ ! -f $PROFILER_DIR/linux-x64/libasyncProfiler.so ]]; then
   mvn -B -q dependency:copy -Dartifact="tools.profiler:async-profiler:$PROFILER_VERSION:jar:linux-x64" \
