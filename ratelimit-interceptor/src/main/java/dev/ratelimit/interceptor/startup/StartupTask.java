@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.startup;
 
 import dev.ratelimit.interceptor.RedisBackgroundWork;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -50,7 +51,7 @@ public final class StartupTask extends RedisBackgroundWork
     public void onApplicationEvent(ApplicationReadyEvent event) {
         if (started.compareAndSet(false, true)) {
             BackOffExecution pauses = retryPauses().start();
-            executor.execute(() -> attempt(pauses, 0));
+            later(() -> attempt(pauses, 0), 0);
         }
     }
 
@@ -74,8 +75,21 @@ public final class StartupTask extends RedisBackgroundWork
             }
             long pause = pauses.nextBackOff();
             if (pause != BackOffExecution.STOP && !hasStopped()) {
-                executor.schedule(() -> attempt(pauses, failures + 1), pause, TimeUnit.MILLISECONDS);
+                later(() -> attempt(pauses, failures + 1), pause);
             }
+        }
+    }
+
+    /**
+     * Runs {@code step} after {@code delayMillis}, unless the app is stopping: a stop that began before the
+     * ready event was published (a SIGTERM right after the start) has shut the executor down, and the
+     * task is then dropped as it is at any other stop, not thrown at the start.
+     */
+    private void later(Runnable step, long delayMillis) {
+        try {
+            executor.schedule(step, delayMillis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            log.debug("Did not {}: the app stopped first", description);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.stats;
 
 import dev.ratelimit.interceptor.RedisBackgroundWork;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -39,8 +40,13 @@ public final class PeriodicRedisWrite {
         });
     }
 
+    /** Starts the writes; none once the app is stopping (a stop begun before the app was ready has shut them). */
     public void schedule(long initialDelayMillis, long periodMillis) {
-        scheduler.scheduleAtFixedRate(() -> attempt(true), initialDelayMillis, periodMillis, TimeUnit.MILLISECONDS);
+        try {
+            scheduler.scheduleAtFixedRate(() -> attempt(true), initialDelayMillis, periodMillis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            log.debug("Rate limit {}: not started, the app is stopping", what);
+        }
     }
 
     /** Writes once, now, on the calling thread. */
