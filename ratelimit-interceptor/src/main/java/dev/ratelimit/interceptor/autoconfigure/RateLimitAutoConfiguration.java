@@ -51,6 +51,7 @@ import dev.ratelimit.interceptor.web.RejectionMessages;
 import dev.ratelimit.interceptor.web.ResponseExpressions;
 import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
+import java.util.function.Consumer;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -266,10 +267,13 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnBean(SysConfigRepository.class)
     ConfigChangeSubscription rateLimitConfigChangeSubscription(StringRedisTemplate redis, RuleSnapshotHolder snapshots,
-            RedisKeys keys, ObjectProvider<NearCache> nearCache) {
+            RedisKeys keys, ObjectProvider<NearCache> nearCache, ObjectProvider<RateLimitStore> store) {
         NearCache denials = nearCache.getIfAvailable();
+        // Counters in the process: an unblock resets them here, as it resets a counter in Redis.
+        Consumer<String> counterReset = store.getIfAvailable() instanceof MemoryRateLimitStore memory
+                ? memory::reset : counterKey -> { };
         return new ConfigChangeSubscription(redis.getRequiredConnectionFactory(), keys.configChangedChannel(),
-                new ConfigChangeListener(snapshots, denials == null ? () -> { } : denials::clear));
+                new ConfigChangeListener(snapshots, denials == null ? () -> { } : denials::clear, counterReset));
     }
 
     @Bean

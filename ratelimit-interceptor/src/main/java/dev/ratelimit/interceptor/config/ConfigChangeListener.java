@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.config;
 
 import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.Message;
@@ -11,7 +12,8 @@ import org.springframework.data.redis.connection.SubscriptionListener;
  * Refreshes the rule snapshot when a change is announced on {@code {p}:config-changed}, and runs
  * {@code onChange} first (the near cache forgets its denials: a change may have freed a client). It does
  * both also each time the subscription is made again after a lost connection, because announcements
- * sent while it was gone are not replayed.
+ * sent while it was gone are not replayed. An announced reset of a counter (an operator's unblock) also
+ * goes to {@code onCounterReset}, for counters kept in the process, which the reset in Redis does not reach.
  */
 public class ConfigChangeListener implements MessageListener, SubscriptionListener {
 
@@ -19,14 +21,21 @@ public class ConfigChangeListener implements MessageListener, SubscriptionListen
 
     private final RuleSnapshotHolder snapshots;
     private final Runnable onChange;
+    private final Consumer<String> onCounterReset;
 
-    public ConfigChangeListener(RuleSnapshotHolder snapshots, Runnable onChange) {
+    /** @param onCounterReset takes the key of each counter whose reset is announced */
+    public ConfigChangeListener(RuleSnapshotHolder snapshots, Runnable onChange, Consumer<String> onCounterReset) {
         this.snapshots = snapshots;
         this.onChange = onChange;
+        this.onCounterReset = onCounterReset;
     }
 
     @Override
     public void onMessage(Message message, byte[] pattern) {
+        String body = new String(message.getBody(), StandardCharsets.UTF_8);
+        if (body.startsWith(SysConfigRepository.RESET_ANNOUNCEMENT)) {
+            onCounterReset.accept(body.substring(SysConfigRepository.RESET_ANNOUNCEMENT.length()));
+        }
         onChange.run();
         snapshots.refreshSoon();
     }

@@ -20,6 +20,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 public class SysConfigRepository implements ConfigHash {
 
+    /** What a reset of a counter announces, before the counter's key: instances counting in process reset theirs. */
+    static final String RESET_ANNOUNCEMENT = "reset ";
+
     @SuppressWarnings("rawtypes")
     private static final RedisScript<List> WRITE_FIELDS =
             RedisScript.of(new ClassPathResource("write_fields.lua", SysConfigRepository.class), List.class);
@@ -159,7 +162,7 @@ public class SysConfigRepository implements ConfigHash {
         }
         Long deleted = redis.execute(RESET_COUNTER, List.of(counterKey, RedisKeys.penalty(counterKey)),
                 keys.configChangedChannel(),
-                "reset " + counterKey);
+                RESET_ANNOUNCEMENT + counterKey);
         return deleted != null && deleted > 0;
     }
 }

@@ -56,6 +56,15 @@ public class MemoryRateLimitStore implements RateLimitStore {
         counters.clear();
     }
 
+    /**
+     * Forgets one counter and its penalty: an operator's unblock, which every instance hears announced.
+     *
+     * @return whether there was one
+     */
+    public boolean reset(String counterKey) {
+        return counters.remove(counterKey) != null;
+    }
+
     @Override
     public Set<Algorithm> supportedAlgorithms() {
         return EnumSet.allOf(Algorithm.class);
