@@ -15,7 +15,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * Resets the limits of an app under test: every counter and penalty, and every denial the app's near
  * cache remembers, so that each test starts with the full limit. Counters in this process
  * ({@code ratelimit.store=memory}) are cleared; counters in Redis are deleted from the Redis the app is
- * connected to (a test's own Redis: every key under {@code <prefix>:counter:} and their penalty hashes).
+ * connected to (a test's own Redis: every key under {@code <prefix>:counter:} and their penalty hashes; on a
+ * Redis Cluster, Lettuce's SCAN walks every master).
  * Rules, switches and the rest of the config hash stay as they are.
  */
 public final class RateLimitCounters {

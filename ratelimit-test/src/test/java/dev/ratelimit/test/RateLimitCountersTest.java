@@ -7,8 +7,12 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.fixture.PenaltyController;
+import dev.ratelimit.interceptor.testsupport.RedisClusterProcess;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -42,6 +46,35 @@ class RateLimitCountersTest {
             assertTheResetGivesTheFullLimitBack(app, algorithm);
         } finally {
             app.close();
+        }
+    }
+
+    @Test
+    void aResetGivesTheFullLimitBackOnEveryNodeOfARedisCluster() throws Exception {
+        try (RedisClusterProcess cluster = RedisClusterProcess.start()) {
+            ConfigurableApplicationContext app = FixtureApplication.start(FixtureApplication.class, cluster);
+            try {
+                MockMvc mvc = MockMvcBuilders.webAppContextSetup((WebApplicationContext) app).build();
+                // Users whose counters land on every master, so that a reset of one node's keys would leave some.
+                List<String> users = IntStream.range(0, 60).mapToObj(i -> "tess-" + i).toList();
+                for (String user : users) {
+                    EndpointLimit.of(mvc, () -> get(PenaltyController.path(Algorithm.FIXED_WINDOW)).param("usercode", user))
+                            .admitsExactly(PenaltyController.LIMIT);
+                }
+                List<String> counters = cluster.counterKeys("tess-");
+                assertThat(counters.stream().map(key -> cluster.masterOf(cluster.slotOf(key))).distinct())
+                        .as("counters on every master").hasSize(RedisClusterProcess.MASTERS);
+
+                RateLimitCounters.reset(app);
+
+                assertThat(cluster.counterKeys("tess-")).isEmpty();
+                for (String user : users) {
+                    EndpointLimit.of(mvc, () -> get(PenaltyController.path(Algorithm.FIXED_WINDOW)).param("usercode", user))
+                            .admitsExactly(PenaltyController.LIMIT);
+                }
+            } finally {
+                app.close();
+            }
         }
     }
 
