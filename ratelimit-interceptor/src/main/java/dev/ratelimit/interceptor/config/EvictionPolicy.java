@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.config;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Clock;
 import java.time.Duration;
@@ -98,6 +99,7 @@ public class EvictionPolicy {
      * @param policy  the policy, several comma-separated when Cluster nodes differ; {@code null} when not read
      * @param problem why it could not be read, or {@code null}
      */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Reading(String policy, String problem, Instant readAt) {
 
         /** Whether a full Redis may evict keys without a TTL: the config hash, the API index. */

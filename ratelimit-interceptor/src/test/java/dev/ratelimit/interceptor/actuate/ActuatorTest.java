@@ -13,6 +13,8 @@ import dev.ratelimit.interceptor.testsupport.RedisWithApps;
 import dev.ratelimit.interceptor.testsupport.Stores;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -84,6 +86,7 @@ class ActuatorTest {
         assertThat(report.path("blocked").path("clients").isArray()).isTrue();
         assertThat(report.path("maxmemoryPolicy").path("policy").asString()).isEqualTo("noeviction");
         assertThat(report.path("maxmemoryPolicy").path("evictsConfig").asBoolean()).isFalse();
+        assertThat(nullsIn(report, "")).as("an absent value is left out, as the API index leaves it out").isEmpty();
 
         HttpResponse<String> rules = http.get("/actuator/ratelimitrules");
         assertThat(rules.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/yaml");
@@ -180,5 +183,20 @@ class ActuatorTest {
 
     private static JsonNode json(HttpResponse<String> response) {
         return JSON.readTree(response.body());
+    }
+
+    /** The paths of the null values anywhere in a JSON tree. */
+    private static List<String> nullsIn(JsonNode node, String path) {
+        List<String> nulls = new ArrayList<>();
+        if (node.isNull()) {
+            nulls.add(path);
+        } else if (node.isObject()) {
+            node.properties().forEach(field -> nulls.addAll(nullsIn(field.getValue(), path + "." + field.getKey())));
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                nulls.addAll(nullsIn(node.get(i), path + "[" + i + "]"));
+            }
+        }
+        return nulls;
     }
 }
