@@ -2,10 +2,10 @@ package dev.ratelimit.bench.call;
 
 import dev.ratelimit.bench.BenchLimit;
 import dev.ratelimit.bench.Limiter;
+import dev.ratelimit.interceptor.RateLimitExceededException;
 import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.rule.RuleId;
-import dev.ratelimit.interceptor.RateLimitExceededException;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 

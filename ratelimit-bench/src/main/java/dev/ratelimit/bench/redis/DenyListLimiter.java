@@ -23,7 +23,7 @@ final class DenyListLimiter implements Limiter {
     DenyListLimiter(int keys) {
         Map<String, String> hash = new HashMap<>();
         for (int i = 0; i < DenyList.MAX_ENTRIES; i++) {
-            hash.put("deny.ip." + entry(i), "forever");
+            hash.put("deny.ip." + address(i, false), "forever");
         }
         denyList = SysConfigParser.parse(hash, Instant.now(), warning -> {
             throw new IllegalStateException(warning);
@@ -33,28 +33,20 @@ final class DenyListLimiter implements Limiter {
         }
         clients = new String[keys];
         for (int i = 0; i < keys; i++) {
-            clients[i] = client(i % DenyList.MAX_ENTRIES);
+            clients[i] = address(i % DenyList.MAX_ENTRIES, true);
         }
     }
 
-    /** Entry {@code i}: an IPv4 address, an IPv4 /24, an IPv6 /48 or an IPv6 address, in turn. */
-    private static String entry(int i) {
+    /**
+     * Entry {@code i} (an IPv4 address, an IPv4 /24, an IPv6 /48 or an IPv6 address, in turn) or, with
+     * {@code client}, an address inside it.
+     */
+    private static String address(int i, boolean client) {
         int n = i / 4;
         return switch (i % 4) {
             case 0 -> "198.18." + (n / 256) + "." + (n % 256);
-            case 1 -> "100." + (64 + n / 256) + "." + (n % 256) + ".0/24";
-            case 2 -> "2001:db8:" + Integer.toHexString(n + 1) + "::/48";
-            default -> "fd00::" + Integer.toHexString(n + 1);
-        };
-    }
-
-    /** A client inside entry {@code i}. */
-    private static String client(int i) {
-        int n = i / 4;
-        return switch (i % 4) {
-            case 0 -> "198.18." + (n / 256) + "." + (n % 256);
-            case 1 -> "100." + (64 + n / 256) + "." + (n % 256) + ".7";
-            case 2 -> "2001:db8:" + Integer.toHexString(n + 1) + ":1::7";
+            case 1 -> "100." + (64 + n / 256) + "." + (n % 256) + (client ? ".7" : ".0/24");
+            case 2 -> "2001:db8:" + Integer.toHexString(n + 1) + (client ? ":1::7" : "::/48");
             default -> "fd00::" + Integer.toHexString(n + 1);
         };
     }

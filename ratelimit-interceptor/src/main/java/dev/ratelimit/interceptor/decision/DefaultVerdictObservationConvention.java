@@ -5,8 +5,9 @@ import dev.ratelimit.interceptor.decision.VerdictObservation.LowCardinalityKeys;
 import io.micrometer.common.KeyValues;
 
 /**
- * The observation {@code ratelimit.verdict} (not {@code ratelimit.decision}, the timer of store calls), named {@code ratelimit <rule>} on a trace, with the module,
- * rule, outcome and store as low-cardinality keys and the store's failure, when it failed, as a high-cardinality one.
+ * The observation {@code ratelimit.verdict} (not {@code ratelimit.decision}, the timer of store calls), named
+ * {@code ratelimit <rule>} on a trace, with the module, rule, outcome and store as low-cardinality keys and the
+ * store's failure, when it failed, as a high-cardinality one.
  */
 public class DefaultVerdictObservationConvention implements VerdictObservationConvention {
 

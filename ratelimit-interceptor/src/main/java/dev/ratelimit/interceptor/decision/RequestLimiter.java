@@ -59,6 +59,8 @@ public class RequestLimiter {
     private final VerdictObservationConvention convention;
     /** The kind of store, for the observations. */
     private final String storeType;
+    /** The app's module, for the observations. */
+    private final String module;
     private final FailureWarnings failures = new FailureWarnings();
     /** The rules the deny list's refusals are metered under: {@code deny.ip}, {@code deny.user}, {@code deny.key} of the module. */
     private final Map<DenyList.Kind, RuleId> denyRules = new EnumMap<>(DenyList.Kind.class);
@@ -85,8 +87,9 @@ public class RequestLimiter {
         this.observations = observations;
         this.convention = convention;
         this.storeType = store.describe().type();
+        this.module = catalog.naming().module();
         for (DenyList.Kind kind : DenyList.Kind.values()) {
-            denyRules.put(kind, RuleId.of(catalog.naming().module(), kind.rule()));
+            denyRules.put(kind, RuleId.of(module, kind.rule()));
         }
     }
 
@@ -114,8 +117,8 @@ public class RequestLimiter {
         if (inForce.isEmpty() && rules.snapshot().denyList().isEmpty()) {
             return Verdict.PASS; // nothing to decide, and nothing to observe: an endpoint without a limit pays nothing
         }
-        VerdictContext context = new VerdictContext(catalog.naming().module(), storeType);
-        Observation observation = VerdictObservation.DECISION.observation(convention,
+        VerdictContext context = new VerdictContext(module, storeType);
+        Observation observation = VerdictObservation.VERDICT.observation(convention,
                 DEFAULT_CONVENTION, () -> context, observations).start();
         // In scope while it decides, so that the store client's own observations (Lettuce's) nest in it.
         try (Observation.Scope scope = observation.openScope()) {

@@ -12,7 +12,7 @@ import io.micrometer.observation.docs.ObservationDocumentation;
  */
 public enum VerdictObservation implements ObservationDocumentation {
 
-    DECISION {
+    VERDICT {
         @Override
         public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
             return DefaultVerdictObservationConvention.class;
