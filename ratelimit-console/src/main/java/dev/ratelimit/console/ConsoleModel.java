@@ -1,5 +1,6 @@
 package dev.ratelimit.console;
 
+import dev.ratelimit.console.access.ChangeRefusedException;
 import dev.ratelimit.console.access.ConsoleFilter;
 import dev.ratelimit.console.access.ConsoleLocales;
 import dev.ratelimit.console.denylist.DenyDuration;
@@ -7,10 +8,16 @@ import dev.ratelimit.console.live.LiveSpan;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Locale;
+import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.ControllerAdvice;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.ModelAttribute;
+import org.springframework.web.servlet.ModelAndView;
 
-/** What every console page needs: its base path, the operator, the CSRF token, the language menu and the live spans. */
+/**
+ * What every console page needs: its base path, the operator, the CSRF token, the language menu and the
+ * live spans; and the page of a change the operator's role refused.
+ */
 @ControllerAdvice(basePackages = "dev.ratelimit.console")
 public class ConsoleModel {
 
@@ -45,6 +52,14 @@ public class ConsoleModel {
     @ModelAttribute("denyDurations")
     public List<DenyDuration> denyDurations() {
         return List.of(DenyDuration.values());
+    }
+
+    /** 403 with a page that says so; the attempt is already in the audit trail. */
+    @ExceptionHandler(ChangeRefusedException.class)
+    public ModelAndView refused(HttpServletRequest request) {
+        ModelAndView page = new ModelAndView("ratelimit-console/refused", HttpStatus.FORBIDDEN);
+        page.addObject("consolePath", consolePath(request));
+        return page;
     }
 
     @ModelAttribute("languages")

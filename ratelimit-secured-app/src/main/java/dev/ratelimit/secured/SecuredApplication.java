@@ -1,7 +1,10 @@
 package dev.ratelimit.secured;
 
 import dev.ratelimit.console.access.ConsoleAccessPolicy;
+import dev.ratelimit.console.access.ConsoleOperator;
+import dev.ratelimit.console.access.ConsoleRole;
 import java.security.Principal;
+import java.util.Set;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
@@ -13,10 +16,11 @@ import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 
 /**
- * An app behind Spring Security, set up as the README recommends: HTTP Basic with two users (a
- * customer and an operator), the limiter counting the signed-in user
+ * An app behind Spring Security, set up as the README recommends: HTTP Basic with three users (a
+ * customer, an operator and an auditor), the limiter counting the signed-in user
  * ({@code ratelimit.identity.user-parameter} empty, so no client can name another user), and the
- * console open to role {@code OPS} through a {@link ConsoleAccessPolicy}, with its own CSRF check.
+ * console open to role {@code OPS} to change and to role {@code AUDIT} to look through a
+ * {@link ConsoleAccessPolicy}, with its own CSRF check.
  */
 @SpringBootApplication
 public class SecuredApplication {
@@ -43,15 +47,24 @@ public class SecuredApplication {
     UserDetailsService users() {
         return new InMemoryUserDetailsManager(
                 User.withUsername("alice").password("{noop}alice-password").roles("CUSTOMER").build(),
-                User.withUsername("olga").password("{noop}olga-password").roles("CUSTOMER", "OPS").build());
+                User.withUsername("olga").password("{noop}olga-password").roles("CUSTOMER", "OPS").build(),
+                User.withUsername("vera").password("{noop}vera-password").roles("AUDIT").build());
     }
 
-    /** Operators are the signed-in users of role OPS; everybody else gets 403 from the console. */
+    /**
+     * Operators of every module are the signed-in users of role OPS, viewers those of role AUDIT;
+     * everybody else gets 403 from the console.
+     */
     @Bean
-    ConsoleAccessPolicy opsOnly() {
-        return request -> {
+    ConsoleAccessPolicy consoleRoles() {
+        return ConsoleAccessPolicy.of(request -> {
             Principal principal = request.getUserPrincipal();
-            return principal != null && request.isUserInRole("OPS") ? principal.getName() : null;
-        };
+            if (principal == null) {
+                return null;
+            }
+            return request.isUserInRole("OPS") ? ConsoleOperator.ofEveryModule(principal.getName())
+                    : request.isUserInRole("AUDIT") ? new ConsoleOperator(principal.getName(), ConsoleRole.VIEWER, Set.of())
+                    : null;
+        });
     }
 }

@@ -89,6 +89,20 @@ class SpringSecurityTest {
         assertThat(output.getOut()).contains("olga changed log.check from");
     }
 
+    @Test
+    void roleAuditLooksAndChangesNothing(CapturedOutput output) {
+        ConsoleSession vera = console("vera");
+        assertThat(vera.get(SecuredApplication.CONSOLE + "/rules").body()).contains("view only")
+                .doesNotContain("/rules/switches\"");
+        String before = redis.commands().hget("ratelimit:sysconfig", "global.check");
+
+        assertThat(vera.post(SecuredApplication.CONSOLE + "/rules/switches", "global", "false", "log", "true")
+                .statusCode()).isEqualTo(403);
+
+        assertThat(redis.commands().hget("ratelimit:sysconfig", "global.check")).isEqualTo(before);
+        assertThat(output.getOut()).contains("vera was refused a change of global.check to 0");
+    }
+
     /** The header of HTTP Basic for {@code user}, as {@link HttpProbe} takes headers: name, value. */
     private static String[] basic(String user) {
         String credentials = user + ":" + user + "-password";

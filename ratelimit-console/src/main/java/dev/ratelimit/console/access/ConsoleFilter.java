@@ -80,7 +80,7 @@ public class ConsoleFilter extends OncePerRequestFilter {
             guardLogin(secured, response, chain, safe);
             return;
         }
-        String operator = policy.operator(secured);
+        ConsoleOperator operator = policy.access(secured);
         if (operator == null) {
             if (safe && policy instanceof PasswordLogin) {
                 response.sendRedirect(request.getContextPath() + path + "/login");

@@ -3,7 +3,6 @@ package dev.ratelimit.console.access;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -11,13 +10,14 @@ import java.time.Instant;
 import java.util.Base64;
 
 /**
- * The console's own login: one operator name and password from properties. A successful login sets a
- * signed cookie ({@code name.expiry.session.password-mark.signature}; HttpOnly, SameSite=Strict, Secure
- * over HTTPS, scoped to the console path), so it works on every instance that shares
+ * The console's own login: the {@link ConsoleUsers} of the properties. A successful login sets a signed
+ * cookie ({@code name.expiry.session.password-mark.signature}; HttpOnly, SameSite=Strict, Secure over
+ * HTTPS, scoped to the console path), so it works on every instance that shares
  * {@code ratelimit.console.secret} and leaves the app's own session alone. Each login is a session of
  * its own (a random id); a logout revokes it on every instance ({@link SessionRevocations}); a new
- * password ends every session made with the old one (the mark is derived from the password). The
- * console's CSRF token is bound to the session.
+ * password ends every session made with the old one (the mark is derived from the stored password), and
+ * a user removed from the properties is signed out. The role and modules are the user's as configured
+ * now, not as they were at login. The console's CSRF token is bound to the session.
  */
 public class PasswordLogin implements ConsoleAccessPolicy {
 
@@ -25,21 +25,17 @@ public class PasswordLogin implements ConsoleAccessPolicy {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final String SESSION_ATTRIBUTE = PasswordLogin.class.getName() + ".session";
 
-    private final String username;
-    private final byte[] password;
+    private final ConsoleUsers users;
     private final HmacSigner signer;
-    private final String passwordMark;
     private final SessionRevocations revocations;
     private final Duration timeout;
     private final String cookiePath;
     private final Clock clock;
 
-    public PasswordLogin(String username, String password, HmacSigner signer, SessionRevocations revocations,
+    public PasswordLogin(ConsoleUsers users, HmacSigner signer, SessionRevocations revocations,
                          Duration timeout, String cookiePath, Clock clock) {
-        this.username = username;
-        this.password = password.getBytes(StandardCharsets.UTF_8);
+        this.users = users;
         this.signer = signer;
-        this.passwordMark = signer.sign("password:" + password).substring(0, 16);
         this.revocations = revocations;
         this.timeout = timeout;
         this.cookiePath = cookiePath;
@@ -48,6 +44,12 @@ public class PasswordLogin implements ConsoleAccessPolicy {
 
     @Override
     public String operator(HttpServletRequest request) {
+        Session session = session(request);
+        return session == null ? null : session.operator().name();
+    }
+
+    @Override
+    public ConsoleOperator access(HttpServletRequest request) {
         Session session = session(request);
         return session == null ? null : session.operator();
     }
@@ -59,20 +61,18 @@ public class PasswordLogin implements ConsoleAccessPolicy {
         return session == null ? null : session.id();
     }
 
-    /** Checks the credentials (in constant time) and sets the login cookie of a new session when they match. */
+    /** Checks the credentials and sets the login cookie of a new session when they match. */
     public boolean login(String name, String secret, HttpServletRequest request, HttpServletResponse response) {
-        boolean nameMatches = MessageDigest.isEqual(username.getBytes(StandardCharsets.UTF_8),
-                String.valueOf(name).getBytes(StandardCharsets.UTF_8));
-        boolean passwordMatches = MessageDigest.isEqual(password, String.valueOf(secret).getBytes(StandardCharsets.UTF_8));
-        if (!(nameMatches & passwordMatches)) {
+        ConsoleOperator operator = users.authenticate(name, secret);
+        if (operator == null) {
             return false;
         }
         byte[] id = new byte[18];
         RANDOM.nextBytes(id);
-        String payload = Base64.getUrlEncoder().withoutPadding().encodeToString(username.getBytes(StandardCharsets.UTF_8))
+        String payload = Base64.getUrlEncoder().withoutPadding().encodeToString(name.getBytes(StandardCharsets.UTF_8))
                 + "." + clock.instant().plus(timeout).getEpochSecond()
                 + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(id)
-                + "." + passwordMark;
+                + "." + passwordMark(name);
         ConsoleCookies.set(request, response, COOKIE, payload + "." + signer.sign(payload), cookiePath,
                 (int) timeout.toSeconds());
         return true;
@@ -109,7 +109,17 @@ public class PasswordLogin implements ConsoleAccessPolicy {
             return null;
         }
         String payload = String.join(".", parts[0], parts[1], parts[2], parts[3]);
-        if (!signer.verify(payload, parts[4]) || !parts[3].equals(passwordMark)) {
+        if (!signer.verify(payload, parts[4])) {
+            return null;
+        }
+        String name;
+        try {
+            name = new String(Base64.getUrlDecoder().decode(parts[0]), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        ConsoleOperator operator = users.operator(name);
+        if (operator == null || !parts[3].equals(passwordMark(name))) {
             return null;
         }
         Instant expiry;
@@ -121,9 +131,14 @@ public class PasswordLogin implements ConsoleAccessPolicy {
         if (expiry.isBefore(clock.instant()) || revocations.isRevoked(parts[2])) {
             return null;
         }
-        return new Session(new String(Base64.getUrlDecoder().decode(parts[0]), StandardCharsets.UTF_8), parts[2], expiry);
+        return new Session(operator, parts[2], expiry);
     }
 
-    private record Session(String operator, String id, Instant expiry) {
+    /** Derived from the user's stored password, so that a new one ends the sessions of the old. */
+    private String passwordMark(String name) {
+        return signer.sign("password:" + name + ":" + users.storedPassword(name)).substring(0, 16);
+    }
+
+    private record Session(ConsoleOperator operator, String id, Instant expiry) {
     }
 }

@@ -16,7 +16,12 @@ public class LoggedAuditTrail implements AuditTrail {
 
     @Override
     public void record(AuditEntry entry) {
-        log.info("{} changed {} from {} to {}", entry.operator(), entry.field(), entry.oldValue(), entry.newValue());
+        if (entry.wasRefused()) {
+            log.warn("{} was refused a change of {} to {}: not allowed by their role", entry.operator(),
+                    entry.subject(), entry.newValue());
+        } else {
+            log.info("{} changed {} from {} to {}", entry.operator(), entry.field(), entry.oldValue(), entry.newValue());
+        }
     }
 
     @Override

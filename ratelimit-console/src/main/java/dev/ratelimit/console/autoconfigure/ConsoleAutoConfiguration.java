@@ -74,8 +74,8 @@ public class ConsoleAutoConfiguration {
     }
 
     @Bean
-    AuditedEditor ratelimitConsoleEditor(SysConfigEditor editor, AuditTrail trail) {
-        return new AuditedEditor(editor, trail, Clock.systemUTC());
+    AuditedEditor ratelimitConsoleEditor(SysConfigEditor editor, AuditTrail trail, ApiIndexRepository index) {
+        return new AuditedEditor(editor, trail, index::modules, Clock.systemUTC());
     }
 
     /*
@@ -114,9 +114,9 @@ public class ConsoleAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(BlockedClients.class)
-    BlockedController ratelimitConsoleBlocked(BlockedClients blocked, ApiIndexRepository index, AuditTrail trail,
+    BlockedController ratelimitConsoleBlocked(BlockedClients blocked, ApiIndexRepository index, AuditedEditor editor,
                                               LogClock clock, ConsoleProperties properties) {
-        return new BlockedController(blocked, index, trail, clock, properties);
+        return new BlockedController(blocked, index, editor, clock, properties);
     }
 
     /** What every page of rules reads: the API index under the config hash, as the limiter applies them. */

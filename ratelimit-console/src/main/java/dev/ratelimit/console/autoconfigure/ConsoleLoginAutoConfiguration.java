@@ -2,6 +2,7 @@ package dev.ratelimit.console.autoconfigure;
 
 import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.access.ConsoleAccessPolicy;
+import dev.ratelimit.console.access.ConsoleUsers;
 import dev.ratelimit.console.access.HmacSigner;
 import dev.ratelimit.console.access.PasswordLogin;
 import dev.ratelimit.console.access.RedisSessionRevocations;
@@ -37,17 +38,23 @@ public class ConsoleLoginAutoConfiguration {
     }
 
     @Bean
-    PasswordLogin ratelimitConsolePasswordLogin(ConsoleProperties properties, HmacSigner signer,
-                                                SessionRevocations revocations) {
+    @ConditionalOnMissingBean
+    ConsoleUsers ratelimitConsoleUsers(ConsoleProperties properties) {
         String password = properties.password();
-        if (password == null || password.isBlank()) {
+        if ((password == null || password.isBlank()) && properties.users().isEmpty()) {
             byte[] random = new byte[18];
             new SecureRandom().nextBytes(random);
-            password = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+            password = "{noop}" + Base64.getUrlEncoder().withoutPadding().encodeToString(random);
             log.warn("Rate limit console: no ratelimit.console.password set; generated password for user '{}': {}",
-                    properties.username(), password);
+                    properties.username(), password.substring("{noop}".length()));
         }
-        return new PasswordLogin(properties.username(), password, signer, revocations, properties.sessionTimeout(),
-                properties.path(), Clock.systemUTC());
+        return ConsoleUsers.of(properties.username(), password, properties.users());
+    }
+
+    @Bean
+    PasswordLogin ratelimitConsolePasswordLogin(ConsoleProperties properties, ConsoleUsers users, HmacSigner signer,
+                                                SessionRevocations revocations) {
+        return new PasswordLogin(users, signer, revocations, properties.sessionTimeout(), properties.path(),
+                Clock.systemUTC());
     }
 }

@@ -5,15 +5,13 @@ import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.Operators;
 import dev.ratelimit.console.QueryString;
-import dev.ratelimit.console.audit.AuditEntry;
-import dev.ratelimit.console.audit.AuditTrail;
+import dev.ratelimit.console.audit.AuditedEditor;
 import dev.ratelimit.console.logs.LogClock;
 import dev.ratelimit.interceptor.RateLimitExempt;
 import dev.ratelimit.interceptor.blocked.BlockedClient;
 import dev.ratelimit.interceptor.blocked.BlockedClients;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.time.Clock;
 import java.util.List;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -37,18 +35,16 @@ public class BlockedController {
 
     private final BlockedClients blocked;
     private final ApiIndexRepository index;
-    private final AuditTrail trail;
+    private final AuditedEditor editor;
     private final LogClock time;
-    private final Clock clock;
     private final String page;
 
-    public BlockedController(BlockedClients blocked, ApiIndexRepository index, AuditTrail trail, LogClock time,
+    public BlockedController(BlockedClients blocked, ApiIndexRepository index, AuditedEditor editor, LogClock time,
                              ConsoleProperties properties) {
         this.blocked = blocked;
         this.index = index;
-        this.trail = trail;
+        this.editor = editor;
         this.time = time;
-        this.clock = Clock.systemUTC();
         this.page = properties.path() + "/blocked";
     }
 
@@ -69,12 +65,11 @@ public class BlockedController {
     @PostMapping("/blocked/unblock")
     public String unblock(@RequestParam String module, @RequestParam String member, HttpServletRequest request) {
         try {
-            blocked.unblock(module, member);
+            editor.change(Operators.of(request), module, unblockField(module, member), "blocked", "unblocked",
+                    () -> blocked.unblock(module, member));
         } catch (IllegalArgumentException e) {
             return "redirect:" + page + "?unknown";
         }
-        trail.record(new AuditEntry(clock.instant(), Operators.of(request), unblockField(module, member),
-                "blocked", "unblocked"));
         return "redirect:" + QueryString.of().add("unblocked", member).appendTo(page);
     }
 

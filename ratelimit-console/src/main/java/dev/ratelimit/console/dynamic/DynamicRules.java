@@ -61,12 +61,12 @@ final class DynamicRules {
         Map<String, DynamicRuleRow> rows = new TreeMap<>();
         for (RuleDescription rule : rules.rules()) {
             if (rule.source() == RuleDescription.Source.DYN) {
-                rows.put(rule.id().toString(), new DynamicRuleRow(rule.id().toString(), rule.inForce().text(),
+                rows.put(rule.id().toString(), new DynamicRuleRow(rule.id().toString(), rule.id().module(), rule.inForce().text(),
                         rules.endpoint(rule.id()).map(DynamicRules::indexed).orElse(null), null));
             }
         }
         rules.unappliedDynamicRules().values().forEach(rule -> rows.put(rule.endpoint().toString(),
-                new DynamicRuleRow(rule.endpoint().toString(), rule.limit(),
+                new DynamicRuleRow(rule.endpoint().toString(), rule.endpoint().module(), rule.limit(),
                         rules.endpoint(rule.endpoint()).map(DynamicRules::indexed).orElse(null),
                         localized.apply(rule.reason()))));
         ignored(SysConfigFields::dynTarget, rows);
@@ -77,7 +77,7 @@ final class DynamicRules {
     List<DynamicRuleRow> uriRules() {
         Map<String, DynamicRuleRow> rows = new TreeMap<>();
         rules.snapshot().uriRules().forEach(rule -> rows.put(rule.pattern(),
-                new DynamicRuleRow(rule.pattern(), rule.limit().format(), null, null)));
+                new DynamicRuleRow(rule.pattern(), null, rule.limit().format(), null, null)));
         ignored(SysConfigFields::dynUriTarget, rows);
         return List.copyOf(rows.values());
     }
@@ -105,7 +105,8 @@ final class DynamicRules {
         rules.snapshot().ignored().forEach((field, reason) -> {
             String named = target.apply(field);
             if (named != null) {
-                rows.put(named, new DynamicRuleRow(named, rules.snapshot().fields().get(field), null, reason));
+                rows.put(named, new DynamicRuleRow(named, SysConfigFields.module(field, rules.modules()),
+                        rules.snapshot().fields().get(field), null, reason));
             }
         });
     }

@@ -83,7 +83,7 @@ public class RulesDocumentController {
                                  Model model) {
         RulesImport.Mode chosen = mode.toUpperCase(Locale.ROOT).equals(RulesImport.Mode.REPLACE.name())
                 ? RulesImport.Mode.REPLACE : RulesImport.Mode.MERGE;
-        RulesImport.Preview preview = editor.preview(rules.now(), document, chosen);
+        RulesImport.Preview preview = editor.preview(Operators.of(request), rules.now(), document, chosen);
         if (version != null && preview.refused().isEmpty()) {
             try {
                 List<SysConfigChange> written = editor.apply(Operators.of(request), preview, version);

@@ -18,11 +18,13 @@ import dev.ratelimit.interceptor.rule.RuleId;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -43,10 +45,28 @@ public class SysConfigEditor {
 
     private final SysConfigRepository repository;
     private final Clock clock;
+    private final Consumer<Map<String, String>> writeCheck;
 
     public SysConfigEditor(SysConfigRepository repository, Clock clock) {
+        this(repository, clock, writes -> { });
+    }
+
+    private SysConfigEditor(SysConfigRepository repository, Clock clock, Consumer<Map<String, String>> writeCheck) {
         this.repository = repository;
         this.clock = clock;
+        this.writeCheck = writeCheck;
+    }
+
+    /**
+     * An editor that shows every write, the fields with their new values ({@code null}: removed), to
+     * {@code check} first; the check throws to refuse it, and nothing is written. For an operator's
+     * permissions: the fields an edit writes are known only once the edit is built.
+     */
+    public SysConfigEditor checkedBy(Consumer<Map<String, String>> check) {
+        return new SysConfigEditor(repository, clock, writes -> {
+            writeCheck.accept(writes);
+            check.accept(writes);
+        });
     }
 
     /** Changes to be written together. */
@@ -444,6 +464,7 @@ public class SysConfigEditor {
 
         /** Writes every change in one atomic step and announces it; the changes in the order they were made. */
         public List<SysConfigChange> apply() {
+            writeCheck.accept(Collections.unmodifiableMap(writes));
             return repository.write(writes, null);
         }
 
@@ -454,6 +475,7 @@ public class SysConfigEditor {
          * @throws InvalidValueException when the hash has changed since
          */
         public List<SysConfigChange> applyIf(long version) {
+            writeCheck.accept(Collections.unmodifiableMap(writes));
             return repository.write(writes, version);
         }
 
