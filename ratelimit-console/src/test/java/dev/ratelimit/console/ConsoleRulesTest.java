@@ -99,6 +99,17 @@ class ConsoleRulesTest {
     }
 
     /** Post/redirect/get: a refresh of the page that shows the refusal posts nothing again. */
+    /** A class-level rule that several methods share is one rule with one counter: one line, every path it covers. */
+    @Test
+    void aClassLevelRuleSharedByItsMethodsIsListedOnceWithEveryPath() {
+        String page = session.get(CONSOLE + "/rules").body();
+
+        assertThat(page.split("id=\"rule-fixture.SharedReports\"", -1)).as("lines of the shared rule").hasSize(2);
+        String line = page.substring(page.indexOf("id=\"rule-fixture.SharedReports\""));
+        line = line.substring(0, line.indexOf("</tr>"));
+        assertThat(line).contains("/reports/daily").contains("/reports/monthly");
+    }
+
     @Test
     void aRefusedValueComesBackWithTheReasonAndWhatWasTypedAndChangesNothing() {
         session.get(CONSOLE + "/rules");

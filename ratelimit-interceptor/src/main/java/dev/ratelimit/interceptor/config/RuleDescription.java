@@ -21,7 +21,8 @@ import java.util.SortedMap;
  * @param handler         for a call, the Java method (for a rule defined in code, the bean that defines it);
  *                        {@code null} for requests, whose pattern says where the rule applies
  * @param declaredOnClass for an annotation: whether it is the controller class's, not the method's own
- * @param pattern         the endpoint's primary URL pattern, or a {@code dynuri} rule's pattern; empty for a call
+ * @param pattern         the endpoint's primary URL pattern (of an annotated rule several endpoints share, each
+ *                        one's, comma-separated), or a {@code dynuri} rule's pattern; empty for a call
  * @param httpMethods     the endpoint's HTTP methods; empty for every method (and for a {@code dynuri} rule)
  * @param maxWaitMillis   how long a refused call of its bean method waits for its turn; {@code null} for none
  * @param declared        what the annotation declares; {@code null} for a dynamic rule, which operators make

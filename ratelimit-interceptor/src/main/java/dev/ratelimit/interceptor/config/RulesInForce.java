@@ -62,7 +62,11 @@ public final class RulesInForce {
             if (endpoint.isAnnotated()) {
                 limits.put(endpoint.id(), enabledLimits(endpoint));
                 for (LimitDefinition declared : endpoint.limits()) {
-                    rules.putIfAbsent(declared.id(), new Declared(endpoint, declared, inForce(declared)));
+                    Declared first = rules.putIfAbsent(declared.id(),
+                            new Declared(endpoint, List.of(endpoint), declared, inForce(declared)));
+                    if (first != null) {
+                        rules.put(declared.id(), first.alsoOn(endpoint));
+                    }
                 }
             }
         }
@@ -260,17 +264,17 @@ public final class RulesInForce {
     private Described describeAll() {
         List<RuleDescription> described = new ArrayList<>();
         annotated.forEach((id, rule) -> described.add(describe(id, RuleDescription.Source.ANNOTATION, rule.endpoint(),
-                rule.endpoint().limitsFromClass(), rule.endpoint().primaryPattern(), rule.declared(), rule.inForce())));
+                rule.endpoint().limitsFromClass(), rule.patterns(), rule.httpMethods(), rule.declared(), rule.inForce())));
         new TreeMap<>(dynamic).forEach((id, limit) -> {
             Endpoint endpoint = endpointsById.get(id);
-            described.add(describe(id, RuleDescription.Source.DYN, endpoint, false, endpoint.primaryPattern(), null,
-                    limit));
+            described.add(describe(id, RuleDescription.Source.DYN, endpoint, false, endpoint.primaryPattern(),
+                    httpMethods(List.of(endpoint)), null, limit));
         });
         for (UriRule rule : snapshot.uriRules().stream().sorted(Comparator.comparing(UriRule::pattern)).toList()) {
             for (String module : new TreeMap<>(uri).keySet()) {
                 LimitDefinition limit = uri.get(module).get(rule.pattern());
-                described.add(describe(limit.id(), RuleDescription.Source.DYNURI, null, false, rule.pattern(), null,
-                        limit));
+                described.add(describe(limit.id(), RuleDescription.Source.DYNURI, null, false, rule.pattern(),
+                        List.of(), null, limit));
             }
         }
         Map<RuleId, RuleDescription> byId = new HashMap<>();
@@ -283,7 +287,8 @@ public final class RulesInForce {
      * declares no limit, only the defaults of its switch and mode; a knob is overridden where the two differ.
      */
     private RuleDescription describe(RuleId id, RuleDescription.Source source, Endpoint endpoint, boolean onClass,
-                                     String pattern, LimitDefinition declared, LimitDefinition limit) {
+                                     String pattern, List<String> httpMethods, LimitDefinition declared,
+                                     LimitDefinition limit) {
         RuleOverride override = snapshot.override(id);
         Map<Knob, String> inForce = new EnumMap<>(Knob.class);
         Map<Knob, String> declaredValues = new EnumMap<>(Knob.class);
@@ -310,8 +315,7 @@ public final class RulesInForce {
             }
         });
         return new RuleDescription(id, source, endpoint == null ? Endpoint.Kind.HTTP : endpoint.kind(),
-                endpoint == null || endpoint.isHttp() ? null : endpoint.handler(), onClass, pattern,
-                endpoint == null ? List.of() : endpoint.httpMethods().stream().sorted().toList(),
+                endpoint == null || endpoint.isHttp() ? null : endpoint.handler(), onClass, pattern, httpMethods,
                 endpoint == null || endpoint.maxWait().isZero() ? null : endpoint.maxWait().toMillis(),
                 declared == null ? null : LimitDescription.of(declared), LimitDescription.of(limit), override.enabled(),
                 override.shadow() ? RuleMode.SHADOW : RuleMode.ENFORCE, overridden, plans, exceptions, ignored, inForce,
@@ -365,7 +369,35 @@ public final class RulesInForce {
         return limit.withLimit(count, limit.quota().isCalendar() ? limit.windowSeconds() : windowSeconds);
     }
 
-    private record Declared(Endpoint endpoint, LimitDefinition declared, LimitDefinition inForce) {
+    /**
+     * An annotated rule: the endpoint that declares it first and every endpoint that shares it (the methods
+     * under one class-level rule, or methods that name the same rule), one counter for all of them.
+     */
+    private record Declared(Endpoint endpoint, List<Endpoint> sharedBy, LimitDefinition declared,
+                            LimitDefinition inForce) {
+
+        Declared alsoOn(Endpoint other) {
+            List<Endpoint> all = new ArrayList<>(sharedBy);
+            all.add(other);
+            return new Declared(endpoint, List.copyOf(all), declared, inForce);
+        }
+
+        /** The primary patterns of the endpoints that share the rule, as one text. */
+        String patterns() {
+            return String.join(", ", sharedBy.stream().map(Endpoint::primaryPattern).distinct().toList());
+        }
+
+        List<String> httpMethods() {
+            return RulesInForce.httpMethods(sharedBy);
+        }
+    }
+
+    /** The HTTP methods of the endpoints, sorted; empty (every method) when one of them takes every method. */
+    private static List<String> httpMethods(List<Endpoint> endpoints) {
+        if (endpoints.stream().anyMatch(endpoint -> endpoint.httpMethods().isEmpty())) {
+            return List.of();
+        }
+        return endpoints.stream().flatMap(endpoint -> endpoint.httpMethods().stream()).distinct().sorted().toList();
     }
 
     private record Described(List<RuleDescription> list, Map<RuleId, RuleDescription> byId) {
