@@ -27,6 +27,7 @@ import dev.ratelimit.interceptor.store.StoreResult;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.Stores;
+import dev.ratelimit.interceptor.testsupport.TestRequest;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -119,7 +120,7 @@ class RequestLimiterTest {
     @Test
     void theMostRestrictiveDenialDecidesAndEveryLimitIsMetered() {
         List<Verdict> verdicts = IntStream.range(0, 3)
-                .mapToObj(i -> limiter.decide(create, new Request("ann", "10.0.0.1", 1))).toList();
+                .mapToObj(i -> limiter.decide(create, new TestRequest("ann", "10.0.0.1", 1))).toList();
 
         assertThat(verdicts).extracting(Verdict::kind).containsExactly(Verdict.Kind.ADMIT, Verdict.Kind.ADMIT,
                 Verdict.Kind.REJECT);
@@ -134,7 +135,7 @@ class RequestLimiterTest {
         snapshots.refresh();
 
         List<Verdict.Kind> kinds = IntStream.range(0, 3)
-                .mapToObj(i -> limiter.decide(create, new Request("bo", "10.0.0.2", 1)).kind()).toList();
+                .mapToObj(i -> limiter.decide(create, new TestRequest("bo", "10.0.0.2", 1)).kind()).toList();
 
         assertThat(kinds).containsExactly(Verdict.Kind.ADMIT, Verdict.Kind.ADMIT, Verdict.Kind.ADMIT);
         assertThat(outcomes).contains(USER + ":" + Outcome.SHADOW_BLOCKED);
@@ -149,19 +150,19 @@ class RequestLimiterTest {
         editor.setWhitelistIps("10.9.0.0/16");
         snapshots.refresh();
 
-        assertThat(limiter.decide(create, new Request("cy", "10.9.1.1", 1)).kind()).isEqualTo(Verdict.Kind.PASS);
+        assertThat(limiter.decide(create, new TestRequest("cy", "10.9.1.1", 1)).kind()).isEqualTo(Verdict.Kind.PASS);
         assertThat(outcomes).containsOnly(USER + ":" + Outcome.SKIPPED, IP + ":" + Outcome.SKIPPED);
 
         outcomes.clear();
-        Verdict anonymous = limiter.decide(create, new Request(null, "10.0.0.3", 1));
+        Verdict anonymous = limiter.decide(create, new TestRequest(null, "10.0.0.3", 1));
         assertThat(anonymous.limits()).extracting(LimitDefinition::id).containsExactly(IP);
         assertThat(outcomes).contains(USER + ":" + Outcome.SKIPPED);
     }
 
     @Test
     void aRequestNoWaitWouldAdmitTakesNothing() {
-        assertThat(limiter.decide(create, new Request("di", "10.0.0.4", 3)).kind()).isEqualTo(Verdict.Kind.TOO_COSTLY);
-        assertThat(IntStream.range(0, 2).mapToObj(i -> limiter.decide(create, new Request("di", "10.0.0.4", 1)).kind()))
+        assertThat(limiter.decide(create, new TestRequest("di", "10.0.0.4", 3)).kind()).isEqualTo(Verdict.Kind.TOO_COSTLY);
+        assertThat(IntStream.range(0, 2).mapToObj(i -> limiter.decide(create, new TestRequest("di", "10.0.0.4", 1)).kind()))
                 .as("the heavy request took nothing").containsOnly(Verdict.Kind.ADMIT);
     }
 
@@ -178,12 +179,12 @@ class RequestLimiterTest {
         editor.setGlobalMode(RuleMode.SHADOW);
         snapshots.refresh();
 
-        Verdict denied = limiter.decide(create, new Request("gil", "10.66.1.1", 1));
+        Verdict denied = limiter.decide(create, new TestRequest("gil", "10.66.1.1", 1));
         assertThat(denied.kind()).isEqualTo(Verdict.Kind.DENY);
         assertThat(denied.denial().target()).isEqualTo("10.66.0.0/16");
         assertThat(denied.limits()).isEmpty();
-        assertThat(limiter.decide(open, new Request("gil", "10.66.1.1", 1)).kind()).as("no limit").isEqualTo(Verdict.Kind.DENY);
-        assertThat(IntStream.range(0, 5).mapToObj(i -> limiter.decide(create, new Request("hal", "10.0.0.9", 1)).kind()))
+        assertThat(limiter.decide(open, new TestRequest("gil", "10.66.1.1", 1)).kind()).as("no limit").isEqualTo(Verdict.Kind.DENY);
+        assertThat(IntStream.range(0, 5).mapToObj(i -> limiter.decide(create, new TestRequest("hal", "10.0.0.9", 1)).kind()))
                 .containsOnly(Verdict.Kind.DENY);
         assertThat(outcomes).containsOnly("shop.deny.ip:" + Outcome.DENIED, "shop.deny.user:" + Outcome.DENIED)
                 .hasSize(7);
@@ -195,7 +196,7 @@ class RequestLimiterTest {
         editor.setGlobalMode(RuleMode.ENFORCE);
         snapshots.refresh();
 
-        assertThat(IntStream.range(0, 3).mapToObj(i -> limiter.decide(create, new Request("hal", "10.0.0.9", 1)).kind()))
+        assertThat(IntStream.range(0, 3).mapToObj(i -> limiter.decide(create, new TestRequest("hal", "10.0.0.9", 1)).kind()))
                 .as("nothing was counted while denied").containsExactly(Verdict.Kind.ADMIT, Verdict.Kind.ADMIT,
                         Verdict.Kind.REJECT);
     }
@@ -207,14 +208,14 @@ class RequestLimiterTest {
         editor.deny(DenyList.Kind.KEY, "tenant-9", Instant.now().plusSeconds(3600), "");
         snapshots.refresh();
 
-        assertThat(limiter.decide(create, new Request("not-ivy", "ivy", "10.0.0.10", null, 1)).kind())
+        assertThat(limiter.decide(create, new TestRequest("not-ivy", "ivy", "10.0.0.10", null, 1)).kind())
                 .isEqualTo(Verdict.Kind.DENY);
-        Verdict keyDenied = limiter.decide(tenant, new Request(null, null, "10.0.0.10", "tenant-9", 1));
+        Verdict keyDenied = limiter.decide(tenant, new TestRequest(null, null, "10.0.0.10", "tenant-9", 1));
         assertThat(keyDenied.kind()).isEqualTo(Verdict.Kind.DENY);
         assertThat(keyDenied.retryAfter()).isBetween(Duration.ofSeconds(3590), Duration.ofSeconds(3600));
-        assertThat(limiter.decide(tenant, new Request(null, null, "10.0.0.10", "tenant-8", 1)).kind())
+        assertThat(limiter.decide(tenant, new TestRequest(null, null, "10.0.0.10", "tenant-8", 1)).kind())
                 .isEqualTo(Verdict.Kind.ADMIT);
-        assertThat(limiter.decide(create, new Request("tenant-9", "10.0.0.10", 1)).kind())
+        assertThat(limiter.decide(create, new TestRequest("tenant-9", "10.0.0.10", 1)).kind())
                 .as("a key is not a user").isEqualTo(Verdict.Kind.ADMIT);
     }
 
@@ -224,7 +225,7 @@ class RequestLimiterTest {
         editor.setGlobalSwitch(false);
         snapshots.refresh();
 
-        assertThat(limiter.decide(create, new Request("jo", "10.0.0.11", 1)).kind()).isEqualTo(Verdict.Kind.PASS);
+        assertThat(limiter.decide(create, new TestRequest("jo", "10.0.0.11", 1)).kind()).isEqualTo(Verdict.Kind.PASS);
         assertThat(outcomes).isEmpty();
     }
 
@@ -233,7 +234,7 @@ class RequestLimiterTest {
         editor.setGlobalSwitch(false);
         snapshots.refresh();
 
-        assertThat(IntStream.range(0, 5).mapToObj(i -> limiter.decide(create, new Request("ed", "10.0.0.5", 1)).kind()))
+        assertThat(IntStream.range(0, 5).mapToObj(i -> limiter.decide(create, new TestRequest("ed", "10.0.0.5", 1)).kind()))
                 .containsOnly(Verdict.Kind.PASS);
         assertThat(outcomes).isEmpty();
     }
@@ -245,8 +246,8 @@ class RequestLimiterTest {
      */
     @Test
     void eachDecisionIsAnObservationWithItsRuleAndOutcomeAndARefusalIsAnEventOnIt() {
-        limiter.decide(create, new Request("kai", "10.0.0.7", 1));
-        limiter.decide(create, new Request("kai", "10.0.0.7", 1));
+        limiter.decide(create, new TestRequest("kai", "10.0.0.7", 1));
+        limiter.decide(create, new TestRequest("kai", "10.0.0.7", 1));
 
         assertThat(observations).hasNumberOfObservationsWithNameEqualTo("ratelimit.verdict", 2)
                 .forAllObservationsWithNameEqualTo("ratelimit.verdict", decision -> decision
@@ -257,7 +258,7 @@ class RequestLimiterTest {
                         .doesNotHaveError());
         observations.clear();
 
-        limiter.decide(create, new Request("kai", "10.0.0.7", 1));
+        limiter.decide(create, new TestRequest("kai", "10.0.0.7", 1));
 
         assertThat(observations).hasSingleObservationThat().hasNameEqualTo("ratelimit.verdict")
                 .hasContextualNameEqualTo("ratelimit " + USER.rule())
@@ -271,10 +272,10 @@ class RequestLimiterTest {
 
     @Test
     void anAdmittedDecisionHasNoRefusalAndAnEndpointWithoutALimitIsNotObserved() {
-        limiter.decide(open, new Request("lee", "10.0.0.8", 1));
+        limiter.decide(open, new TestRequest("lee", "10.0.0.8", 1));
         assertThat(observations).doesNotHaveAnyObservation();
 
-        limiter.decide(create, new Request("lee", "10.0.0.8", 1));
+        limiter.decide(create, new TestRequest("lee", "10.0.0.8", 1));
         assertThat(observations).hasSingleObservationThat().hasLowCardinalityKeyValue("ratelimit.outcome", "allowed")
                 .doesNotHaveEvent("ratelimit.refused").hasBeenStopped();
     }
@@ -285,23 +286,23 @@ class RequestLimiterTest {
         editor.setWhitelistIps("10.68.0.0/16");
         snapshots.refresh();
 
-        limiter.decide(open, new Request("mo", "10.67.1.1", 1));
+        limiter.decide(open, new TestRequest("mo", "10.67.1.1", 1));
         assertThat(observations).hasSingleObservationThat().hasLowCardinalityKeyValue("ratelimit.outcome", "denied")
                 .hasLowCardinalityKeyValue("ratelimit.rule", "deny.ip").hasEvent("ratelimit.refused");
         observations.clear();
 
-        limiter.decide(create, new Request("mo", "10.68.1.1", 1));
+        limiter.decide(create, new TestRequest("mo", "10.68.1.1", 1));
         assertThat(observations).hasSingleObservationThat().hasLowCardinalityKeyValue("ratelimit.outcome", "skipped")
                 .doesNotHaveEvent("ratelimit.refused");
     }
 
     @Test
     void aRequestEndsAsItsCompletionSays() {
-        Verdict first = limiter.decide(generate, new Request("fay", "10.0.0.6", 1));
+        Verdict first = limiter.decide(generate, new TestRequest("fay", "10.0.0.6", 1));
         assertThat(first.reservations()).extracting(Reservation::kind)
                 .containsExactlyInAnyOrder(Reservation.Kind.ESTIMATE, Reservation.Kind.LEASE);
         assertThat(leases.size()).isEqualTo(1);
-        Verdict refused = limiter.decide(generate, new Request("fay", "10.0.0.6", 1));
+        Verdict refused = limiter.decide(generate, new TestRequest("fay", "10.0.0.6", 1));
         assertThat(refused.kind()).as("one at once").isEqualTo(Verdict.Kind.REJECT);
         assertThat(tokensLeft("fay")).as("the refused request's estimate given back").isEqualTo(9);
 
@@ -309,12 +310,12 @@ class RequestLimiterTest {
         assertThat(leases.size()).isZero();
         assertThat(tokensLeft("fay")).as("7 used").isEqualTo(3);
 
-        Verdict unsaid = limiter.decide(generate, new Request("fay", "10.0.0.6", 1));
+        Verdict unsaid = limiter.decide(generate, new TestRequest("fay", "10.0.0.6", 1));
         limiter.complete(unsaid.reservations(), completion(null));
         assertThat(tokensLeft("fay")).as("nothing said: the estimate kept").isEqualTo(2);
-        Verdict indebted = limiter.decide(generate, new Request("fay", "10.0.0.6", 1));
+        Verdict indebted = limiter.decide(generate, new TestRequest("fay", "10.0.0.6", 1));
         limiter.complete(indebted.reservations(), completion(5L));
-        Verdict inDebt = limiter.decide(generate, new Request("fay", "10.0.0.6", 1));
+        Verdict inDebt = limiter.decide(generate, new TestRequest("fay", "10.0.0.6", 1));
         assertThat(inDebt.kind()).as("3 past the limit").isEqualTo(Verdict.Kind.REJECT);
         assertThat(inDebt.reportedDecision().retryAfterMillis()).as("a window later").isBetween(59_000L, 60_000L);
     }
@@ -357,60 +358,6 @@ class RequestLimiterTest {
         @RateLimit(rule = "tokens", count = 10, interval = 60, costFromResponse = "#reported")
         @RateLimit(rule = "running", count = 1, algorithm = Algorithm.CONCURRENCY)
         public void generate() {
-        }
-    }
-
-    /** A request as the web layer would describe it. */
-    private record Request(String user, String verifiedUser, String ip, String key, long units) implements LimitedRequest {
-
-        Request(String user, String ip, long units) {
-            this(user, user, ip, null, units);
-        }
-
-        @Override
-        public String path() {
-            return "/orders";
-        }
-
-        @Override
-        public String identity(LimitDefinition limit) {
-            return switch (limit.dimension()) {
-                case USER -> user;
-                case IP -> ip;
-                case CUSTOM -> key;
-                default -> "all";
-            };
-        }
-
-        @Override
-        public long cost(LimitDefinition limit) {
-            return units;
-        }
-
-        @Override
-        public String plan(LimitDefinition limit) {
-            return null;
-        }
-
-        @Override
-        public String clientIp() {
-            return ip;
-        }
-
-        @Override
-        public String user() {
-            return user;
-        }
-
-
-        @Override
-        public String httpMethod() {
-            return "POST";
-        }
-
-        @Override
-        public String uri() {
-            return "/orders";
         }
     }
 

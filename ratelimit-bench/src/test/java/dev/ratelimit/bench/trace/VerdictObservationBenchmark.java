@@ -1,0 +1,191 @@
+package dev.ratelimit.bench.trace;
+
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.RateLimit;
+import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.config.RuleCatalog;
+import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.config.SysConfigRepository;
+import dev.ratelimit.interceptor.decision.RequestLimiter;
+import dev.ratelimit.interceptor.decision.Verdict;
+import dev.ratelimit.interceptor.identity.Whitelist;
+import dev.ratelimit.interceptor.lease.HeldLeases;
+import dev.ratelimit.interceptor.log.InterceptionLog;
+import dev.ratelimit.interceptor.metrics.Outcome;
+import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
+import dev.ratelimit.interceptor.rule.Endpoint;
+import dev.ratelimit.interceptor.rule.EndpointCatalog;
+import dev.ratelimit.interceptor.rule.RuleId;
+import dev.ratelimit.interceptor.rule.RuleNaming;
+import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
+import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.Stores;
+import dev.ratelimit.interceptor.testsupport.TestRequest;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
+import io.micrometer.tracing.otel.bridge.OtelBaggageManager;
+import io.micrometer.tracing.otel.bridge.OtelCurrentTraceContext;
+import io.micrometer.tracing.otel.bridge.OtelTracer;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
+
+/**
+ * What the verdict observation adds to one allowed decision ({@link RequestLimiter#decide}), side by side
+ * in one run: with no observation registry (the default: Micrometer's no-op), with a registry nobody
+ * listens to, and with Micrometer Tracing over the OpenTelemetry SDK recording every decision as a span
+ * (sampling everything, spans batched to an exporter that drops them, as an OTLP exporter runs off the
+ * request thread). The store is in process, so the figures are the decision's CPU, not a Redis round
+ * trip. Run by {@code ratelimit-bench/trace-overhead.sh}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 10, time = 1)
+@Fork(2)
+public class VerdictObservationBenchmark {
+
+    /** How decisions are observed. */
+    public enum Tracing {
+        /** {@code ObservationRegistry.NOOP}: an app without Micrometer Observation set up. */
+        OFF,
+        /** A registry without handlers: observations are made and dropped. */
+        NO_HANDLER,
+        /** Micrometer Tracing, OpenTelemetry bridge and SDK: every decision a recorded span. */
+        OTEL
+    }
+
+    @Param
+    public Tracing tracing;
+
+    private RedisServerProcess redis;
+    private RuleSnapshotHolder snapshots;
+    private SdkTracerProvider tracerProvider;
+    private RequestLimiter limiter;
+    private Endpoint endpoint;
+    private final TestRequest[] clients = new TestRequest[1024];
+    private int next;
+
+    @Setup(Level.Trial)
+    public void start() throws NoSuchMethodException {
+        redis = RedisServerProcess.start();
+        SysConfigRepository repository = new SysConfigRepository(redis.template(), new RedisKeys("ratelimit"));
+        snapshots = new RuleSnapshotHolder(repository, null, List::of, Duration.ofSeconds(30), Duration.ofSeconds(1),
+                Duration.ofSeconds(3), Clock.systemUTC());
+        EndpointCatalog endpoints = new EndpointCatalog(new RuleNaming("bench"), EnumSet.allOf(Algorithm.class),
+                key -> { }, countWhen -> { }, cost -> { }, Stores.DEFAULTS.concurrency().lease());
+        endpoints.register(Map.of(RequestMappingInfo.paths("/orders").build(),
+                new HandlerMethod(new Orders(), Orders.class.getMethod("create"))));
+        endpoint = endpoints.endpoints().get(0);
+        limiter = new RequestLimiter(new RuleCatalog(endpoints, snapshots), new RedisKeys("ratelimit"),
+                new MemoryRateLimitStore(Clock.systemUTC(), 10_000), InterceptionLog.DISCARD, new NoMetrics(),
+                Whitelist.EMPTY, Clock.systemUTC(), ZoneOffset.UTC,
+                new HeldLeases(Stores.DEFAULTS.concurrency().maxHold()), registry(), null);
+        for (int i = 0; i < clients.length; i++) {
+            clients[i] = new TestRequest("user-" + i, "192.0.2.1", 1);
+        }
+    }
+
+    private ObservationRegistry registry() {
+        return switch (tracing) {
+            case OFF -> ObservationRegistry.NOOP;
+            case NO_HANDLER -> ObservationRegistry.create();
+            case OTEL -> {
+                tracerProvider = SdkTracerProvider.builder().setSampler(Sampler.alwaysOn())
+                        .addSpanProcessor(BatchSpanProcessor.builder(new DroppingExporter()).build()).build();
+                OtelCurrentTraceContext context = new OtelCurrentTraceContext();
+                OtelTracer tracer = new OtelTracer(tracerProvider.get("ratelimit-bench"), context, event -> { },
+                        new OtelBaggageManager(context, List.of(), List.of()));
+                ObservationRegistry registry = ObservationRegistry.create();
+                registry.observationConfig().observationHandler(new DefaultTracingObservationHandler(tracer));
+                yield registry;
+            }
+        };
+    }
+
+    @TearDown(Level.Trial)
+    public void stop() {
+        if (tracerProvider != null) {
+            tracerProvider.close();
+        }
+        snapshots.destroy();
+        redis.close();
+    }
+
+    /** An allowed decision of a fixed window (the limit is never reached), the user cycling over 1,024. */
+    @Benchmark
+    public Verdict allowedDecision() {
+        next = (next + 1) & (clients.length - 1);
+        Verdict verdict = limiter.decide(endpoint, clients[next]);
+        if (verdict.kind() != Verdict.Kind.ADMIT) {
+            throw new IllegalStateException("the benchmark's limit was reached: " + verdict);
+        }
+        return verdict;
+    }
+
+    /** The controller whose limit is decided. */
+    public static class Orders {
+        @RateLimit(count = 1_000_000_000, interval = 60)
+        public String create() {
+            return "ok";
+        }
+    }
+
+    /** Meters are not what is measured here. */
+    private static final class NoMetrics implements RateLimitMetrics {
+
+        @Override
+        public void outcome(RuleId rule, Outcome outcome) {
+        }
+
+        @Override
+        public void decided(long nanos) {
+        }
+    }
+
+    /** Takes every batch and keeps nothing: the cost of the span, not of a collector. */
+    private static final class DroppingExporter implements SpanExporter {
+
+        @Override
+        public CompletableResultCode export(Collection<SpanData> spans) {
+            return CompletableResultCode.ofSuccess();
+        }
+
+        @Override
+        public CompletableResultCode flush() {
+            return CompletableResultCode.ofSuccess();
+        }
+
+        @Override
+        public CompletableResultCode shutdown() {
+            return CompletableResultCode.ofSuccess();
+        }
+    }
+}
