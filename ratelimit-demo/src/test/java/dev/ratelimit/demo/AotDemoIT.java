@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
@@ -26,12 +27,15 @@ import org.junit.jupiter.api.io.TempDir;
  * The demo as the build processed it ahead of time ({@code spring-boot:process-aot}), started from its
  * jar with {@code -Dspring.aot.enabled=true}: its bean definitions come from the generated code (a
  * start without them fails), and it answers the README's quick start and serves the console, the
- * interception log on H2 through MyBatis included. Its own redis-server, as the quick start's.
+ * interception log on H2 through MyBatis included. Its own redis-server, as the quick start's. And the
+ * processing took the hints of the starter, the API index and the console into the native image's metadata.
  */
 class AotDemoIT {
 
     private static final Pattern PORT = Pattern.compile("Tomcat started on port (\\d+)");
     private static final Pattern CSRF = Pattern.compile("name=\"ratelimit_csrf\" value=\"([^\"]+)\"");
+    private static final String NATIVE_METADATA =
+            "META-INF/native-image/dev.ratelimit/ratelimit-demo/reachability-metadata.json";
 
     private final HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager())
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -80,6 +84,18 @@ class AotDemoIT {
                         .contains("demo.DemoController.hello"));
 
         assertThat(Files.readString(output)).as("what the demo logged").doesNotContain("ERROR", "Exception");
+    }
+
+    @Test
+    void theProcessingTookEveryModulesHintsIntoTheNativeImageMetadata() throws Exception {
+        String metadata;
+        try (JarFile jar = new JarFile(System.getProperty("demo.jar"))) {
+            metadata = new String(jar.getInputStream(jar.getEntry(NATIVE_METADATA)).readAllBytes(),
+                    StandardCharsets.UTF_8).replace("\\/", "/");
+        }
+        assertThat(metadata).contains("dev/ratelimit/interceptor/**/*.lua", "ratelimit/sql/upgrade/*.sql",
+                "dev/ratelimit/interceptor/log/report/LogReportMapper.xml", "dev/ratelimit/apiindex/*.lua",
+                "templates/ratelimit-console/*.html", "\"dev.ratelimit.console.audit.AuditMapper\"");
     }
 
     private HttpResponse<String> get(String uri) throws Exception {
