@@ -77,8 +77,10 @@ class AotDemoIT {
                 "ratelimit_csrf=" + URLEncoder.encode(csrf.group(1), StandardCharsets.UTF_8)
                         + "&username=admin&password=demo");
         assertThat(signedIn.statusCode()).as("signed in and sent on").isEqualTo(302);
-        assertThat(get(base + "/ratelimit-console/rules").body()).contains("demo.DemoController.hello");
-        // The interception log is written in batches in the background.
+        // The API index is written once the app is ready, and the interception log in batches: both in the background.
+        Awaitility.await("the rule on the console's rules page").atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(get(base + "/ratelimit-console/rules").body())
+                        .contains("demo.DemoController.hello"));
         Awaitility.await("the rejection in the console's interceptions").atMost(Duration.ofSeconds(30))
                 .untilAsserted(() -> assertThat(get(base + "/ratelimit-console/logs").body())
                         .contains("demo.DemoController.hello"));
