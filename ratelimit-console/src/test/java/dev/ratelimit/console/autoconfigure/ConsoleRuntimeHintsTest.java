@@ -15,7 +15,7 @@ import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 
 /**
  * The console's runtime hints cover every template and asset it ships, the ECharts script its pages load,
- * the audit mapper, and the records and enums its templates read.
+ * every mapper, and the records and enums its templates read.
  */
 class ConsoleRuntimeHintsTest {
 
@@ -31,8 +31,11 @@ class ConsoleRuntimeHintsTest {
     }
 
     @Test
-    void theAuditMapperIsHinted() {
-        RuntimeHintsCoverage.assertMapperHinted(hints, AuditMapper.class);
+    void everyMapperIsHinted() {
+        List<Class<?>> mappers = RuntimeHintsCoverage.classes("dev.ratelimit.console",
+                type -> type.isInterface() && type.getSimpleName().endsWith("Mapper"));
+        assertThat(mappers).contains(AuditMapper.class);
+        mappers.forEach(mapper -> RuntimeHintsCoverage.assertMapperHinted(hints, mapper));
     }
 
     @Test
