@@ -5,6 +5,7 @@ import org.apache.commons.logging.Log;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.logging.DeferredLogFactory;
+import org.springframework.context.aot.AbstractAotProcessor;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
@@ -12,7 +13,8 @@ import org.springframework.core.env.MapPropertySource;
  * Lets the demo run with nothing installed: unless {@code spring.data.redis.host}, {@code .url} or
  * {@code .port} is set, starts {@link DemoRedisServer} and points the app at it, and says how to look
  * inside with {@code redis-cli}. The server stops after the app has (a Spring Boot shutdown handler),
- * so Ctrl-C stops the demo quietly.
+ * so Ctrl-C stops the demo quietly. Not while the build processes the app ahead of time
+ * ({@code spring-boot:process-aot}): nothing connects then.
  */
 public class EmbeddedRedisEnvironmentPostProcessor implements EnvironmentPostProcessor {
 
@@ -26,7 +28,8 @@ public class EmbeddedRedisEnvironmentPostProcessor implements EnvironmentPostPro
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-        if (!environment.getProperty("demo.embedded-redis.enabled", Boolean.class, true)
+        if (Boolean.getBoolean(AbstractAotProcessor.AOT_PROCESSING)
+                || !environment.getProperty("demo.embedded-redis.enabled", Boolean.class, true)
                 || environment.containsProperty("spring.data.redis.host")
                 || environment.containsProperty("spring.data.redis.url")
                 || environment.containsProperty("spring.data.redis.port")) {

@@ -31,7 +31,7 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 public final class LogDatabase {
 
     /** Where the DDL of {@code sql/} is packaged, one script per database id. */
-    private static final String SCHEMA_LOCATION = "ratelimit/sql/";
+    static final String SCHEMA_LOCATION = "ratelimit/sql/";
 
     private static final Logger log = LoggerFactory.getLogger(LogDatabase.class);
 

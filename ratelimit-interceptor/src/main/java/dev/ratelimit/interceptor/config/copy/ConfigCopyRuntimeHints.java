@@ -1,0 +1,14 @@
+package dev.ratelimit.interceptor.config.copy;
+
+import dev.ratelimit.interceptor.log.database.MapperHints;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.RuntimeHintsRegistrar;
+
+/** The durable config copy's mapper and the row it reads, for a native image. */
+class ConfigCopyRuntimeHints implements RuntimeHintsRegistrar {
+
+    @Override
+    public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
+        MapperHints.register(hints, ConfigCopyMapper.class, ConfigCopyMapper.CopyRow.class);
+    }
+}

@@ -1,0 +1,14 @@
+package dev.ratelimit.interceptor.log.writer;
+
+import dev.ratelimit.interceptor.log.database.MapperHints;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.RuntimeHintsRegistrar;
+
+/** The log writer's mapper and the row it inserts, for a native image. */
+class LogWriterRuntimeHints implements RuntimeHintsRegistrar {
+
+    @Override
+    public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
+        MapperHints.register(hints, LogWriteMapper.class, LogRow.class);
+    }
+}
