@@ -9,7 +9,8 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
  * statistics, blocked clients) and its log database (interceptions, audit trail), configured with the
  * usual {@code spring.data.redis.*} and {@code spring.datasource.*} properties. Without a datasource it
  * runs on an empty in-memory H2: rules, live traffic and blocked clients work, the interception pages
- * show nothing.
+ * show nothing. Operators sign in with the console's password login, or at an identity provider when an
+ * OAuth2 client registration is configured ({@link ConsoleSecurityConfiguration}).
  */
 @SpringBootApplication
 public class ConsoleApplication {

@@ -41,8 +41,7 @@ class ConsoleApplicationTest {
     @BeforeAll
     static void start() {
         redis = RedisServerProcess.start();
-        apps = MODULES.stream().map(module -> FixtureApplication.start(redis.port(),
-                "spring.application.name=app-" + module, SHARED_LOG)).toList();
+        apps = MODULES.stream().map(module -> OtherApps.start(redis.port(), module, SHARED_LOG)).toList();
         console = ConsoleApplication.application().run("--server.port=0",
                 "--spring.data.redis.port=" + redis.port(), "--" + SHARED_LOG, "--" + ConsoleSession.PASSWORD_PROPERTY);
     }
