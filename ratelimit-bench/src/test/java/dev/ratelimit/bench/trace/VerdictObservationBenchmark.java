@@ -60,8 +60,8 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
  * What the verdict observation adds to one allowed decision ({@link RequestLimiter#decide}), side by side
  * in one run: with no observation registry (the default: Micrometer's no-op), with a registry nobody
  * listens to, and with Micrometer Tracing over the OpenTelemetry SDK recording every decision as a span
- * (sampling everything, spans batched to an exporter that drops them, as an OTLP exporter runs off the
- * request thread). The store is in process, so the figures are the decision's CPU, not a Redis round
+ * (sampling everything, or one trace in ten as Spring Boot does by default; spans batched to an exporter
+ * that drops them, as an OTLP exporter runs off the request thread). The store is in process, so the figures are the decision's CPU, not a Redis round
  * trip. Run by {@code ratelimit-bench/trace-overhead.sh}.
  */
 @State(Scope.Benchmark)
@@ -79,7 +79,12 @@ public class VerdictObservationBenchmark {
         /** A registry without handlers: observations are made and dropped. */
         NO_HANDLER,
         /** Micrometer Tracing, OpenTelemetry bridge and SDK: every decision a recorded span. */
-        OTEL
+        OTEL,
+        /**
+         * The same, sampling one trace in ten, Spring Boot's default
+         * ({@code management.tracing.sampling.probability=0.1}): most decisions are spans that record nothing.
+         */
+        OTEL_SAMPLED
     }
 
     @Param
@@ -117,8 +122,10 @@ public class VerdictObservationBenchmark {
         return switch (tracing) {
             case OFF -> ObservationRegistry.NOOP;
             case NO_HANDLER -> ObservationRegistry.create();
-            case OTEL -> {
-                tracerProvider = SdkTracerProvider.builder().setSampler(Sampler.alwaysOn())
+            case OTEL, OTEL_SAMPLED -> {
+                Sampler sampler = tracing == Tracing.OTEL ? Sampler.alwaysOn()
+                        : Sampler.parentBased(Sampler.traceIdRatioBased(0.1));
+                tracerProvider = SdkTracerProvider.builder().setSampler(sampler)
                         .addSpanProcessor(BatchSpanProcessor.builder(new DroppingExporter()).build()).build();
                 OtelCurrentTraceContext context = new OtelCurrentTraceContext();
                 OtelTracer tracer = new OtelTracer(tracerProvider.get("ratelimit-bench"), context, event -> { },
