@@ -100,7 +100,7 @@ class SpringSecurityTest {
                 .statusCode()).isEqualTo(403);
 
         assertThat(redis.commands().hget("ratelimit:sysconfig", "global.check")).isEqualTo(before);
-        assertThat(output.getOut()).contains("vera was refused a change of global.check to 0");
+        assertThat(output.getOut()).contains("vera was refused form /ratelimit-console/rules/switches: their role does not allow it");
     }
 
     /** The header of HTTP Basic for {@code user}, as {@link HttpProbe} takes headers: name, value. */

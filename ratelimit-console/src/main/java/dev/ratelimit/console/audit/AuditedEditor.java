@@ -7,6 +7,7 @@ import dev.ratelimit.interceptor.config.SysConfigChange;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.document.RulesImport;
 import java.time.Clock;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -74,10 +75,18 @@ public class AuditedEditor {
     public void change(ConsoleOperator operator, String module, String field, String oldValue, String newValue,
                        Runnable change) {
         if (!operator.mayChange(module)) {
-            throw refused(operator, Map.of(field, newValue));
+            throw refused(operator, Collections.singletonMap(field, newValue));
         }
         change.run();
         trail.record(new AuditEntry(clock.instant(), operator.name(), field, oldValue, newValue));
+    }
+
+    /**
+     * Refuses {@code operator} a change of {@code what} outright, recorded as refused: for a form of an
+     * operator who may change nothing, whatever it posts.
+     */
+    public ChangeRefusedException refuse(ConsoleOperator operator, String what) {
+        return refused(operator, Collections.singletonMap(what, null));
     }
 
     private SysConfigEditor checked(ConsoleOperator operator) {

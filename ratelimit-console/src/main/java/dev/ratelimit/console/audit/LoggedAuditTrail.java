@@ -17,8 +17,8 @@ public class LoggedAuditTrail implements AuditTrail {
     @Override
     public void record(AuditEntry entry) {
         if (entry.wasRefused()) {
-            log.warn("{} was refused a change of {} to {}: not allowed by their role", entry.operator(),
-                    entry.subject(), entry.newValue());
+            log.warn("{} was refused {}{}: their role does not allow it", entry.operator(), entry.subject(),
+                    entry.newValue() == null ? "" : " = " + entry.newValue());
         } else {
             log.info("{} changed {} from {} to {}", entry.operator(), entry.field(), entry.oldValue(), entry.newValue());
         }

@@ -12,6 +12,7 @@ import dev.ratelimit.console.audit.AuditController;
 import dev.ratelimit.console.audit.AuditTrail;
 import dev.ratelimit.console.audit.AuditedEditor;
 import dev.ratelimit.console.audit.LoggedAuditTrail;
+import dev.ratelimit.console.audit.ViewOnlyGuard;
 import dev.ratelimit.console.blocked.BlockedController;
 import dev.ratelimit.console.denylist.DenyListController;
 import dev.ratelimit.console.dynamic.DynamicRulesController;
@@ -47,6 +48,7 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.MessageSource;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.servlet.config.annotation.ResourceHandlerRegistry;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /** Serves the operations console at {@code ratelimit.console.path} in any servlet app that has the module. */
@@ -210,12 +212,18 @@ public class ConsoleAutoConfiguration {
     }
 
     @Bean
-    WebMvcConfigurer ratelimitConsoleAssets(ConsoleProperties properties) {
+    WebMvcConfigurer ratelimitConsoleWebMvc(ConsoleProperties properties, AuditedEditor editor) {
         return new WebMvcConfigurer() {
             @Override
             public void addResourceHandlers(ResourceHandlerRegistry registry) {
                 registry.addResourceHandler(properties.path() + "/assets/**")
                         .addResourceLocations("classpath:/ratelimit-console/assets/", ECHARTS_DIST);
+            }
+
+            @Override
+            public void addInterceptors(InterceptorRegistry registry) {
+                registry.addInterceptor(new ViewOnlyGuard(editor, properties.path()))
+                        .addPathPatterns(properties.path() + "/**");
             }
         };
     }

@@ -1,0 +1,43 @@
+package dev.ratelimit.console.audit;
+
+import dev.ratelimit.console.access.ConsoleFilter;
+import dev.ratelimit.console.access.ConsoleOperator;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.util.Set;
+import org.springframework.web.servlet.HandlerInterceptor;
+import org.springframework.web.util.UrlPathHelper;
+
+/**
+ * Refuses every form of the console to an operator whose role changes nothing (a viewer), whatever it
+ * posts and before its controller reads it, so that a form added later cannot forget the check; the
+ * attempt is recorded as refused ({@code refused form <path>}). Logging out stays open. What an operator
+ * may change is checked field by field where the change is written ({@link AuditedEditor}).
+ */
+public class ViewOnlyGuard implements HandlerInterceptor {
+
+    private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS");
+
+    private final AuditedEditor editor;
+    private final String logout;
+
+    /** @param consolePath where the console is served */
+    public ViewOnlyGuard(AuditedEditor editor, String consolePath) {
+        this.editor = editor;
+        this.logout = consolePath + "/logout";
+    }
+
+    @Override
+    public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
+        if (SAFE_METHODS.contains(request.getMethod())
+                || !(request.getAttribute(ConsoleFilter.OPERATOR_ATTRIBUTE) instanceof ConsoleOperator operator)
+                || operator.mayChange()) {
+            return true;
+        }
+        String path = UrlPathHelper.defaultInstance.getPathWithinApplication(request);
+        if (path.equals(logout)) {
+            return true;
+        }
+        throw editor.refuse(operator, "form " + path);
+    }
+}
