@@ -17,7 +17,7 @@ import org.springframework.security.oauth2.core.user.OAuth2User;
  * values of another. The strongest value wins: operator of every module, then operator of some modules,
  * then viewer; a user with none of them may not use the console (403).
  */
-final class OidcConsoleAccess implements ConsoleAccessPolicy {
+final class OidcConsoleAccess implements ConsoleAccessPolicy.WithRoles {
 
     private static final String MODULE_SEPARATOR = ":";
 
@@ -25,12 +25,6 @@ final class OidcConsoleAccess implements ConsoleAccessPolicy {
 
     OidcConsoleAccess(ConsoleOidcProperties claims) {
         this.claims = claims;
-    }
-
-    @Override
-    public String operator(HttpServletRequest request) {
-        ConsoleOperator operator = access(request);
-        return operator == null ? null : operator.name();
     }
 
     @Override

@@ -1,7 +1,6 @@
 package dev.ratelimit.idp;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.ratelimit.console.ConsoleSession;
 import java.net.CookieManager;
 import java.net.HttpCookie;
 import java.net.URI;
@@ -68,14 +67,8 @@ public final class Browser {
     private HttpResponse<String> send(HttpRequest.Builder request) {
         // as a browser does: the provider sends only HTML clients to its login form, others get a 401
         request.header("Accept", "text/html");
-        try {
-            return client.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return ConsoleSession.exchange(client, request.timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static String encode(String value) {

@@ -65,19 +65,12 @@ public final class ConsoleSession {
 
     /** The body of a download. */
     public byte[] bytes(String path) {
-        try {
-            HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(URI.create(base + path))
-                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofByteArray());
-            if (response.statusCode() != 200) {
-                throw new IllegalStateException(path + " answered " + response.statusCode());
-            }
-            return response.body();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+        HttpResponse<byte[]> response = exchange(client, HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofByteArray());
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException(path + " answered " + response.statusCode());
         }
+        return response.body();
     }
 
     /** Posts a form with the CSRF token of the last page fetched. */
@@ -132,8 +125,13 @@ public final class ConsoleSession {
 
     private HttpResponse<String> send(HttpRequest.Builder request) {
         headers.forEach(request::header);
+        return exchange(client, request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Sends a request, with the checked exceptions of {@link HttpClient#send} as unchecked ones. */
+    public static <T> HttpResponse<T> exchange(HttpClient client, HttpRequest request, HttpResponse.BodyHandler<T> body) {
         try {
-            return client.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            return client.send(request, body);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

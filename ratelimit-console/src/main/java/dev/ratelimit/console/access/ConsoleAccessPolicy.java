@@ -7,8 +7,9 @@ import java.util.function.Function;
  * Decides who may use the console. The default is the console's own password login; declare a bean
  * of this type to use the app's security instead, for example
  * {@code request -> request.isUserInRole("OPS") ? request.getUserPrincipal().getName() : null}.
- * Such a policy makes everyone it names an operator of every module; {@link #of} makes one that gives
- * roles and modules. Every state-changing request is still checked for the console's CSRF token.
+ * Such a policy makes everyone it names an operator of every module; a {@link WithRoles} policy (or
+ * {@link #of}) gives roles and modules. Every state-changing request is still checked for the console's
+ * CSRF token.
  */
 @FunctionalInterface
 public interface ConsoleAccessPolicy {
@@ -31,18 +32,8 @@ public interface ConsoleAccessPolicy {
      * may not use the console.
      */
     static ConsoleAccessPolicy of(Function<HttpServletRequest, ConsoleOperator> access) {
-        return new ConsoleAccessPolicy() {
-            @Override
-            public String operator(HttpServletRequest request) {
-                ConsoleOperator operator = access(request);
-                return operator == null ? null : operator.name();
-            }
-
-            @Override
-            public ConsoleOperator access(HttpServletRequest request) {
-                return access.apply(request);
-            }
-        };
+        WithRoles policy = access::apply;
+        return policy;
     }
 
     /**
@@ -51,5 +42,20 @@ public interface ConsoleAccessPolicy {
      */
     default String sessionId(HttpServletRequest request) {
         return operator(request);
+    }
+
+    /** A policy that names each operator with a role and modules: the name is the operator's. */
+    @FunctionalInterface
+    interface WithRoles extends ConsoleAccessPolicy {
+
+        /** The operator with their role and modules; {@code null} when the request may not use the console. */
+        @Override
+        ConsoleOperator access(HttpServletRequest request);
+
+        @Override
+        default String operator(HttpServletRequest request) {
+            ConsoleOperator operator = access(request);
+            return operator == null ? null : operator.name();
+        }
     }
 }

@@ -19,7 +19,7 @@ import java.util.Base64;
  * a user removed from the properties is signed out. The role and modules are the user's as configured
  * now, not as they were at login. The console's CSRF token is bound to the session.
  */
-public class PasswordLogin implements ConsoleAccessPolicy {
+public class PasswordLogin implements ConsoleAccessPolicy.WithRoles {
 
     static final String COOKIE = "rlc_session";
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -40,12 +40,6 @@ public class PasswordLogin implements ConsoleAccessPolicy {
         this.timeout = timeout;
         this.cookiePath = cookiePath;
         this.clock = clock;
-    }
-
-    @Override
-    public String operator(HttpServletRequest request) {
-        Session session = session(request);
-        return session == null ? null : session.operator().name();
     }
 
     @Override
