@@ -114,7 +114,11 @@ public class RequestLimiter {
     }
 
     private Verdict decide(RulesInForce rules, List<LimitDefinition> inForce, LimitedRequest request) {
-        if (inForce.isEmpty() && rules.snapshot().denyList().isEmpty()) {
+        DenyList denyList = rules.snapshot().denyList();
+        // Before anything is counted, and before the whitelist: a denial is an operator's explicit, narrower
+        // decision. Endpoints without a limit too: a denied client is refused everywhere.
+        DenyList.Entry denial = denyList.isEmpty() ? null : denial(denyList, request, inForce);
+        if (inForce.isEmpty() && denial == null) {
             return Verdict.PASS; // nothing to decide, and nothing to observe: an endpoint without a limit pays nothing
         }
         VerdictContext context = new VerdictContext(module, storeType);
@@ -122,7 +126,8 @@ public class RequestLimiter {
                 DEFAULT_CONVENTION, () -> context, observations).start();
         // In scope while it decides, so that the store client's own observations (Lettuce's) nest in it.
         try (Observation.Scope scope = observation.openScope()) {
-            Verdict verdict = decide(rules, inForce, request, context);
+            Verdict verdict = denial != null ? deny(request, rules.snapshot(), denial, context)
+                    : decide(rules, inForce, request, context);
             if (context.refused()) {
                 observation.event(VerdictObservation.Events.REFUSED);
             }
@@ -138,18 +143,6 @@ public class RequestLimiter {
     private Verdict decide(RulesInForce rules, List<LimitDefinition> inForce, LimitedRequest request,
                            VerdictContext context) {
         RuleSnapshot snapshot = rules.snapshot();
-        // Before anything is counted, and before the whitelist: a denial is an operator's explicit, narrower
-        // decision. Endpoints without a limit too: a denied client is refused everywhere.
-        DenyList denyList = snapshot.denyList();
-        if (!denyList.isEmpty()) {
-            DenyList.Entry denial = denial(denyList, request, inForce);
-            if (denial != null) {
-                return deny(request, snapshot, denial, context);
-            }
-        }
-        if (inForce.isEmpty()) {
-            return Verdict.PASS;
-        }
         // After the rule lookup, so that unlimited endpoints never pay for resolving who the client is.
         if (whitelisted(request, snapshot.whitelist())) {
             inForce.forEach(limit -> outcome(context, limit.id(), Outcome.SKIPPED));

@@ -291,6 +291,10 @@ class RequestLimiterTest {
                 .hasLowCardinalityKeyValue("ratelimit.rule", "deny.ip").hasEvent("ratelimit.refused");
         observations.clear();
 
+        assertThat(limiter.decide(open, new TestRequest("mo", "10.69.1.1", 1)).kind()).isEqualTo(Verdict.Kind.PASS);
+        assertThat(observations).as("a client the list does not deny, on an endpoint without a limit")
+                .doesNotHaveAnyObservation();
+
         limiter.decide(create, new TestRequest("mo", "10.68.1.1", 1));
         assertThat(observations).hasSingleObservationThat().hasLowCardinalityKeyValue("ratelimit.outcome", "skipped")
                 .doesNotHaveEvent("ratelimit.refused");
