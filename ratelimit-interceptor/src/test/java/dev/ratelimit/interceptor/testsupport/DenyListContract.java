@@ -8,6 +8,7 @@ import dev.ratelimit.interceptor.actuate.RateLimitEndpoint;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.fixture.PartnerClient;
+import dev.ratelimit.interceptor.identity.CidrBlock;
 import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.log.Interception;
 import dev.ratelimit.interceptor.log.report.LogFilter;
@@ -121,6 +122,24 @@ public interface DenyListContract {
                     .pollInterval(Duration.ofMillis(20)).until(() -> probe.status(UNLIMITED) == 200);
             assertThat(Instant.now()).as("not before the end").isAfterOrEqualTo(until);
         }
+    }
+
+    /** An IPv6 block denied refuses a client of IPv6 (the loopback {@code ::1}) and no client of IPv4. */
+    @Test
+    default void anIpv6BlockRefusesItsClientsAndNoIpv4Client() {
+        List<HttpProbe> ipv6 = apps().stream().map(app -> new HttpProbe("[::1]", FixtureApplication.port(app))).toList();
+        SysConfigEditor editor = apps().get(0).getBean(SysConfigEditor.class);
+        String block = CidrBlock.parse("0:0:0:0:0:0:0:0/127").canonical(); // ::1 and ::
+        editor.deny(DenyList.Kind.IP, block, null, "");
+        try {
+            untilEvery(ipv6, UNLIMITED, 403, System.nanoTime(), new AtomicLong());
+            for (HttpProbe probe : probes()) {
+                assertThat(probe.status(UNLIMITED)).as("an IPv4 client").isEqualTo(200);
+            }
+        } finally {
+            editor.undeny(DenyList.Kind.IP, block);
+        }
+        untilEvery(ipv6, UNLIMITED, 200, System.nanoTime(), new AtomicLong());
     }
 
     /**

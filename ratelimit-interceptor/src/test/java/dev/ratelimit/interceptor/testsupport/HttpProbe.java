@@ -21,9 +21,16 @@ public final class HttpProbe {
 
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
+    private final String host;
     private final int port;
 
     public HttpProbe(int port) {
+        this("127.0.0.1", port);
+    }
+
+    /** A probe that connects to {@code host}, e.g. {@code [::1]} to be an IPv6 client. */
+    public HttpProbe(String host, int port) {
+        this.host = host;
         this.port = port;
     }
 
@@ -38,7 +45,7 @@ public final class HttpProbe {
     }
 
     private HttpResponse<String> send(String method, String path, String... headers) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + path))
                 .method(method, HttpRequest.BodyPublishers.noBody())
                 .timeout(REQUEST_TIMEOUT);
         for (int i = 0; i < headers.length; i += 2) {
