@@ -5,9 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.fixture.LoginController;
+import dev.ratelimit.interceptor.fixture.Occupancy;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -79,6 +85,42 @@ public final class FailedLogins {
             assertThat(failuresRun.get() + afterwards).as("failures run").isLessThanOrEqualTo(LoginController.FAILURES);
         }
         assertThat(failuresRun.get() + afterwards).as("failures run in all").isEqualTo(LoginController.FAILURES);
+    }
+
+    /**
+     * The bound on refused successes, exactly: while {@link LoginController#FAILURES} successful logins run
+     * (held at a gate), each holds its unit, so the next login is refused though nothing failed; once they
+     * end, their units come back and logins are admitted again.
+     */
+    public void assertRunningSuccessesHoldTheirUnitsUntilTheyEnd(String user) throws Exception {
+        String run = "gated-" + user;
+        String login = "/login/gated?usercode=" + user + "&run=" + run;
+        Occupancy gate = Occupancy.of(run);
+        long refunds = refundsAnswered();
+        ExecutorService clients = Executors.newFixedThreadPool(LoginController.FAILURES);
+        try {
+            List<Future<Integer>> running = new ArrayList<>();
+            for (int i = 0; i < LoginController.FAILURES; i++) {
+                HttpProbe probe = instance(i);
+                running.add(clients.submit(() -> probe.post(login).statusCode()));
+            }
+            Awaitility.await("successes inside").atMost(Duration.ofSeconds(30))
+                    .until(() -> gate.inside() == LoginController.FAILURES);
+
+            assertThat(instance(0).post(login).statusCode()).as("a login while count successes run").isEqualTo(429);
+
+            gate.open();
+            for (Future<Integer> success : running) {
+                assertThat(success.get(30, TimeUnit.SECONDS)).isEqualTo(200);
+            }
+        } finally {
+            gate.open();
+            clients.shutdownNow();
+        }
+        awaitRefunds(refunds + LoginController.FAILURES);
+        for (int i = 0; i < LoginController.FAILURES; i++) {
+            assertThat(instance(i).post(login).statusCode()).as("login %d once they ended", i).isEqualTo(200);
+        }
     }
 
     private HttpProbe instance(int index) {

@@ -171,4 +171,9 @@ public interface LimitKindsContract {
     default void aMixedBurstOfLoginsCountsOnlyItsFailures(Algorithm algorithm) throws Exception {
         new FailedLogins(apps()).assertAMixedBurstCountsOnlyFailures(algorithm, "bob-" + algorithm);
     }
+
+    @Test
+    default void successesStillRunningHoldTheirUnitsUntilTheyEnd() throws Exception {
+        new FailedLogins(apps()).assertRunningSuccessesHoldTheirUnitsUntilTheyEnd("cy");
+    }
 }
