@@ -67,7 +67,7 @@ public class ConsoleFilter extends OncePerRequestFilter {
         ConsoleRequest secured = new ConsoleRequest(request, proxies.isSecure(request));
         secured.locale = ConsoleLocales.resolve(secured, response, path);
         String within = pathWithinApp(request);
-        boolean safe = SAFE_METHODS.contains(request.getMethod());
+        boolean safe = isSafe(request);
         response.setHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY);
         response.setHeader("X-Frame-Options", "DENY");
         response.setHeader("X-Content-Type-Options", "nosniff");
@@ -116,6 +116,11 @@ public class ConsoleFilter extends OncePerRequestFilter {
         }
         request.setAttribute(CSRF_ATTRIBUTE, token);
         chain.doFilter(request, response);
+    }
+
+    /** Whether the request only reads (GET, HEAD, OPTIONS): one that changes state needs the CSRF token. */
+    public static boolean isSafe(HttpServletRequest request) {
+        return SAFE_METHODS.contains(request.getMethod());
     }
 
     private static String submittedToken(HttpServletRequest request) {

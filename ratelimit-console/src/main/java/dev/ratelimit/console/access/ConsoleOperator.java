@@ -1,6 +1,7 @@
 package dev.ratelimit.console.access;
 
 import dev.ratelimit.interceptor.config.SysConfigFields;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
@@ -43,13 +44,13 @@ public record ConsoleOperator(String name, ConsoleRole role, Set<String> modules
     }
 
     /**
-     * Whether they may write a field of the config hash; {@code knownModules} are the modules whose
-     * names the field is read against (a module name may hold dots).
+     * Whether they may write every one of these fields of the config hash; {@code knownModules} are the
+     * modules whose names the fields are read against (a module name may hold dots).
      */
-    public boolean mayWrite(String field, Set<String> knownModules) {
+    public boolean mayWrite(Collection<String> fields, Set<String> knownModules) {
         Set<String> candidates = new HashSet<>(knownModules);
         candidates.addAll(modules);
-        return mayChange(SysConfigFields.module(field, candidates));
+        return fields.stream().allMatch(field -> mayChange(SysConfigFields.module(field, candidates)));
     }
 
     @Override

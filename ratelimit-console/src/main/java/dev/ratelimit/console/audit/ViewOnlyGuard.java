@@ -4,7 +4,6 @@ import dev.ratelimit.console.access.ConsoleFilter;
 import dev.ratelimit.console.access.ConsoleOperator;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.util.Set;
 import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.util.UrlPathHelper;
 
@@ -15,8 +14,6 @@ import org.springframework.web.util.UrlPathHelper;
  * may change is checked field by field where the change is written ({@link AuditedEditor}).
  */
 public class ViewOnlyGuard implements HandlerInterceptor {
-
-    private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS");
 
     private final AuditedEditor editor;
     private final String logout;
@@ -29,7 +26,7 @@ public class ViewOnlyGuard implements HandlerInterceptor {
 
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-        if (SAFE_METHODS.contains(request.getMethod())
+        if (ConsoleFilter.isSafe(request)
                 || !(request.getAttribute(ConsoleFilter.OPERATOR_ATTRIBUTE) instanceof ConsoleOperator operator)
                 || operator.mayChange()) {
             return true;

@@ -56,20 +56,21 @@ public final class RulesInForce {
         this.endpoints = List.copyOf(endpoints);
         Map<RuleId, Endpoint> byId = new HashMap<>();
         Map<RuleId, List<LimitDefinition>> limits = new HashMap<>();
-        Map<RuleId, Declared> rules = new LinkedHashMap<>();
+        Map<RuleId, LimitDefinition> firstDeclared = new LinkedHashMap<>();
+        Map<RuleId, List<Endpoint>> sharing = new HashMap<>();
         for (Endpoint endpoint : endpoints) {
             byId.put(endpoint.id(), endpoint);
             if (endpoint.isAnnotated()) {
                 limits.put(endpoint.id(), enabledLimits(endpoint));
                 for (LimitDefinition declared : endpoint.limits()) {
-                    Declared first = rules.putIfAbsent(declared.id(),
-                            new Declared(endpoint, List.of(endpoint), declared, inForce(declared)));
-                    if (first != null) {
-                        rules.put(declared.id(), first.alsoOn(endpoint));
-                    }
+                    firstDeclared.putIfAbsent(declared.id(), declared);
+                    sharing.computeIfAbsent(declared.id(), id -> new ArrayList<>()).add(endpoint);
                 }
             }
         }
+        Map<RuleId, Declared> rules = new LinkedHashMap<>();
+        firstDeclared.forEach((id, declared) -> rules.put(id,
+                new Declared(List.copyOf(sharing.get(id)), declared, inForce(declared))));
         this.endpointsById = Map.copyOf(byId);
         this.endpointLimits = Map.copyOf(limits);
         this.annotated = rules;
@@ -370,16 +371,14 @@ public final class RulesInForce {
     }
 
     /**
-     * An annotated rule: the endpoint that declares it first and every endpoint that shares it (the methods
-     * under one class-level rule, or methods that name the same rule), one counter for all of them.
+     * An annotated rule: every endpoint that declares it, in the catalog's order (the methods under one
+     * class-level rule, or methods that name the same rule), one counter for all of them.
      */
-    private record Declared(Endpoint endpoint, List<Endpoint> sharedBy, LimitDefinition declared,
-                            LimitDefinition inForce) {
+    private record Declared(List<Endpoint> sharedBy, LimitDefinition declared, LimitDefinition inForce) {
 
-        Declared alsoOn(Endpoint other) {
-            List<Endpoint> all = new ArrayList<>(sharedBy);
-            all.add(other);
-            return new Declared(endpoint, List.copyOf(all), declared, inForce);
+        /** The endpoint that declares it first, which the rule's description is made from. */
+        Endpoint endpoint() {
+            return sharedBy.get(0);
         }
 
         /** The primary patterns of the endpoints that share the rule, as one text. */
