@@ -64,6 +64,14 @@ public record RedisKeys(String prefix) {
         return tagged ? counterKey + ":penalty" : "{" + counterKey + "}:penalty";
     }
 
+    /**
+     * The start of every counter key of one rule: {@code <module>._global} names the counter the GLOBAL limits
+     * of a module share.
+     */
+    public String counterPrefix(RuleId rule) {
+        return counterPrefix() + escaped(rule.module()) + ":" + escaped(rule.rule()) + ":";
+    }
+
     /** The start of every counter key. */
     public String counterPrefix() {
         return prefix + ":counter:";

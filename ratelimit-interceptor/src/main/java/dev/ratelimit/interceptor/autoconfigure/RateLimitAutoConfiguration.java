@@ -30,11 +30,16 @@ import dev.ratelimit.interceptor.metrics.OutcomeCounts;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.ExcludedPaths;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.rule.RuleNaming;
+import dev.ratelimit.interceptor.instance.LiveInstances;
 import dev.ratelimit.interceptor.startup.StartupTask;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.RedisRateLimitStore;
+import dev.ratelimit.interceptor.store.CounterRequest;
+import dev.ratelimit.interceptor.store.batch.BatchUpkeep;
+import dev.ratelimit.interceptor.store.batch.BatchingRateLimitStore;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.store.nearcache.NearCache;
 import dev.ratelimit.interceptor.store.nearcache.NearCacheRateLimitStore;
@@ -51,7 +56,11 @@ import dev.ratelimit.interceptor.web.RejectionMessages;
 import dev.ratelimit.interceptor.web.ResponseExpressions;
 import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
+import java.util.function.Predicate;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -149,7 +158,9 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnBean({LimiterRedisConnection.class, CircuitBreaker.class})
     RateLimitStore rateLimitStore(LimiterRedisConnection redis, CircuitBreaker circuit,
-                                  ObjectProvider<NearCache> nearCache, RateLimitProperties properties) {
+                                  ObjectProvider<NearCache> nearCache, ObjectProvider<BatchUpkeep> batchUpkeep,
+                                  ObjectProvider<LiveInstances> liveInstances, RedisKeys keys, RuleNaming naming,
+                                  RateLimitProperties properties) {
         RateLimitProperties.RedisFailure failure = properties.redisFailure();
         RateLimitStore local = failure.mode() == FailurePolicy.LOCAL
                 ? new MemoryRateLimitStore(Clock.systemUTC(), properties.memory().maxKeys()) : null;
@@ -157,12 +168,47 @@ public class RateLimitAutoConfiguration {
         redisStore.open(properties.redis().connectTimeout());
         RateLimitStore store = new FailoverRateLimitStore(redisStore, circuit, failure.mode(), local,
                 failure.instances(), failure.probeInterval());
+        BatchingRateLimitStore batching = null;
+        BatchUpkeep upkeep = batchUpkeep.getIfAvailable();
+        if (upkeep != null) {
+            RateLimitProperties.HotKeys hotKeys = properties.hotKeys();
+            LiveInstances live = liveInstances.getIfAvailable();
+            IntSupplier sharers = live != null ? live : failure::instances;
+            batching = new BatchingRateLimitStore(store,
+                    batchable(hotKeys.excludedRules(), keys, naming.module()), sharers, hotKeys.threshold(),
+                    hotKeys.batchFor(), hotKeys.maxHold());
+            upkeep.keep(batching);
+            store = batching;
+        }
         NearCache denials = nearCache.getIfAvailable();
         if (denials == null) {
             return store;
         }
-        redisStore.decisionsTo(denials::learn);
+        redisStore.decisionsTo(batching == null ? denials::learn : batching.shorteningDenials(denials::learn));
         return new NearCacheRateLimitStore(store, denials);
+    }
+
+    /** Keeps the batches of hot counters, which the store's bean builds. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(LimiterRedisConnection.class)
+    @ConditionalOnProperty(prefix = "ratelimit.hot-keys", name = "enabled", matchIfMissing = true)
+    BatchUpkeep rateLimitBatchUpkeep() {
+        return new BatchUpkeep();
+    }
+
+    /** The requests whose counters may be batched: those of rules not excluded, named in this module. */
+    private static Predicate<CounterRequest> batchable(List<String> excludedRules, RedisKeys keys, String module) {
+        List<String> prefixes = new ArrayList<>();
+        for (String text : excludedRules) {
+            RuleId rule = RuleId.parse(text, List.of(module));
+            if (rule == null) {
+                throw new IllegalArgumentException("ratelimit.hot-keys.excluded-rules: '" + text
+                        + "' names no rule of this module (" + module + "): write <module>.<rule>");
+            }
+            prefixes.add(keys.counterPrefix(rule));
+        }
+        return request -> prefixes.stream().noneMatch(request.key()::startsWith);
     }
 
     /** Counters in Redis without a Redis client: a limiter that silently limits nothing would be worse than no start. */
@@ -267,11 +313,13 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnBean(SysConfigRepository.class)
     ConfigChangeSubscription rateLimitConfigChangeSubscription(StringRedisTemplate redis, RuleSnapshotHolder snapshots,
-            RedisKeys keys, ObjectProvider<NearCache> nearCache, ObjectProvider<RateLimitStore> store) {
+            RedisKeys keys, ObjectProvider<NearCache> nearCache, ObjectProvider<RateLimitStore> store,
+            ObjectProvider<BatchUpkeep> batchUpkeep) {
         NearCache denials = nearCache.getIfAvailable();
         // Counters in the process: an unblock resets them here, as it resets a counter in Redis.
+        BatchUpkeep batches = batchUpkeep.getIfAvailable();
         Consumer<String> counterReset = store.getIfAvailable() instanceof MemoryRateLimitStore memory
-                ? memory::reset : counterKey -> { };
+                ? memory::reset : batches != null ? batches::counterReset : counterKey -> { };
         return new ConfigChangeSubscription(redis.getRequiredConnectionFactory(), keys.configChangedChannel(),
                 new ConfigChangeListener(snapshots, denials == null ? () -> { } : denials::clear, counterReset));
     }

@@ -26,6 +26,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param allowanceEndpoint whether {@code GET /ratelimit/allowance?rule=...} tells each client what it has left
  *                       of a rule, without counting; off unless set
  * @param denyList       how a client on the deny list is answered
+ * @param hotKeys        the counters so busy that each instance takes their permits in batches
  */
 @ConfigurationProperties("ratelimit")
 public record RateLimitProperties(
@@ -46,7 +47,8 @@ public record RateLimitProperties(
         @DefaultValue Quota quota,
         @DefaultValue Concurrency concurrency,
         @DefaultValue("false") boolean allowanceEndpoint,
-        @DefaultValue DenyList denyList) {
+        @DefaultValue DenyList denyList,
+        @DefaultValue HotKeys hotKeys) {
 
     /** How the limiter answers: {@code ratelimit.response.*} and the deny list's status. */
     public ResponseOptions responseOptions() {
@@ -240,6 +242,35 @@ public record RateLimitProperties(
     private static void positive(String property, Duration value) {
         if (value.isNegative() || value.isZero()) {
             throw new IllegalArgumentException(property + " must be positive, was " + value);
+        }
+    }
+
+    /**
+     * @param enabled       whether an instance takes the permits of a hot counter in batches, and admits its
+     *                      requests from them without a Redis call
+     * @param threshold     requests per second on one instance from which a counter is hot
+     * @param batchFor      how much of a hot counter's traffic on an instance one batch covers, at its rate there
+     * @param maxHold       the longest an instance keeps permits it does not use before it gives them back: how long
+     *                      another instance's clients may be refused while permits wait here
+     * @param excludedRules rules whose counters are never batched, as {@code <module>.<rule>}; the GLOBAL limits of a
+     *                      module share the counter {@code <module>._global}
+     */
+    public record HotKeys(@DefaultValue("true") boolean enabled,
+                          @DefaultValue("200") long threshold,
+                          @DefaultValue("50ms") Duration batchFor,
+                          @DefaultValue("200ms") Duration maxHold,
+                          @DefaultValue List<String> excludedRules) {
+
+        public HotKeys {
+            if (threshold < 1) {
+                throw new IllegalArgumentException("ratelimit.hot-keys.threshold must be at least 1, was " + threshold);
+            }
+            positive("ratelimit.hot-keys.batch-for", batchFor);
+            positive("ratelimit.hot-keys.max-hold", maxHold);
+            if (maxHold.compareTo(batchFor) < 0) {
+                throw new IllegalArgumentException("ratelimit.hot-keys.max-hold (" + maxHold
+                        + ") must not be shorter than ratelimit.hot-keys.batch-for (" + batchFor + ")");
+            }
         }
     }
 }

@@ -8,6 +8,7 @@ import dev.ratelimit.interceptor.config.SysConfigRepository;
 import dev.ratelimit.interceptor.instance.InstanceDirectory;
 import dev.ratelimit.interceptor.instance.InstanceHeartbeat;
 import dev.ratelimit.interceptor.instance.InstanceState;
+import dev.ratelimit.interceptor.instance.LiveInstances;
 import dev.ratelimit.interceptor.lease.HeldLeases;
 import dev.ratelimit.interceptor.rule.RuleNaming;
 import dev.ratelimit.interceptor.stats.TrafficRecorder;
@@ -87,6 +88,16 @@ public class RateLimitStatsAutoConfiguration {
                     circuit.getIfAvailable(), nearCache.getIfAvailable(), snapshots, leases);
             return new InstanceHeartbeat(redis, keys, state, properties.stats().heartbeatInterval(),
                     Clock.systemUTC());
+        }
+
+        /** The instances that share this app's hot counters, as their heartbeats say. */
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnProperty(prefix = "ratelimit.hot-keys", name = "enabled", matchIfMissing = true)
+        LiveInstances rateLimitLiveInstances(InstanceDirectory directory, RuleNaming naming,
+                                             RateLimitProperties properties) {
+            return new LiveInstances(directory, naming.module(), properties.stats().heartbeatInterval(),
+                    properties.redisFailure().instances());
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.store;
 
 import dev.ratelimit.interceptor.Algorithm;
+import java.util.Objects;
 
 /**
  * One request to count against one counter.
@@ -16,15 +17,23 @@ import dev.ratelimit.interceptor.Algorithm;
  * @param settled    whether the cost is an estimate, settled after the response ({@link Settlement}): then a
  *                   denial says nothing lasting, a denied request is never counted, and a fixed window may
  *                   end in debt, which the windows after it pay off
+ * @param batch      for a hot counter: the permits to take beyond the cost for this instance, if admitted;
+ *                   {@code null} for none
  */
 public record CounterRequest(String key, Algorithm algorithm, long count, long windowMillis, long cost,
                              boolean refundable, Penalty penalty, CalendarBounds calendar, String lease,
-                             boolean settled) {
+                             boolean settled, BatchRequest batch) {
 
     public CounterRequest {
         if (cost < 1 || cost > count) {
             throw new IllegalArgumentException("a request's cost must be from 1 to the count " + count + ", was " + cost);
         }
+    }
+
+    /** A request that takes no batch. */
+    public CounterRequest(String key, Algorithm algorithm, long count, long windowMillis, long cost,
+                          boolean refundable, Penalty penalty, CalendarBounds calendar, String lease, boolean settled) {
+        this(key, algorithm, count, windowMillis, cost, refundable, penalty, calendar, lease, settled, null);
     }
 
     /** A request of one unit that keeps it, without penalty. */
@@ -66,7 +75,7 @@ public record CounterRequest(String key, Algorithm algorithm, long count, long w
     /** This request with another cost, from 1 to the count: what a part of it weighs. */
     public CounterRequest withCost(long newCost) {
         return new CounterRequest(key, algorithm, count, windowMillis, newCost, refundable, penalty, calendar, lease,
-                settled);
+                settled, batch);
     }
 
     /**
@@ -75,6 +84,18 @@ public record CounterRequest(String key, Algorithm algorithm, long count, long w
      */
     public CounterRequest withCount(long newCount) {
         return new CounterRequest(key, algorithm, newCount, windowMillis, Math.min(cost, newCount), refundable, penalty,
-                calendar, lease, settled);
+                calendar, lease, settled, batch);
+    }
+
+    /** This request asking for a batch of permits beside its own cost; {@code null} for none. */
+    public CounterRequest withBatch(BatchRequest newBatch) {
+        return new CounterRequest(key, algorithm, count, windowMillis, cost, refundable, penalty, calendar, lease,
+                settled, newBatch);
+    }
+
+    /** Whether {@code other} counts on the same counter the same way: same key, algorithm, limit and period. */
+    public boolean sameCounterAs(CounterRequest other) {
+        return key.equals(other.key) && algorithm == other.algorithm && count == other.count
+                && windowMillis == other.windowMillis && Objects.equals(calendar, other.calendar);
     }
 }

@@ -11,9 +11,17 @@ package dev.ratelimit.interceptor.store;
  * @param resetMillis      time from now until the whole quota is back
  * @param decidedAt        the store's time of the decision (ms): Redis' clock for the Redis store; it names
  *                         the request to a {@link RateLimitStore#refund refund}
+ * @param batch            the permits counted for the instance beyond the request's cost, when it asked for
+ *                         them ({@link CounterRequest#batch()}); {@link Batch#NONE} otherwise
  */
 public record Decision(boolean allowed, long count, long remaining, long retryAfterMillis, long resetMillis,
-                       long decidedAt) {
+                       long decidedAt, Batch batch) {
+
+    /** A decision that took no batch. */
+    public Decision(boolean allowed, long count, long remaining, long retryAfterMillis, long resetMillis,
+                    long decidedAt) {
+        this(allowed, count, remaining, retryAfterMillis, resetMillis, decidedAt, Batch.NONE);
+    }
 
     /**
      * When nothing is left, the time until a request is admitted again; otherwise the time until the

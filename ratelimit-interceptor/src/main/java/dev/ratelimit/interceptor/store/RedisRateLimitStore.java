@@ -279,11 +279,11 @@ public class RedisRateLimitStore implements RateLimitStore {
     /**
      * The arguments of {@code counter_head.lua}: limit, window, the test's clock, the cost, a refund's
      * reservation, a penalty's blocks, a calendar quota's period starts, the peeking flag, a lease, the
-     * settled flag; empty where a later one follows, left out at the end. The common request (no test clock,
+     * settled flag, a batch, its sharers and what the instance holds; empty where a later one follows, left out at the end. The common request (no test clock,
      * cost 1) sends the first two only.
      */
     private byte[][] args(CounterRequest request, byte[] reservedAt, boolean peek) {
-        byte[][] args = new byte[HEAD_ARGS + 2][];
+        byte[][] args = new byte[HEAD_ARGS + 5][];
         Arrays.fill(args, NO_VALUE);
         args[0] = number(request.count());
         args[1] = number(request.windowMillis());
@@ -317,6 +317,12 @@ public class RedisRateLimitStore implements RateLimitStore {
         if (request.settled()) {
             args[13] = SETTLED;
         }
+        BatchRequest batch = request.batch();
+        if (batch != null && !peek && reservedAt == null) {
+            args[14] = number(batch.units());
+            args[15] = number(batch.sharers());
+            args[16] = number(batch.held());
+        }
         int used = args.length;
         while (used > 2 && args[used - 1].length == 0) {
             used--;
@@ -337,8 +343,10 @@ public class RedisRateLimitStore implements RateLimitStore {
 
     private static Decision decision(CounterRequest request, Object reply) {
         List<?> values = (List<?>) reply;
+        Batch batch = values.size() > 5
+                ? new Batch(number(values, 5), number(values, 6), number(values, 7)) : Batch.NONE;
         return new Decision(number(values, 0) == 1, request.count(), number(values, 1), number(values, 2),
-                number(values, 3), number(values, 4));
+                number(values, 3), number(values, 4), batch);
     }
 
     private static LuaScript script(Map<Algorithm, LuaScript> scripts, Algorithm algorithm) {

@@ -16,10 +16,17 @@
 -- ARGV[13] concurrency scripts: the id of the request's lease; ARGV[13..] for a renewal, the leases of the key.
 -- ARGV[14] fixed window and token bucket, optional: '1' when the cost is an estimate settled after the
 --          response: a charge script then adds ARGV[4] units, past the limit if need be (a debt).
+-- ARGV[15] fixed window, sliding window and token bucket, optional: units to take beyond the cost, if the
+--          request is admitted, for the calling instance to admit its next requests from (a batch of
+--          permits); ARGV[16] the instances sharing the counter, ARGV[17] the permits the instance holds of it
+--          already: it never holds more than its share of the room left after the request and what it holds,
+--          so that one instance cannot hold what the others' clients need.
 -- Every counting script returns {allowed 1|0, remaining, wait ms, reset ms, now ms}: remaining = units
 -- still free right now after this request; wait = time until a request of cost 1 is admitted (0 while
 -- remaining > 0); reset = time until the whole quota is back; now = the time of the decision, which
--- names the request to a refund. Refund scripts return {1} when they gave units back, else {0}; charge
+-- names the request to a refund. Asked for a batch (ARGV[15]), an admission adds {units taken, the window
+-- they belong to, ms they stay good}: they are counted now, and are void once that window is over; a refund
+-- gives back those unused, as it gives back a request. Refund scripts return {1} when they gave units back, else {0}; charge
 -- scripts return {1}.
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
@@ -27,6 +34,9 @@ local window = tonumber(ARGV[2])
 local now = tonumber(ARGV[3])
 local cost = tonumber(ARGV[4]) or 1
 local dry = ARGV[12] == '1'
+local batch = tonumber(ARGV[15]) or 0
+local sharers = tonumber(ARGV[16]) or 1
+local held = tonumber(ARGV[17]) or 0
 -- Added to every TTL. Under a test's clock Redis still expires keys by its own clock, which may run
 -- ahead of the test's; a minute more keeps them. No decision relies on a key expiring (every script
 -- ages its state by now), so the slack changes memory use only.
@@ -50,4 +60,16 @@ local function expire_after(allowed, ttl)
   if not dry and (allowed or redis.call('PTTL', key) == -1) then
     redis.call('PEXPIRE', key, ttl + expiry_slack)
   end
+end
+-- The units of a batch taken out of room units free after the request: at most the batch asked for, and
+-- no more than leaves the instance its share of the room and what it holds.
+local function batch_of(room)
+  return math.max(0, math.min(batch, math.floor((room + held) / sharers) - held, room))
+end
+-- An admission's answer, with the batch taken for it when one was asked for.
+local function admission(remaining, wait, reset, units, window_id, good_for)
+  if batch > 0 then
+    return {1, remaining, wait, reset, now, units, window_id, good_for}
+  end
+  return {1, remaining, wait, reset, now}
 end

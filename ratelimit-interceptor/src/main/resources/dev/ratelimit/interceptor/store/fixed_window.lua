@@ -22,8 +22,13 @@ if count == cost or redis.call('PTTL', key) < 0 then
   redis.call('PEXPIRE', key, reset + expiry_slack)
 end
 if count <= limit then
+  local units = settled and 0 or batch_of(limit - count)
+  if units > 0 then
+    count = redis.call('HINCRBY', key, 'count', units)
+  end
   local remaining = limit - count
-  return {1, remaining, remaining >= cost and 0 or reset, reset, now}
+  return admission(remaining, remaining >= cost and 0 or reset, reset, units, start,
+      (calendar_end or start + window) - now)
 end
 used = count - cost
 if settled or used < limit then

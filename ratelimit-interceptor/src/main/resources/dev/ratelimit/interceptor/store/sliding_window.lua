@@ -16,8 +16,11 @@ end
 local elapsed = now - index * window
 local weighted = previous * (window - elapsed)
 local allowed = weighted + (current + cost) * window <= limit * window
+local units = 0
 if allowed and not dry then
   current = current + cost
+  units = batch_of(math.floor((limit * window - weighted) / window) - current)
+  current = current + units
   redis.call('HSET', key, 'w', index, 'c', current, 'p', previous)
 end
 -- This window's count weighs until the end of the next window; the key is not needed after that.
@@ -41,4 +44,7 @@ if remaining < cost then
     wait = window - elapsed - math.floor(room / previous)
   end
 end
-return {allowed and 1 or 0, remaining, wait, reset, now}
+if allowed then
+  return admission(remaining, wait, reset, units, index, (index + 1) * window - now)
+end
+return {0, remaining, wait, reset, now}

@@ -8,8 +8,13 @@ local tat, tat_rest = arrival()
 local next_tat, next_rest = advance(tat, tat_rest, cost)
 local ahead = next_tat - now
 local allowed = ahead < window or (ahead == window and next_rest == 0)
+local units = 0
 if allowed and not dry then
   tat, tat_rest = next_tat, next_rest
+  units = batch_of(math.floor(((window - (tat - now)) * limit - tat_rest) / window))
+  if units > 0 then
+    tat, tat_rest = advance(tat, tat_rest, units)
+  end
   next_tat, next_rest = advance(tat, tat_rest, cost)
   redis.call('SET', key, string.format('%d:%d', tat, tat_rest), 'PX', millis_until(tat, tat_rest) + expiry_slack)
 elseif not dry and redis.call('PTTL', key) == -1 then
@@ -22,4 +27,9 @@ remaining = math.max(0, remaining)
 if remaining < cost then
   wait = millis_until(next_tat, next_rest) - window
 end
-return {allowed and 1 or 0, remaining, wait, math.max(0, millis_until(tat, tat_rest)), now}
+local reset = math.max(0, millis_until(tat, tat_rest))
+if allowed then
+  -- Tokens belong to no window: a batch of them is good for as long as the bucket takes to earn them back.
+  return admission(remaining, wait, reset, units, 0, window)
+end
+return {0, remaining, wait, reset, now}

@@ -1,0 +1,50 @@
+package dev.ratelimit.interceptor.instance;
+
+import dev.ratelimit.interceptor.RedisBackgroundWork;
+import dev.ratelimit.interceptor.stats.PeriodicRedisWrite;
+import java.time.Duration;
+import java.util.function.IntSupplier;
+
+/**
+ * How many instances of this app are alive, as their heartbeats say, read again every heartbeat interval
+ * on a thread of its own, so that asking costs nothing. Until the first read, and while Redis does not
+ * answer, the last number known; {@code assumed} before any.
+ */
+public final class LiveInstances extends RedisBackgroundWork implements IntSupplier {
+
+    private final InstanceDirectory directory;
+    private final String module;
+    private final Duration interval;
+    private final PeriodicRedisWrite reads;
+    private volatile int count;
+
+    /** @param assumed the number before the first read ({@code ratelimit.redis-failure.instances}) */
+    public LiveInstances(InstanceDirectory directory, String module, Duration interval, int assumed) {
+        this.directory = directory;
+        this.module = module;
+        this.interval = interval;
+        this.count = Math.max(1, assumed);
+        this.reads = new PeriodicRedisWrite("instance count", "the instances sharing a hot counter may be "
+                + "miscounted", this::read);
+    }
+
+    @Override
+    public int getAsInt() {
+        return count;
+    }
+
+    @Override
+    protected void started() {
+        reads.schedule(0, interval.toMillis());
+    }
+
+    @Override
+    protected void stopping() {
+        reads.cancel();
+    }
+
+    /** At least 1: this instance counts itself before its first heartbeat is seen. */
+    void read() {
+        count = Math.max(1, directory.of(module).size());
+    }
+}

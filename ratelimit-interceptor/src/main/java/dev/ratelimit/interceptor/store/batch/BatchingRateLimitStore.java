@@ -1,0 +1,334 @@
+package dev.ratelimit.interceptor.store.batch;
+
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.store.BatchRequest;
+import dev.ratelimit.interceptor.store.CounterRequest;
+import dev.ratelimit.interceptor.store.Decision;
+import dev.ratelimit.interceptor.store.DecisionListener;
+import dev.ratelimit.interceptor.store.RateLimitStore;
+import dev.ratelimit.interceptor.store.Refund;
+import dev.ratelimit.interceptor.store.Settlement;
+import dev.ratelimit.interceptor.store.StoreDescription;
+import dev.ratelimit.interceptor.store.StoreResult;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntSupplier;
+import java.util.function.Predicate;
+
+/**
+ * A store in front of another that admits the requests of hot counters from batches of permits taken in
+ * advance, so that one counter busier than one Redis core can take stays exact: a permit is counted in the
+ * store before this instance uses it, so all instances together never admit more than the limit. A counter
+ * is hot once this instance asks for it {@code threshold} times a second ({@link HotKeys}); then one of its
+ * requests asks the store for a batch besides its own cost, about what the counter's requests here use in
+ * {@code batchFor}, never more than the room left over the live instances ({@code sharers}). Permits are
+ * void once their window is over, and given back unused ({@link #giveBack}) once held for {@code maxHold},
+ * when the limit changes, when an operator resets the counter or changes the rules, and on shutdown: the
+ * clients of other instances are refused while permits sit here for at most that long.
+ *
+ * <p>Only fixed windows, sliding windows and token buckets are batched: a sliding log records each request's
+ * time, and a concurrency limit each request's lease. Nor are limits with a penalty (a block starts on one
+ * instance and must stop every instance at once) or with a cost settled after the response (a debt moves the
+ * window), nor those {@code mayBatch} refuses (the rules switched off).
+ */
+public class BatchingRateLimitStore implements RateLimitStore {
+
+    private static final Set<Algorithm> BATCHED = EnumSet.of(Algorithm.FIXED_WINDOW, Algorithm.SLIDING_WINDOW,
+            Algorithm.TOKEN_BUCKET);
+    /** How many counters the actuator endpoint lists, those holding the most permits first. */
+    private static final int LISTED = 20;
+
+    private final RateLimitStore delegate;
+    private final Predicate<CounterRequest> mayBatch;
+    private final IntSupplier sharers;
+    private final HotKeys hotKeys;
+    private final long threshold;
+    private final long batchForNanos;
+    private final long maxHoldNanos;
+    private final ConcurrentHashMap<String, HotCounter> hot = new ConcurrentHashMap<>();
+    private final LongAdder fromBatches = new LongAdder();
+    private final LongAdder batchesTaken = new LongAdder();
+    private final LongAdder permitsTaken = new LongAdder();
+    private final LongAdder permitsGivenBack = new LongAdder();
+
+    /**
+     * @param mayBatch  whether a request's counter may be batched at all (its rule is not switched off)
+     * @param sharers   the live instances of the app, which share every counter
+     * @param threshold requests per second on this instance from which a counter is hot
+     * @param batchFor  how much of a hot counter's traffic here a batch covers
+     * @param maxHold   the longest this instance keeps permits it does not use
+     */
+    public BatchingRateLimitStore(RateLimitStore delegate, Predicate<CounterRequest> mayBatch, IntSupplier sharers,
+                                  long threshold, Duration batchFor, Duration maxHold) {
+        if (threshold < 1) {
+            throw new IllegalArgumentException("ratelimit.hot-keys.threshold must be at least 1, was " + threshold);
+        }
+        this.delegate = delegate;
+        this.mayBatch = mayBatch;
+        this.sharers = sharers;
+        this.hotKeys = new HotKeys(threshold);
+        this.threshold = threshold;
+        this.batchForNanos = batchFor.toNanos();
+        this.maxHoldNanos = maxHold.toNanos();
+    }
+
+    @Override
+    public StoreResult acquire(List<CounterRequest> requests) {
+        long now = System.nanoTime();
+        Decision[] fromBatch = null;
+        List<CounterRequest> asked = requests;
+        HotCounter[] asking = null;
+        for (int i = 0; i < requests.size(); i++) {
+            CounterRequest request = requests.get(i);
+            HotCounter counter = hotCounter(request, now);
+            if (counter == null) {
+                continue;
+            }
+            if (fromBatch == null) {
+                fromBatch = new Decision[requests.size()];
+                asked = new ArrayList<>(requests);
+                asking = new HotCounter[requests.size()];
+            }
+            PermitBatch batch = usableBatch(counter, request, now);
+            if ((batch == null || counter.low(batch.left())) && counter.startAsking()) {
+                long units = counter.nextBatch(now, batchForNanos, threshold);
+                if (units > 0) {
+                    asked.set(i, request.withBatch(new BatchRequest(Math.min(units, request.count()),
+                            Math.max(1, sharers.getAsInt()), batch == null ? 0 : batch.left())));
+                    asking[i] = counter;
+                    continue;
+                }
+                counter.asked();
+                cooled(request.key(), counter);
+            }
+            Decision taken = batch == null ? null : batch.take(request.cost(), now);
+            if (taken != null) {
+                fromBatch[i] = taken;
+                asked.set(i, null);
+                fromBatches.increment();
+            }
+        }
+        if (fromBatch == null) {
+            return delegate.acquire(requests);
+        }
+        return merge(requests, asked, fromBatch, asking, now);
+    }
+
+    /** Asks the store for what no batch decided, and takes the batches it gave. */
+    private StoreResult merge(List<CounterRequest> requests, List<CounterRequest> asked, Decision[] fromBatch,
+                              HotCounter[] asking, long sentAt) {
+        List<CounterRequest> toStore = asked.stream().filter(request -> request != null).toList();
+        StoreResult result = toStore.isEmpty() ? null : delegate.acquire(toStore);
+        List<Decision> decisions = new ArrayList<>(requests.size());
+        int next = 0;
+        for (int i = 0; i < requests.size(); i++) {
+            if (fromBatch[i] != null) {
+                decisions.add(fromBatch[i]);
+                continue;
+            }
+            Decision decision = result instanceof StoreResult.Decided decided ? decided.decisions().get(next++) : null;
+            if (asking[i] != null) {
+                asking[i].asked();
+                if (decision != null && decision.allowed() && decision.batch().units() > 0) {
+                    take(asking[i], asked.get(i).withBatch(null), decision, sentAt);
+                }
+            }
+            decisions.add(decision);
+        }
+        return result instanceof StoreResult.NotDecided ? result : new StoreResult.Decided(decisions);
+    }
+
+    /** The hot counter of a request that may be batched, {@code null} for one that is not (yet) hot. */
+    private HotCounter hotCounter(CounterRequest request, long now) {
+        if (!BATCHED.contains(request.algorithm()) || request.penalty().applies() || request.settled()
+                || request.batch() != null || !mayBatch.test(request)) {
+            return null;
+        }
+        HotCounter counter = hot.get(request.key());
+        if (counter == null) {
+            if (!hotKeys.hit(request.key(), now)) {
+                return null;
+            }
+            counter = hot.computeIfAbsent(request.key(), key -> new HotCounter(now, hotKeys.perTick()));
+        }
+        counter.seen(now);
+        return counter;
+    }
+
+    /** The counter's batch if it serves this request now; one that does not (over, or another limit) goes back. */
+    private PermitBatch usableBatch(HotCounter counter, CounterRequest request, long now) {
+        PermitBatch batch = counter.batch.get();
+        if (batch != null && (!batch.goodAt(now) || !batch.serves(request))) {
+            giveBack(counter, batch, request.count());
+            return null;
+        }
+        return batch;
+    }
+
+    /**
+     * Holds the permits a decision took for the counter: with the permits left of its batch if they belong to
+     * the same window (they become one batch), else in place of them (which go back).
+     */
+    private void take(HotCounter counter, CounterRequest request, Decision decision, long sentAt) {
+        long units = decision.batch().units();
+        batchesTaken.increment();
+        permitsTaken.add(units);
+        PermitBatch old = counter.batch.get();
+        if (old != null && old.window == decision.batch().window() && old.serves(request)) {
+            units += old.drain();
+        } else if (old != null) {
+            giveBack(counter, old, request.count());
+        }
+        long goodFor = Math.min(decision.batch().goodForMillis() * 1_000_000, maxHoldNanos);
+        counter.batch.set(new PermitBatch(request, decision, units, sentAt + goodFor, sentAt));
+    }
+
+    /**
+     * Gives back the permits of a batch that no request may use any more, under the limit in force now
+     * ({@code limit}), which may differ from the batch's.
+     */
+    private void giveBack(HotCounter counter, PermitBatch batch, long limit) {
+        counter.batch.compareAndSet(batch, null);
+        long unused = batch.drain();
+        if (unused > 0) {
+            permitsGivenBack.add(unused);
+            delegate.refund(List.of(batch.refund(unused, limit)));
+        }
+    }
+
+    private void giveBack(HotCounter counter, PermitBatch batch) {
+        giveBack(counter, batch, batch.request.count());
+    }
+
+    /**
+     * {@code listener}, told the denials of counters hot here as lasting {@code maxHold} at most: any instance
+     * may give back permits of such a counter within that time, so a denial remembered longer ({@link
+     * dev.ratelimit.interceptor.store.nearcache.NearCache}) could refuse them until the window ends.
+     */
+    public DecisionListener shorteningDenials(DecisionListener listener) {
+        long maxHoldMillis = maxHoldNanos / 1_000_000;
+        return (request, decision, sentAtNanos) -> {
+            if (!decision.allowed() && decision.retryAfterMillis() > maxHoldMillis && hot.containsKey(request.key())) {
+                listener.decided(request, new Decision(false, decision.count(), decision.remaining(), maxHoldMillis,
+                        decision.resetMillis(), decision.decidedAt(), decision.batch()), sentAtNanos);
+            } else {
+                listener.decided(request, decision, sentAtNanos);
+            }
+        };
+    }
+
+    private void cooled(String key, HotCounter counter) {
+        hot.remove(key, counter);
+        PermitBatch batch = counter.batch.get();
+        if (batch != null) {
+            giveBack(counter, batch);
+        }
+    }
+
+    /**
+     * Gives back the permits held past their time, and forgets the counters no request asked for since:
+     * called every tick ({@link BatchUpkeep}).
+     */
+    public void giveBackExpired() {
+        long now = System.nanoTime();
+        hot.forEach((key, counter) -> {
+            PermitBatch batch = counter.batch.get();
+            if (batch != null && !batch.goodAt(now)) {
+                giveBack(counter, batch);
+            }
+            if (counter.quietFor(maxHoldNanos, now) && !counter.asking()) {
+                cooled(key, counter);
+            }
+        });
+    }
+
+    /** Gives back every permit held: the rules changed, or the app stops. */
+    public void giveBackAll() {
+        hot.forEach(this::cooled);
+    }
+
+    /** Gives back the permits of one counter: an operator reset it. */
+    public void giveBack(String key) {
+        HotCounter counter = hot.get(key);
+        if (counter != null) {
+            cooled(key, counter);
+        }
+    }
+
+    /** The counters batched now. */
+    public int batchedCounters() {
+        return hot.size();
+    }
+
+    /** The permits this instance holds now, unused. */
+    public long permitsHeld() {
+        long held = 0;
+        for (HotCounter counter : hot.values()) {
+            PermitBatch batch = counter.batch.get();
+            held += batch == null ? 0 : batch.left();
+        }
+        return held;
+    }
+
+    @Override
+    public StoreResult peek(List<CounterRequest> requests) {
+        return delegate.peek(requests);
+    }
+
+    /** To the store: a request decided from a batch was counted there when the batch was taken. */
+    @Override
+    public void refund(List<Refund> refunds) {
+        delegate.refund(refunds);
+    }
+
+    @Override
+    public void settle(List<Settlement> settlements) {
+        delegate.settle(settlements);
+    }
+
+    @Override
+    public void renew(List<CounterRequest> leases) {
+        delegate.renew(leases);
+    }
+
+    @Override
+    public Set<Algorithm> supportedAlgorithms() {
+        return delegate.supportedAlgorithms();
+    }
+
+    @Override
+    public StoreDescription describe() {
+        long now = System.nanoTime();
+        List<Map<String, Object>> counters = new ArrayList<>();
+        hot.forEach((key, counter) -> {
+            PermitBatch batch = counter.batch.get();
+            Map<String, Object> held = new LinkedHashMap<>();
+            held.put("key", key);
+            held.put("permits", batch == null ? 0 : batch.left());
+            held.put("goodForMillis", batch == null ? 0 : Math.max(0, (batch.goodUntilNanos - now) / 1_000_000));
+            counters.add(held);
+        });
+        counters.sort(Comparator.comparingLong((Map<String, Object> held) -> (Long) held.get("permits")).reversed());
+        Map<String, Object> hotKeys = new LinkedHashMap<>();
+        hotKeys.put("threshold", threshold);
+        hotKeys.put("batchFor", Duration.ofNanos(batchForNanos).toString());
+        hotKeys.put("maxHold", Duration.ofNanos(maxHoldNanos).toString());
+        hotKeys.put("sharers", sharers.getAsInt());
+        hotKeys.put("batchedCounters", hot.size());
+        hotKeys.put("permitsHeld", permitsHeld());
+        hotKeys.put("decidedFromBatches", fromBatches.sum());
+        hotKeys.put("batchesTaken", batchesTaken.sum());
+        hotKeys.put("permitsTaken", permitsTaken.sum());
+        hotKeys.put("permitsGivenBack", permitsGivenBack.sum());
+        hotKeys.put("counters", counters.subList(0, Math.min(LISTED, counters.size())));
+        return delegate.describe().with("hotKeys", hotKeys);
+    }
+}

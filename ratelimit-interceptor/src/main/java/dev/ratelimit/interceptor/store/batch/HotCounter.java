@@ -1,0 +1,69 @@
+package dev.ratelimit.interceptor.store.batch;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One hot counter of this instance: its batch of permits, if any, and the rate that sizes the next one.
+ * One request at a time asks for the next batch ({@link #startAsking}), while the others go on taking
+ * permits from the batch, or, once it is empty, go to the store one by one.
+ */
+final class HotCounter {
+
+    final AtomicReference<PermitBatch> batch = new AtomicReference<>();
+    private final AtomicBoolean asking = new AtomicBoolean();
+    private final LongAdder seen = new LongAdder();
+    private volatile long askedAtNanos;
+    private volatile long lastSeenNanos;
+    private volatile long lastAsked;
+
+    HotCounter(long nowNanos, long seenBefore) {
+        this.askedAtNanos = nowNanos - HotKeys.TICK_NANOS;
+        this.lastSeenNanos = nowNanos;
+        seen.add(seenBefore);
+    }
+
+    void seen(long nowNanos) {
+        seen.increment();
+        lastSeenNanos = nowNanos;
+    }
+
+    /** Whether no request came for {@code quietNanos}. */
+    boolean quietFor(long quietNanos, long nowNanos) {
+        return nowNanos - lastSeenNanos > quietNanos;
+    }
+
+    /** Whether {@code left} permits are too few to cover the time the next batch takes to come: under half the last. */
+    boolean low(long left) {
+        return left * 2 <= lastAsked;
+    }
+
+    /** Whether this request is the one to ask for the next batch; then {@link #asked} must follow. */
+    boolean startAsking() {
+        return asking.compareAndSet(false, true);
+    }
+
+    void asked() {
+        asking.set(false);
+    }
+
+    boolean asking() {
+        return asking.get();
+    }
+
+    /**
+     * The permits to ask for: what this instance's requests on the counter used in {@code batchForNanos} at
+     * their rate since the last ask; 0 once that rate is under {@code threshold} per second, the counter cooled.
+     */
+    long nextBatch(long nowNanos, long batchForNanos, long threshold) {
+        long elapsed = Math.max(1, nowNanos - askedAtNanos);
+        long requests = seen.sumThenReset();
+        askedAtNanos = nowNanos;
+        if (requests * 1_000_000_000L / elapsed < threshold) {
+            return 0;
+        }
+        lastAsked = Math.max(1, (long) Math.ceil((double) requests * batchForNanos / elapsed));
+        return lastAsked;
+    }
+}
