@@ -5,9 +5,8 @@ import dev.ratelimit.interceptor.store.BatchRequest;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.DecisionListener;
+import dev.ratelimit.interceptor.store.ForwardingRateLimitStore;
 import dev.ratelimit.interceptor.store.RateLimitStore;
-import dev.ratelimit.interceptor.store.Refund;
-import dev.ratelimit.interceptor.store.Settlement;
 import dev.ratelimit.interceptor.store.StoreDescription;
 import dev.ratelimit.interceptor.store.StoreResult;
 import java.time.Duration;
@@ -39,9 +38,10 @@ import java.util.function.Predicate;
  * is never batched. Only fixed windows, sliding windows and token buckets: a sliding log records each request's
  * time, and a concurrency limit each request's lease. Nor limits with a penalty (a block starts on one instance
  * and must stop every instance at once) or with a cost settled after the response (a debt moves the window),
- * nor those {@code mayBatch} refuses (the rules switched off).
+ * nor those {@code mayBatch} refuses (the rules switched off). A request decided from a batch was counted in
+ * the store when the batch was taken, so its refund, settlement or peek goes to the store as any other's.
  */
-public class BatchingRateLimitStore implements RateLimitStore {
+public class BatchingRateLimitStore extends ForwardingRateLimitStore {
 
     private static final Set<Algorithm> BATCHED = EnumSet.of(Algorithm.FIXED_WINDOW, Algorithm.SLIDING_WINDOW,
             Algorithm.TOKEN_BUCKET);
@@ -53,7 +53,6 @@ public class BatchingRateLimitStore implements RateLimitStore {
     /** How many counters the actuator endpoint lists, those holding the most permits first. */
     private static final int LISTED = 20;
 
-    private final RateLimitStore delegate;
     private final Predicate<CounterRequest> mayBatch;
     private final IntSupplier sharers;
     private final HotKeys hotKeys;
@@ -75,10 +74,10 @@ public class BatchingRateLimitStore implements RateLimitStore {
      */
     public BatchingRateLimitStore(RateLimitStore delegate, Predicate<CounterRequest> mayBatch, IntSupplier sharers,
                                   long threshold, Duration batchFor, Duration maxHold) {
+        super(delegate);
         if (threshold < 1) {
             throw new IllegalArgumentException("ratelimit.hot-keys.threshold must be at least 1, was " + threshold);
         }
-        this.delegate = delegate;
         this.mayBatch = mayBatch;
         this.sharers = sharers;
         this.hotKeys = new HotKeys(threshold);
@@ -324,32 +323,6 @@ public class BatchingRateLimitStore implements RateLimitStore {
             held += batch == null ? 0 : batch.left();
         }
         return held;
-    }
-
-    @Override
-    public StoreResult peek(List<CounterRequest> requests) {
-        return delegate.peek(requests);
-    }
-
-    /** To the store: a request decided from a batch was counted there when the batch was taken. */
-    @Override
-    public void refund(List<Refund> refunds) {
-        delegate.refund(refunds);
-    }
-
-    @Override
-    public void settle(List<Settlement> settlements) {
-        delegate.settle(settlements);
-    }
-
-    @Override
-    public void renew(List<CounterRequest> leases) {
-        delegate.renew(leases);
-    }
-
-    @Override
-    public Set<Algorithm> supportedAlgorithms() {
-        return delegate.supportedAlgorithms();
     }
 
     @Override
