@@ -108,7 +108,9 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
             PermitBatch batch = usableBatch(counter, request, now);
             if ((batch == null || counter.low(batch.left())) && counter.startAsking()) {
                 long held = batch == null ? 0 : batch.left();
-                long units = Math.min(counter.nextBatch(now, batchForNanos, threshold),
+                // The clock read again: the request may have waited for the ask since it read it, and a reading
+                // older than the last ask would make the rate since then look boundless.
+                long units = Math.min(counter.nextBatch(System.nanoTime(), batchForNanos, threshold),
                         request.count() / PARTS_OF_A_LIMIT - held);
                 if (units > 0) {
                     asked.set(i, request.withBatch(new BatchRequest(units, Math.max(1, sharers.getAsInt()), held)));

@@ -17,6 +17,7 @@ import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.Stores;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -60,6 +61,8 @@ class BatchingRateLimitStoreTest {
         assertThat(plenty.admitted()).as("admitted while half is left").isEqualTo(limit / 2);
         assertThat(plenty.redisCalls()).as("Redis calls for %s admissions", plenty.admitted())
                 .isLessThanOrEqualTo(plenty.admitted() / 10);
+        assertThat(plenty.permitsTaken()).as("permits taken for %s admissions: batches of what is used",
+                plenty.admitted()).isLessThanOrEqualTo(2L * plenty.admitted());
         assertThat(plenty.admitted() + past.admitted()).as("admitted by both").isLessThanOrEqualTo(limit);
         awaitNoPermitHeld();
         // Every permit not used went back: one request at a time takes exactly what is left.
@@ -85,6 +88,7 @@ class BatchingRateLimitStoreTest {
     private Burst burst(CounterRequest request, int requests) throws Exception {
         AtomicInteger admitted = new AtomicInteger();
         long callsBefore = redis.calls("evalsha");
+        long permitsBefore = permitsTaken();
         try (BusyCpus busy = BusyCpus.start()) {
             Concurrently.forEachIndex(THREADS, requests, i -> {
                 if (Stores.decide(instances.get(i % 2).limiter, request).allowed()) {
@@ -92,10 +96,15 @@ class BatchingRateLimitStoreTest {
                 }
             });
         }
-        return new Burst(admitted.get(), redis.calls("evalsha") - callsBefore);
+        return new Burst(admitted.get(), redis.calls("evalsha") - callsBefore, permitsTaken() - permitsBefore);
     }
 
-    private record Burst(int admitted, long redisCalls) {
+    private long permitsTaken() {
+        return instances.stream().mapToLong(instance -> (Long) ((Map<?, ?>) instance.store.describe().details()
+                .get("hotKeys")).get("permitsTaken")).sum();
+    }
+
+    private record Burst(int admitted, long redisCalls, long permitsTaken) {
     }
 
     /** Waits for Redis' clock to enter a new window of {@code windowMillis}, aligned as a sliding window's are. */
