@@ -10,18 +10,13 @@ import dev.ratelimit.interceptor.store.RedisRateLimitStore;
 import dev.ratelimit.interceptor.store.StoreResult;
 import dev.ratelimit.interceptor.store.batch.BatchUpkeep;
 import dev.ratelimit.interceptor.store.batch.BatchingRateLimitStore;
-import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.store.nearcache.NearCache;
 import dev.ratelimit.interceptor.store.nearcache.NearCacheRateLimitStore;
-import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
-import dev.ratelimit.interceptor.store.resilience.FailoverRateLimitStore;
-import dev.ratelimit.interceptor.store.resilience.FailurePolicy;
 import dev.ratelimit.interceptor.testsupport.Stores;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -35,7 +30,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /**
  * One app instance of the hot-key benchmark ({@code HotKeyRun}), in a JVM of its own with its own Redis
  * connection: the store chain the auto-configuration builds with the shipped defaults (near cache, then, when
- * {@code batched}, the batching store and its upkeep, then the failover store, then Redis), driven by
+ * {@code batched}, the batching store and its upkeep, then Redis; without the failover store, so that a decision
+ * Redis does not make in time shows as not decided instead of being made in process), driven by
  * {@code threads} client threads in a closed loop, one decision in flight each.
  *
  * <pre>
@@ -95,14 +91,10 @@ public final class HotKeyInstance {
         RedisRateLimitStore redis = new RedisRateLimitStore(connection);
         redis.open(DEFAULTS.redis().connectTimeout());
 
-        // As RateLimitAutoConfiguration.rateLimitStore builds it.
-        RateLimitProperties.RedisFailure failure = DEFAULTS.redisFailure();
-        CircuitBreaker circuit = new CircuitBreaker(failure.threshold(), failure.mode().whileRedisIsAway(),
-                Clock.systemUTC());
-        RateLimitStore local = failure.mode() == FailurePolicy.LOCAL
-                ? new MemoryRateLimitStore(Clock.systemUTC(), DEFAULTS.memory().maxKeys()) : null;
-        RateLimitStore store = new FailoverRateLimitStore(redis, circuit, failure.mode(), local, failure.instances(),
-                failure.probeInterval());
+        // As RateLimitAutoConfiguration.rateLimitStore builds it, but for the failover store: a decision Redis does
+        // not make in time is counted as not decided here, where the failover store would decide it in process
+        // (and, once its circuit opened, every later one).
+        RateLimitStore store = redis;
         BatchingRateLimitStore batching = null;
         BatchUpkeep upkeep = new BatchUpkeep();
         if (batched) {

@@ -67,7 +67,7 @@ final class HotKeyRun {
     /** What one run of one variant measured. */
     private record Result(double perSecond, double scriptCalls, double commands, double redisCpuNanos,
                           double clientCpuNanos, double decisions, double fromBatches, double batchesTaken,
-                          double permitsTaken, double permitsGivenBack, double notDecided) {
+                          double permitsTaken, double permitsGivenBack, double notDecided, double admitted) {
 
         double scriptCallsPerDecision() {
             return scriptCalls / decisions;
@@ -169,7 +169,7 @@ final class HotKeyRun {
             return new Result(perSecond, scripts, commands, redisCpu, clientCpu, decisions,
                     sums.getOrDefault("decidedFromBatches", 0.0), sums.getOrDefault("batchesTaken", 0.0),
                     sums.getOrDefault("permitsTaken", 0.0), sums.getOrDefault("permitsGivenBack", 0.0),
-                    sums.getOrDefault("notDecided", 0.0));
+                    sums.getOrDefault("notDecided", 0.0), variant.isBenchmark() ? decisions : sums.get("admitted"));
         }
 
         private static long commands(RedisServerProcess redis) {
@@ -276,7 +276,7 @@ final class HotKeyRun {
         double ceiling = median(results.get(CEILING), Result::perSecond);
         MarkdownTable table = new MarkdownTable("variant", "decisions/s", "÷ EVALSHA return 1", "EVALSHA per decision",
                 "Redis commands per decision", "decided without Redis", "Redis CPU µs/decision",
-                "instances' CPU µs/decision");
+                "instances' CPU µs/decision", "not decided (all rounds)");
         for (Map.Entry<String, List<Result>> entry : results.entrySet()) {
             List<Result> runs = entry.getValue();
             boolean benchmark = entry.getKey().startsWith("redis-benchmark");
@@ -287,7 +287,8 @@ final class HotKeyRun {
                     benchmark ? "-" : percent(median(runs, result -> result.fromBatches() / result.decisions())),
                     String.format(Locale.ROOT, "%.2f", median(runs, result -> result.redisCpuNanos() / result.decisions() / 1e3)),
                     benchmark ? "-" : String.format(Locale.ROOT, "%.2f",
-                            median(runs, result -> result.clientCpuNanos() / result.decisions() / 1e3)));
+                            median(runs, result -> result.clientCpuNanos() / result.decisions() / 1e3)),
+                    benchmark ? "-" : MarkdownTable.count(runs.stream().mapToDouble(Result::notDecided).sum()));
         }
         StringBuilder report = new StringBuilder();
         report.append("## One hot key: permits in batches\n\n")
@@ -317,15 +318,19 @@ final class HotKeyRun {
                 Math.abs(usersRatio - 1) <= 0.10 ? "within ±10 %" : "**outside ±10 %**");
         report.append("### Targets\n\n").append(targets).append('\n');
 
-        report.append("### Per round\n\n");
+        report.append("### Per round\n\nA batch is sized to about `batch-for` (50 ms) of the instance's traffic on the "
+                + "counter, so permits taken ÷ decisions should stay a little above the share decided from batches.\n\n");
         MarkdownTable perRound = new MarkdownTable("variant", "decisions/s per round", "EVALSHA per decision per round",
-                "batches taken (per round)", "permits given back (per round)", "not decided");
+                "batches taken", "permits taken ÷ decisions", "permits given back", "admitted ÷ decided");
         for (Map.Entry<String, List<Result>> entry : results.entrySet()) {
             perRound.row(entry.getKey(), join(entry.getValue(), result -> MarkdownTable.count(result.perSecond())),
                     join(entry.getValue(), result -> String.format(Locale.ROOT, "%.4f", result.scriptCallsPerDecision())),
                     join(entry.getValue(), result -> MarkdownTable.count(result.batchesTaken())),
+                    join(entry.getValue(), result -> String.format(Locale.ROOT, "%.2f",
+                            result.permitsTaken() / result.decisions())),
                     join(entry.getValue(), result -> MarkdownTable.count(result.permitsGivenBack())),
-                    join(entry.getValue(), result -> MarkdownTable.count(result.notDecided())));
+                    join(entry.getValue(), result -> result.decisions() == 0 ? "-"
+                            : String.format(Locale.ROOT, "%.4f", result.admitted() / (result.decisions() - result.notDecided()))));
         }
         report.append(perRound);
         return report.toString();
