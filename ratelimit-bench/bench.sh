@@ -3,7 +3,7 @@
 #
 # Usage: ratelimit-bench/bench.sh [redis] [hot] [latency] [local] [memory] [http] [--quick]
 #   no part named: all six, in that order. hot: one hot counter with and without permits in batches, two
-#   instance JVMs, next to redis-benchmark's single-key EVALSHA ceiling (about 4 minutes; HOT_WARMUP, HOT_SECONDS
+#   instance JVMs, next to redis-benchmark's single-key EVALSHA ceiling (about 5 minutes; HOT_WARMUP, HOT_SECONDS
 #   and HOT_ROUNDS change its durations). --quick: short measurements, to try the setup (not for figures).
 # Needs Java 17, Maven, and on the PATH redis-server, redis-benchmark (Debian: redis-server, redis-tools) and,
 # for http, wrk and curl. Everything runs on loopback, on free ports, with its own redis-server processes.
