@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds the benchmarks and runs them, writing Markdown tables to ratelimit-bench/target/bench-results/.
 #
-# Usage: ratelimit-bench/bench.sh [redis] [latency] [local] [memory] [http] [--quick]
-#   no part named: all five, in that order. --quick: short measurements, to try the setup (not for figures).
+# Usage: ratelimit-bench/bench.sh [redis] [hot] [latency] [local] [memory] [http] [--quick]
+#   no part named: all six, in that order. hot: one hot counter with and without permits in batches, two
+#   instance JVMs, next to redis-benchmark's single-key EVALSHA ceiling (about 5 minutes; HOT_WARMUP, HOT_SECONDS
+#   and HOT_ROUNDS change its durations). --quick: short measurements, to try the setup (not for figures).
 # Needs Java 17, Maven, and on the PATH redis-server, redis-benchmark (Debian: redis-server, redis-tools) and,
 # for http, wrk and curl. Everything runs on loopback, on free ports, with its own redis-server processes.
 set -euo pipefail
@@ -14,11 +16,11 @@ PARTS=()
 for arg in "$@"; do
   case $arg in
     --quick) QUICK=--quick ;;
-    redis | latency | local | memory | http) PARTS+=("$arg") ;;
-    *) echo "unknown argument $arg; expected redis, latency, local, memory, http or --quick" >&2; exit 2 ;;
+    redis | hot | latency | local | memory | http) PARTS+=("$arg") ;;
+    *) echo "unknown argument $arg; expected redis, hot, latency, local, memory, http or --quick" >&2; exit 2 ;;
   esac
 done
-[[ ${#PARTS[@]} -gt 0 ]] || PARTS=(redis latency local memory http)
+[[ ${#PARTS[@]} -gt 0 ]] || PARTS=(redis hot latency local memory http)
 
 mvn -B -q -pl ratelimit-bench -am package dependency:build-classpath -DskipTests \
     -Dmdep.outputFile=target/classpath.txt -DincludeScope=runtime
@@ -38,7 +40,8 @@ JAVA_PARTS=()
 for part in "${PARTS[@]}"; do [[ $part == http ]] || JAVA_PARTS+=("$part"); done
 if [[ ${#JAVA_PARTS[@]} -gt 0 ]]; then
   # JOL measures the heap through an agent it attaches to this JVM.
-  java -Djdk.attach.allowAttachSelf=true -cp "ratelimit-bench/target/classes:$(cat ratelimit-bench/target/classpath.txt)" \
+  java -Djdk.attach.allowAttachSelf=true ${HOT_WARMUP:+-Dhot.warmup=$HOT_WARMUP} ${HOT_SECONDS:+-Dhot.seconds=$HOT_SECONDS} \
+      ${HOT_ROUNDS:+-Dhot.rounds=$HOT_ROUNDS} -cp "ratelimit-bench/target/classes:$(cat ratelimit-bench/target/classpath.txt)" \
       dev.ratelimit.bench.report.BenchmarkRun "${JAVA_PARTS[@]}" $QUICK --out "$OUT"
 fi
 if [[ " ${PARTS[*]} " == *" http "* ]]; then

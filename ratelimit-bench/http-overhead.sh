@@ -5,7 +5,15 @@
 # own redis-server, all started before the first measurement:
 #   bare      the app without the starter on its classpath, GET /plain
 #   no-rule   with the starter, GET /plain (an endpoint without a rule)
-#   allowed   with the starter, GET /allowed (a rule that always admits: one Redis decision per request)
+#   allowed   with the starter, GET /allowed (a rule that always admits; under wrk its counter is hot, so the
+#             starter decides it from permits taken in batches, ratelimit.hot-keys.*, a Redis call per batch)
+#   allowed-unbatched  as allowed, with ratelimit.hot-keys.enabled=false: one Redis decision per request
+#   allowed-unbatched-epoll  as allowed-unbatched, with Netty's native epoll transport on the classpath
+#             (io.netty:netty-transport-native-epoll, linux-x86_64, taken from Maven Central into target/):
+#             Lettuce then uses epoll instead of Java NIO for its connections, the limiter's included (not in
+#             the default list: name it in VARIANTS)
+#   allowed-hot  with the starter, GET /global (a GLOBAL limit of 10^9 an hour, the module's one shared counter:
+#             the hot key of issue 25, batched)
 #   rejected  with the starter, GET /rejected (100 an hour: after the first hundred, every request is a 429,
 #             refused from the near cache without a Redis call)
 #   rejected-uncached  as rejected, with ratelimit.near-cache.enabled=false: a Redis decision per rejection
@@ -43,7 +51,7 @@ CONNECTIONS=${CONNECTIONS:-32}
 WRK_THREADS=${WRK_THREADS:-1}
 ROUNDS=${ROUNDS:-5}
 OUT=${OUT:-ratelimit-bench/target/bench-results}
-read -r -a VARIANTS <<<"${VARIANTS:-bare no-rule allowed allowed-planned allowed-no-stats rejected rejected-no-stats rejected-uncached allowed-in-process denied allowed-traced allowed-traced-unobserved redis-call}"
+read -r -a VARIANTS <<<"${VARIANTS:-bare no-rule allowed allowed-unbatched allowed-hot allowed-planned allowed-no-stats rejected rejected-no-stats rejected-uncached allowed-in-process denied allowed-traced allowed-traced-unobserved redis-call}"
 
 if [[ "${1:-}" != "--no-build" ]]; then
   mvn -B -q -pl ratelimit-bench -am package dependency:build-classpath -DskipTests \
@@ -55,6 +63,18 @@ FULL_CP="ratelimit-bench/target/classes:$(cat ratelimit-bench/target/classpath.t
 # Tracing's jars (test scope) only where a variant is traced: elsewhere the app has no observation registry.
 TRACED_CP="ratelimit-bench/target/classes:$(cat ratelimit-bench/target/classpath-traced.txt)"
 BARE_CP=$(tr ':' '\n' <<<"$FULL_CP" | grep -v -E '/(ratelimit-interceptor|i18n)/' | paste -sd: -)
+if [[ " ${VARIANTS[*]} " == *" allowed-unbatched-epoll "* ]]; then
+  # Netty's native epoll transport, of the Netty version on the classpath, only for the variant that measures it.
+  netty_version=$(tr ':' '\n' <<<"$FULL_CP" | sed -n 's|.*/netty-transport/\([^/]*\)/netty-transport-.*\.jar$|\1|p' | head -1)
+  EPOLL_DIR=ratelimit-bench/target/netty-epoll
+  if [[ ! -f $EPOLL_DIR/netty-transport-native-epoll-$netty_version-linux-x86_64.jar ]]; then
+    mvn -B -q dependency:copy -Dartifact="io.netty:netty-transport-native-epoll:$netty_version:jar:linux-x86_64" \
+        -DoutputDirectory="$EPOLL_DIR"
+    mvn -B -q dependency:copy -Dartifact="io.netty:netty-transport-classes-epoll:$netty_version" \
+        -DoutputDirectory="$EPOLL_DIR"
+  fi
+  EPOLL_CP="$FULL_CP:$EPOLL_DIR/netty-transport-native-epoll-$netty_version-linux-x86_64.jar:$EPOLL_DIR/netty-transport-classes-epoll-$netty_version.jar"
+fi
 mkdir -p "$OUT/http"
 
 source ratelimit-bench/processes.sh
@@ -76,6 +96,9 @@ for variant in "${VARIANTS[@]}"; do
     bare) cp=$BARE_CP path=/plain ;;
     no-rule) cp=$FULL_CP path=/plain ;;
     allowed) cp=$FULL_CP path=/allowed ;;
+    allowed-unbatched) cp=$FULL_CP path=/allowed extra=(--ratelimit.hot-keys.enabled=false) ;;
+    allowed-unbatched-epoll) cp=$EPOLL_CP path=/allowed extra=(--ratelimit.hot-keys.enabled=false) ;;
+    allowed-hot) cp=$FULL_CP path=/global ;;
     allowed-no-stats) cp=$FULL_CP path=/allowed stats=false ;;
     rejected) cp=$FULL_CP path=/rejected ;;
     rejected-no-stats) cp=$FULL_CP path=/rejected stats=false ;;
@@ -102,6 +125,12 @@ for variant in "${VARIANTS[@]}"; do
   URL[$variant]="http://127.0.0.1:$app_port$path"
 done
 for variant in "${VARIANTS[@]}"; do await "${URL[$variant]}"; done
+
+# Lettuce's event loop threads of an app, by transport (thread names are cut to 15 characters in /proc).
+event_loops() {
+  cat /proc/"${APP_PID[$1]}"/task/*/comm 2>/dev/null | awk '
+    /^lettuce-epoll/ { epoll++ } /^lettuce-nio/ { nio++ } END { printf "%d epoll, %d nio", epoll, nio }'
+}
 
 # CPU time (user + system, in clock ticks) a process has used so far.
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
@@ -181,6 +210,8 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
         'BEGIN { printf "| %s | %d | %.3f | %.0f | %.0f | %.1f%% | %.1f | %.2f | %.1f | %.3f | %.3f |\n",
                  v, r, r / b, p50, p99, n * 100, app, app / nr, redis, calls, scripts }'
   done
+  echo
+  echo "Lettuce event loop threads: $(for variant in "${VARIANTS[@]}"; do printf '%s %s; ' "$variant" "$(event_loops "$variant")"; done)"
   echo
   echo "Per round (requests/s):"
   echo

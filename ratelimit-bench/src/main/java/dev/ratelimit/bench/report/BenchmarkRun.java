@@ -19,9 +19,9 @@ import java.util.stream.Stream;
  * (and to the console).
  *
  * <pre>
- * BenchmarkRun [redis] [latency] [local] [memory] [--quick] [--out DIR]
+ * BenchmarkRun [redis] [hot] [latency] [local] [memory] [--quick] [--out DIR]
  * </pre>
- * With no part named, all four run. {@code --quick} shortens every measurement, for trying the setup.
+ * With no part named, all five run. {@code --quick} shortens every measurement, for trying the setup.
  */
 public final class BenchmarkRun {
 
@@ -41,17 +41,18 @@ public final class BenchmarkRun {
             out = Path.of(arguments.get(outIndex + 1));
             arguments.subList(outIndex, outIndex + 2).clear();
         }
-        List<String> parts = arguments.isEmpty() ? List.of("redis", "latency", "local", "memory") : arguments;
+        List<String> parts = arguments.isEmpty() ? List.of("redis", "hot", "latency", "local", "memory") : arguments;
         Files.createDirectories(out);
         JmhMatrix.Timing timing = quick ? JmhMatrix.Timing.QUICK : JmhMatrix.Timing.FULL;
         for (String part : parts) {
             String report = switch (part) {
                 case "redis" -> redis(out, timing, quick);
+                case "hot" -> HotKeyRun.measure(out, quick);
                 case "local" -> local(out, timing);
                 case "latency" -> DecisionLatency.measure(quick ? 3 : 20);
                 case "memory" -> memory(quick ? 10_000 : MEMORY_COUNTERS);
                 default -> throw new IllegalArgumentException("Unknown part " + part
-                        + "; expected redis, latency, local or memory");
+                        + "; expected redis, hot, latency, local or memory");
             };
             Files.writeString(out.resolve(part + ".md"), report);
             System.out.println(report);

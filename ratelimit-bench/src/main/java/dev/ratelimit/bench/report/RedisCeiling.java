@@ -46,7 +46,8 @@ final class RedisCeiling {
         return measurements;
     }
 
-    private static Measurement run(int port, int clients, int requests, String name, String... options) {
+    /** One {@code redis-benchmark} run: {@code requests} commands from {@code clients} connections, no pipelining. */
+    static Measurement run(int port, int clients, int requests, String name, String... options) {
         List<String> line = new ArrayList<>(List.of("redis-benchmark", "-h", "127.0.0.1", "-p", Integer.toString(port),
                 "-c", Integer.toString(clients), "-n", Integer.toString(requests), "--csv"));
         line.addAll(List.of(options));
