@@ -208,6 +208,9 @@ public class RateLimitAutoConfiguration {
             }
             prefixes.add(keys.counterPrefix(rule));
         }
+        if (prefixes.isEmpty()) {
+            return request -> true;
+        }
         return request -> prefixes.stream().noneMatch(request.key()::startsWith);
     }
 

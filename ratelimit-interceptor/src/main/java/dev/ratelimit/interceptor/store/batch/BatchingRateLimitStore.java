@@ -168,7 +168,12 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
     /** Asks the store for what no batch decided, and takes the batches it gave. */
     private StoreResult merge(List<CounterRequest> requests, List<CounterRequest> asked, Decision[] fromBatch,
                               HotCounter[] asking, long sentAt) {
-        List<CounterRequest> toStore = asked.stream().filter(request -> request != null).toList();
+        List<CounterRequest> toStore = new ArrayList<>(asked.size());
+        for (CounterRequest request : asked) {
+            if (request != null) {
+                toStore.add(request);
+            }
+        }
         StoreResult result = null;
         try {
             result = toStore.isEmpty() ? null : delegate.acquire(toStore);
