@@ -88,10 +88,24 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
 
     @Override
     public StoreResult acquire(List<CounterRequest> requests) {
+        HotCounter[] asking = new HotCounter[requests.size()];
+        try {
+            return acquire(requests, asking);
+        } catch (RuntimeException | Error e) {
+            // An ask that is never sent must not leave the requests waiting for it waiting forever.
+            for (HotCounter counter : asking) {
+                if (counter != null) {
+                    counter.asked();
+                }
+            }
+            throw e;
+        }
+    }
+
+    private StoreResult acquire(List<CounterRequest> requests, HotCounter[] asking) {
         long now = System.nanoTime();
         Decision[] fromBatch = null;
         List<CounterRequest> asked = requests;
-        HotCounter[] asking = null;
         boolean asks = false;
         List<Integer> waiting = null;
         for (int i = 0; i < requests.size(); i++) {
@@ -103,7 +117,6 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
             if (fromBatch == null) {
                 fromBatch = new Decision[requests.size()];
                 asked = new ArrayList<>(requests);
-                asking = new HotCounter[requests.size()];
             }
             PermitBatch batch = usableBatch(counter, request, now);
             if ((batch == null || counter.low(batch.left())) && counter.startAsking()) {
@@ -187,6 +200,7 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
                         take(asking[i], asked.get(i).withBatch(null), decision, sentAt);
                     }
                     asking[i].asked();
+                    asking[i] = null;
                 }
                 fromBatch[i] = decision;
             }
