@@ -111,6 +111,8 @@
         cell(row, instance.store);
         cell(row, instance.nearCache < 0 ? '' : instance.nearCache, 'num');
         cell(row, instance.leases < 0 ? '' : instance.leases, 'num');
+        cell(row, instance.hotCounters, 'num');
+        cell(row, instance.permitsHeld, 'num');
         cell(row, instance.configVersion, 'num');
         cell(row, new Date(instance.startedAt).toLocaleString());
       });

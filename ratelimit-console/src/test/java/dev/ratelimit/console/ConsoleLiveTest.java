@@ -84,6 +84,8 @@ class ConsoleLiveTest {
                 .containsOnly("closed");
         assertThat(view.get("instances").valueStream().map(instance -> instance.get("leases").asInt()))
                 .as("leases held: no request running").containsOnly(0);
+        assertThat(view.get("instances").valueStream().map(instance -> instance.get("permitsHeld").asLong()))
+                .as("permits held: a limit of 50 is never batched").containsOnly(0L);
     }
 
     /** Longer spans read coarser buckets and show the current one as far as it goes. */

@@ -23,6 +23,7 @@ import dev.ratelimit.interceptor.identity.RequestExpressions;
 import dev.ratelimit.interceptor.identity.RequestUserResolver;
 import dev.ratelimit.interceptor.identity.TrustedProxyResolver;
 import dev.ratelimit.interceptor.identity.Whitelist;
+import dev.ratelimit.interceptor.instance.LiveInstances;
 import dev.ratelimit.interceptor.lease.HeldLeases;
 import dev.ratelimit.interceptor.lease.LeaseRenewal;
 import dev.ratelimit.interceptor.log.InterceptionLog;
@@ -32,14 +33,13 @@ import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.ExcludedPaths;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.rule.RuleNaming;
-import dev.ratelimit.interceptor.instance.LiveInstances;
 import dev.ratelimit.interceptor.startup.StartupTask;
+import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.RedisRateLimitStore;
-import dev.ratelimit.interceptor.store.CounterRequest;
-import dev.ratelimit.interceptor.store.batch.BatchUpkeep;
 import dev.ratelimit.interceptor.store.batch.BatchingRateLimitStore;
+import dev.ratelimit.interceptor.store.batch.HeldPermits;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.store.nearcache.NearCache;
 import dev.ratelimit.interceptor.store.nearcache.NearCacheRateLimitStore;
@@ -158,7 +158,7 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnBean({LimiterRedisConnection.class, CircuitBreaker.class})
     RateLimitStore rateLimitStore(LimiterRedisConnection redis, CircuitBreaker circuit,
-                                  ObjectProvider<NearCache> nearCache, ObjectProvider<BatchUpkeep> batchUpkeep,
+                                  ObjectProvider<NearCache> nearCache, ObjectProvider<HeldPermits> heldPermits,
                                   ObjectProvider<LiveInstances> liveInstances, RedisKeys keys, RuleNaming naming,
                                   RateLimitProperties properties) {
         RateLimitProperties.RedisFailure failure = properties.redisFailure();
@@ -169,7 +169,7 @@ public class RateLimitAutoConfiguration {
         RateLimitStore store = new FailoverRateLimitStore(redisStore, circuit, failure.mode(), local,
                 failure.instances(), failure.probeInterval());
         BatchingRateLimitStore batching = null;
-        BatchUpkeep upkeep = batchUpkeep.getIfAvailable();
+        HeldPermits upkeep = heldPermits.getIfAvailable();
         if (upkeep != null) {
             RateLimitProperties.HotKeys hotKeys = properties.hotKeys();
             LiveInstances live = liveInstances.getIfAvailable();
@@ -193,8 +193,8 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnBean(LimiterRedisConnection.class)
     @ConditionalOnProperty(prefix = "ratelimit.hot-keys", name = "enabled", matchIfMissing = true)
-    BatchUpkeep rateLimitBatchUpkeep() {
-        return new BatchUpkeep();
+    HeldPermits rateLimitHeldPermits() {
+        return new HeldPermits();
     }
 
     /** The requests whose counters may be batched: those of rules not excluded, named in this module. */
@@ -314,10 +314,10 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnBean(SysConfigRepository.class)
     ConfigChangeSubscription rateLimitConfigChangeSubscription(StringRedisTemplate redis, RuleSnapshotHolder snapshots,
             RedisKeys keys, ObjectProvider<NearCache> nearCache, ObjectProvider<RateLimitStore> store,
-            ObjectProvider<BatchUpkeep> batchUpkeep) {
+            ObjectProvider<HeldPermits> heldPermits) {
         NearCache denials = nearCache.getIfAvailable();
         // Counters in the process: an unblock resets them here, as it resets a counter in Redis.
-        BatchUpkeep batches = batchUpkeep.getIfAvailable();
+        HeldPermits batches = heldPermits.getIfAvailable();
         Consumer<String> counterReset = store.getIfAvailable() instanceof MemoryRateLimitStore memory
                 ? memory::reset : batches != null ? batches::counterReset : counterKey -> { };
         return new ConfigChangeSubscription(redis.getRequiredConnectionFactory(), keys.configChangedChannel(),

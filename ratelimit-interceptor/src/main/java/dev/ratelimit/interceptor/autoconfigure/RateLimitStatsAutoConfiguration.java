@@ -9,6 +9,7 @@ import dev.ratelimit.interceptor.instance.InstanceDirectory;
 import dev.ratelimit.interceptor.instance.InstanceHeartbeat;
 import dev.ratelimit.interceptor.instance.InstanceState;
 import dev.ratelimit.interceptor.instance.LiveInstances;
+import dev.ratelimit.interceptor.store.batch.HeldPermits;
 import dev.ratelimit.interceptor.lease.HeldLeases;
 import dev.ratelimit.interceptor.rule.RuleNaming;
 import dev.ratelimit.interceptor.stats.TrafficRecorder;
@@ -83,9 +84,10 @@ public class RateLimitStatsAutoConfiguration {
                                                      RateLimitStore store, ObjectProvider<CircuitBreaker> circuit,
                                                      ObjectProvider<NearCache> nearCache,
                                                      RuleSnapshotHolder snapshots, HeldLeases leases,
+                                                     ObjectProvider<HeldPermits> permits,
                                                      RateLimitProperties properties) {
             InstanceState state = new InstanceState(naming.module(), store.describe().type(),
-                    circuit.getIfAvailable(), nearCache.getIfAvailable(), snapshots, leases);
+                    circuit.getIfAvailable(), nearCache.getIfAvailable(), snapshots, leases, permits.getIfAvailable());
             return new InstanceHeartbeat(redis, keys, state, properties.stats().heartbeatInterval(),
                     Clock.systemUTC());
         }
@@ -94,10 +96,11 @@ public class RateLimitStatsAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         @ConditionalOnProperty(prefix = "ratelimit.hot-keys", name = "enabled", matchIfMissing = true)
-        LiveInstances rateLimitLiveInstances(InstanceDirectory directory, RuleNaming naming,
-                                             RateLimitProperties properties) {
-            return new LiveInstances(directory, naming.module(), properties.stats().heartbeatInterval(),
-                    properties.redisFailure().instances());
+        LiveInstances rateLimitLiveInstances(InstanceDirectory directory, ObjectProvider<InstanceHeartbeat> heartbeat,
+                                             RuleNaming naming, RateLimitProperties properties) {
+            // The heartbeat is asked for lazily: it reads the store, which needs the instances.
+            return new LiveInstances(directory, () -> heartbeat.getObject().id(), naming.module(),
+                    properties.stats().heartbeatInterval(), properties.redisFailure().instances());
         }
     }
 }

@@ -65,6 +65,12 @@ public class InstanceHeartbeat extends RedisBackgroundWork implements Applicatio
         }
     }
 
+    /** This instance's id in the list of instances, once it announced itself; {@code null} before. */
+    public String id() {
+        Announcement me = announced.get();
+        return me == null ? null : me.id();
+    }
+
     /** This instance's state, once it listens. */
     private void write() {
         Announcement me = announced.get();
@@ -73,7 +79,7 @@ public class InstanceHeartbeat extends RedisBackgroundWork implements Applicatio
         }
         RunningInstance instance = new RunningInstance(me.id(), me.module(), me.host(), me.port(), me.pid(),
                 version(), startedAt, state.circuitState(), state.store(), state.nearCacheSize(), state.leasesHeld(),
-                state.configVersion(), clock.instant());
+                state.hotCounters(), state.permitsHeld(), state.configVersion(), clock.instant());
         long now = clock.millis();
         redis.executePipelined((RedisCallback<Object>) connection -> {
             byte[] key = bytes(keys.instance(me.module(), me.id()));

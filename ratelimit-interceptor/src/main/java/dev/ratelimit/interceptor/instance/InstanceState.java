@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.instance;
 
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.lease.HeldLeases;
+import dev.ratelimit.interceptor.store.batch.HeldPermits;
 import dev.ratelimit.interceptor.store.nearcache.NearCache;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import java.util.Locale;
@@ -13,9 +14,10 @@ import java.util.Locale;
  * @param circuitBreaker {@code null} without a Redis store
  * @param nearCache      {@code null} without a near cache
  * @param leases         the leases of this instance's requests running under concurrency limits
+ * @param permits        the permits of hot counters it holds; {@code null} when it batches none
  */
 public record InstanceState(String module, String store, CircuitBreaker circuitBreaker, NearCache nearCache,
-                            RuleSnapshotHolder snapshots, HeldLeases leases) {
+                            RuleSnapshotHolder snapshots, HeldLeases leases, HeldPermits permits) {
 
     String circuitState() {
         return circuitBreaker == null ? "none" : circuitBreaker.status().state().name().toLowerCase(Locale.ROOT);
@@ -27,6 +29,14 @@ public record InstanceState(String module, String store, CircuitBreaker circuitB
 
     int leasesHeld() {
         return leases.size();
+    }
+
+    int hotCounters() {
+        return permits == null ? 0 : permits.counters();
+    }
+
+    long permitsHeld() {
+        return permits == null ? 0 : permits.permits();
     }
 
     long configVersion() {

@@ -4,23 +4,31 @@ import dev.ratelimit.interceptor.RedisBackgroundWork;
 import dev.ratelimit.interceptor.stats.PeriodicRedisWrite;
 import java.time.Duration;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
 /**
- * How many instances of this app are alive, as their heartbeats say, read again every heartbeat interval
- * on a thread of its own, so that asking costs nothing. Until the first read, and while Redis does not
- * answer, the last number known; {@code assumed} before any.
+ * How many instances of this app are alive: this one, and the others whose heartbeats say so, read again
+ * every heartbeat interval on a thread of its own, so that asking costs nothing. Until the first read, and
+ * while Redis does not answer, the last number known; {@code assumed} before any.
  */
 public final class LiveInstances extends RedisBackgroundWork implements IntSupplier {
 
     private final InstanceDirectory directory;
+    private final Supplier<String> self;
     private final String module;
     private final Duration interval;
     private final PeriodicRedisWrite reads;
     private volatile int count;
 
-    /** @param assumed the number before the first read ({@code ratelimit.redis-failure.instances}) */
-    public LiveInstances(InstanceDirectory directory, String module, Duration interval, int assumed) {
+    /**
+     * @param self    this instance's id in the directory, {@code null} until it announced itself
+     *                ({@link InstanceHeartbeat#id()})
+     * @param assumed the number before the first read ({@code ratelimit.redis-failure.instances})
+     */
+    public LiveInstances(InstanceDirectory directory, Supplier<String> self, String module, Duration interval,
+                         int assumed) {
         this.directory = directory;
+        this.self = self;
         this.module = module;
         this.interval = interval;
         this.count = Math.max(1, assumed);
@@ -43,8 +51,9 @@ public final class LiveInstances extends RedisBackgroundWork implements IntSuppl
         reads.cancel();
     }
 
-    /** At least 1: this instance counts itself before its first heartbeat is seen. */
+    /** This instance counts itself, whether its heartbeat is listed yet or not. */
     void read() {
-        count = Math.max(1, directory.of(module).size());
+        String me = self.get();
+        count = 1 + (int) directory.of(module).stream().filter(instance -> !instance.id().equals(me)).count();
     }
 }

@@ -14,12 +14,14 @@ import java.util.Map;
  * @param nearCache     the denials it remembers now; -1 without a near cache
  * @param leases        the leases it holds now: its requests running under concurrency limits; -1 when its
  *                      heartbeat does not say (an older version)
+ * @param hotCounters   the counters whose permits it takes in batches now
+ * @param permitsHeld   the permits of those counters it holds now, not used yet
  * @param configVersion the version of the config snapshot it applies (0: never read)
  * @param heartbeat     when it last announced itself
  */
 public record RunningInstance(String id, String module, String host, int port, long pid, String version,
                               Instant startedAt, String circuit, String store, int nearCache, int leases,
-                              long configVersion, Instant heartbeat) {
+                              int hotCounters, long permitsHeld, long configVersion, Instant heartbeat) {
 
     /** Whether requests are decided without Redis now. */
     public boolean circuitOpen() {
@@ -39,6 +41,8 @@ public record RunningInstance(String id, String module, String host, int port, l
         hash.put("store", store);
         hash.put("nearCache", Integer.toString(nearCache));
         hash.put("leases", Integer.toString(leases));
+        hash.put("hotCounters", Integer.toString(hotCounters));
+        hash.put("permitsHeld", Long.toString(permitsHeld));
         hash.put("configVersion", Long.toString(configVersion));
         hash.put("heartbeat", heartbeat.toString());
         return hash;
@@ -56,6 +60,8 @@ public record RunningInstance(String id, String module, String host, int port, l
                     hash.getOrDefault("circuit", "none"), hash.getOrDefault("store", "?"),
                     Integer.parseInt(hash.getOrDefault("nearCache", "-1")),
                     Integer.parseInt(hash.getOrDefault("leases", "-1")),
+                    Integer.parseInt(hash.getOrDefault("hotCounters", "0")),
+                    Long.parseLong(hash.getOrDefault("permitsHeld", "0")),
                     Long.parseLong(hash.getOrDefault("configVersion", "0")), Instant.parse(hash.get("heartbeat")));
         } catch (RuntimeException e) {
             return null;

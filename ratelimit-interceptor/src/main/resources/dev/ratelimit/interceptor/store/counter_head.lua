@@ -26,8 +26,8 @@
 -- remaining > 0); reset = time until the whole quota is back; now = the time of the decision, which
 -- names the request to a refund. Asked for a batch (ARGV[15]), an admission adds {units taken, the window
 -- they belong to, ms they stay good}: they are counted now, and are void once that window is over; a refund
--- gives back those unused, as it gives back a request. Refund scripts return {1} when they gave units back, else {0}; charge
--- scripts return {1}.
+-- gives back those unused, as it gives back a request. Refund scripts return {1} when they gave units back,
+-- else {0}; charge scripts return {1}.
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])

@@ -29,7 +29,7 @@ if remaining < cost then
 end
 local reset = math.max(0, millis_until(tat, tat_rest))
 if allowed then
-  -- Tokens belong to no window: a batch of them is good for as long as the bucket takes to earn them back.
+  -- Tokens belong to no window: the instance holds a batch of them for its longest hold at most.
   return admission(remaining, wait, reset, units, 0, window)
 end
 return {0, remaining, wait, reset, now}

@@ -8,6 +8,8 @@ import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.StoreResult;
+import dev.ratelimit.interceptor.store.batch.BatchingRateLimitStore;
+import dev.ratelimit.interceptor.store.batch.HeldPermits;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.store.nearcache.NearCache;
 import dev.ratelimit.interceptor.store.nearcache.NearCacheRateLimitStore;
@@ -63,7 +65,7 @@ class RateLimitAutoConfigurationTest {
             RateLimitStore store = context.getBean(RateLimitStore.class);
             assertThat(store).isInstanceOf(NearCacheRateLimitStore.class);
             assertThat(store.describe().type()).isEqualTo("redis");
-            assertThat(store.describe().details()).containsKeys("circuit", "nearCache", "whileOpen")
+            assertThat(store.describe().details()).containsKeys("circuit", "nearCache", "whileOpen", "hotKeys")
                     .containsEntry("silence", "PT0.25S").containsEntry("failurePolicy", "local");
             assertThat(redis.commands().info("commandstats")).as("scripts loaded at start").contains("cmdstat_script");
             assertThat(Stores.decided(store.acquire(List.of(request("default"))))).hasSize(1);
@@ -71,11 +73,23 @@ class RateLimitAutoConfigurationTest {
     }
 
     @Test
-    void withoutTheNearCacheTheCircuitIsInFront() {
+    void withoutTheNearCacheTheHotCountersAreInFrontAndWithoutThemTheCircuit() {
         withRedis.withPropertyValues("ratelimit.near-cache.enabled=false").run(context -> {
-            assertThat(context).doesNotHaveBean(NearCache.class);
-            assertThat(context.getBean(RateLimitStore.class)).isInstanceOf(FailoverRateLimitStore.class);
+            assertThat(context).doesNotHaveBean(NearCache.class).hasSingleBean(HeldPermits.class);
+            assertThat(context.getBean(RateLimitStore.class)).isInstanceOf(BatchingRateLimitStore.class);
         });
+        withRedis.withPropertyValues("ratelimit.near-cache.enabled=false", "ratelimit.hot-keys.enabled=false")
+                .run(context -> {
+                    assertThat(context).doesNotHaveBean(HeldPermits.class);
+                    assertThat(context.getBean(RateLimitStore.class)).isInstanceOf(FailoverRateLimitStore.class);
+                });
+    }
+
+    @Test
+    void anExcludedRuleMustNameARuleOfTheModule() {
+        withRedis.withPropertyValues("spring.application.name=app-shop", "ratelimit.hot-keys.excluded-rules=billing.pay")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("ratelimit.hot-keys.excluded-rules").hasMessageContaining("billing.pay"));
     }
 
     @Test

@@ -5,13 +5,13 @@ import dev.ratelimit.interceptor.store.BatchRequest;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.DecisionListener;
+import dev.ratelimit.interceptor.store.ForwardingRateLimitStore;
 import dev.ratelimit.interceptor.store.RateLimitStore;
-import dev.ratelimit.interceptor.store.Refund;
-import dev.ratelimit.interceptor.store.Settlement;
 import dev.ratelimit.interceptor.store.StoreDescription;
 import dev.ratelimit.interceptor.store.StoreResult;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -34,19 +34,25 @@ import java.util.function.Predicate;
  * when the limit changes, when an operator resets the counter or changes the rules, and on shutdown: the
  * clients of other instances are refused while permits sit here for at most that long.
  *
- * <p>Only fixed windows, sliding windows and token buckets are batched: a sliding log records each request's
- * time, and a concurrency limit each request's lease. Nor are limits with a penalty (a block starts on one
- * instance and must stop every instance at once) or with a cost settled after the response (a debt moves the
- * window), nor those {@code mayBatch} refuses (the rules switched off).
+ * <p>An instance never holds more than a hundredth of a limit ({@link #PARTS_OF_A_LIMIT}), so a limit under 100
+ * is never batched. Only fixed windows, sliding windows and token buckets: a sliding log records each request's
+ * time, and a concurrency limit each request's lease. Nor limits with a penalty (a block starts on one instance
+ * and must stop every instance at once) or with a cost settled after the response (a debt moves the window),
+ * nor those {@code mayBatch} refuses (the rules switched off). A request decided from a batch was counted in
+ * the store when the batch was taken, so its refund, settlement or peek goes to the store as any other's.
  */
-public class BatchingRateLimitStore implements RateLimitStore {
+public class BatchingRateLimitStore extends ForwardingRateLimitStore {
 
     private static final Set<Algorithm> BATCHED = EnumSet.of(Algorithm.FIXED_WINDOW, Algorithm.SLIDING_WINDOW,
             Algorithm.TOKEN_BUCKET);
+    /**
+     * An instance holds at most this part of a limit: so that the requests another instance refuses while
+     * permits wait here are a small part of it. A limit of fewer units than this is never batched.
+     */
+    static final long PARTS_OF_A_LIMIT = 100;
     /** How many counters the actuator endpoint lists, those holding the most permits first. */
     private static final int LISTED = 20;
 
-    private final RateLimitStore delegate;
     private final Predicate<CounterRequest> mayBatch;
     private final IntSupplier sharers;
     private final HotKeys hotKeys;
@@ -68,10 +74,10 @@ public class BatchingRateLimitStore implements RateLimitStore {
      */
     public BatchingRateLimitStore(RateLimitStore delegate, Predicate<CounterRequest> mayBatch, IntSupplier sharers,
                                   long threshold, Duration batchFor, Duration maxHold) {
+        super(delegate);
         if (threshold < 1) {
             throw new IllegalArgumentException("ratelimit.hot-keys.threshold must be at least 1, was " + threshold);
         }
-        this.delegate = delegate;
         this.mayBatch = mayBatch;
         this.sharers = sharers;
         this.hotKeys = new HotKeys(threshold);
@@ -86,6 +92,8 @@ public class BatchingRateLimitStore implements RateLimitStore {
         Decision[] fromBatch = null;
         List<CounterRequest> asked = requests;
         HotCounter[] asking = null;
+        boolean asks = false;
+        List<Integer> waiting = null;
         for (int i = 0; i < requests.size(); i++) {
             CounterRequest request = requests.get(i);
             HotCounter counter = hotCounter(request, now);
@@ -99,57 +107,92 @@ public class BatchingRateLimitStore implements RateLimitStore {
             }
             PermitBatch batch = usableBatch(counter, request, now);
             if ((batch == null || counter.low(batch.left())) && counter.startAsking()) {
-                long units = counter.nextBatch(now, batchForNanos, threshold);
+                long held = batch == null ? 0 : batch.left();
+                // The clock read again: the request may have waited for the ask since it read it, and a reading
+                // older than the last ask would make the rate since then look boundless.
+                long units = Math.min(counter.nextBatch(System.nanoTime(), batchForNanos, threshold),
+                        request.count() / PARTS_OF_A_LIMIT - held);
                 if (units > 0) {
-                    asked.set(i, request.withBatch(new BatchRequest(Math.min(units, request.count()),
-                            Math.max(1, sharers.getAsInt()), batch == null ? 0 : batch.left())));
+                    asked.set(i, request.withBatch(new BatchRequest(units, Math.max(1, sharers.getAsInt()), held)));
                     asking[i] = counter;
+                    asks = true;
                     continue;
                 }
                 counter.asked();
-                cooled(request.key(), counter);
+                if (held == 0) {
+                    cooled(request.key(), counter);
+                }
             }
             Decision taken = batch == null ? null : batch.take(request.cost(), now);
             if (taken != null) {
                 fromBatch[i] = taken;
                 asked.set(i, null);
                 fromBatches.increment();
+            } else if (counter.asking()) {
+                if (waiting == null) {
+                    waiting = new ArrayList<>(1);
+                }
+                waiting.add(i);
             }
         }
         if (fromBatch == null) {
             return delegate.acquire(requests);
         }
+        // A request that asks for a batch never waits for another's: two could wait for each other.
+        if (waiting != null && !asks) {
+            for (int i : waiting) {
+                fromBatch[i] = afterTheBatchUnderWay(requests.get(i));
+                if (fromBatch[i] != null) {
+                    asked.set(i, null);
+                }
+            }
+        }
         return merge(requests, asked, fromBatch, asking, now);
+    }
+
+    /** Waits for the batch asked for now, and takes the request's cost from it: {@code null} if it has not that much. */
+    private Decision afterTheBatchUnderWay(CounterRequest request) {
+        HotCounter counter = hot.get(request.key());
+        if (counter == null) {
+            return null;
+        }
+        counter.awaitBatch();
+        PermitBatch batch = counter.batch.get();
+        Decision taken = batch == null || !batch.serves(request) ? null : batch.take(request.cost(), System.nanoTime());
+        if (taken != null) {
+            fromBatches.increment();
+        }
+        return taken;
     }
 
     /** Asks the store for what no batch decided, and takes the batches it gave. */
     private StoreResult merge(List<CounterRequest> requests, List<CounterRequest> asked, Decision[] fromBatch,
                               HotCounter[] asking, long sentAt) {
         List<CounterRequest> toStore = asked.stream().filter(request -> request != null).toList();
-        StoreResult result = toStore.isEmpty() ? null : delegate.acquire(toStore);
-        List<Decision> decisions = new ArrayList<>(requests.size());
-        int next = 0;
-        for (int i = 0; i < requests.size(); i++) {
-            if (fromBatch[i] != null) {
-                decisions.add(fromBatch[i]);
-                continue;
-            }
-            Decision decision = result instanceof StoreResult.Decided decided ? decided.decisions().get(next++) : null;
-            if (asking[i] != null) {
-                asking[i].asked();
-                if (decision != null && decision.allowed() && decision.batch().units() > 0) {
-                    take(asking[i], asked.get(i).withBatch(null), decision, sentAt);
+        StoreResult result = null;
+        try {
+            result = toStore.isEmpty() ? null : delegate.acquire(toStore);
+        } finally {
+            List<Decision> decisions = result instanceof StoreResult.Decided decided ? decided.decisions() : null;
+            int next = 0;
+            for (int i = 0; i < requests.size(); i++) {
+                Decision decision = fromBatch[i] != null || decisions == null ? fromBatch[i] : decisions.get(next++);
+                if (asking[i] != null) {
+                    if (decision != null && decision.allowed() && decision.batch().units() > 0) {
+                        take(asking[i], asked.get(i).withBatch(null), decision, sentAt);
+                    }
+                    asking[i].asked();
                 }
+                fromBatch[i] = decision;
             }
-            decisions.add(decision);
         }
-        return result instanceof StoreResult.NotDecided ? result : new StoreResult.Decided(decisions);
+        return result instanceof StoreResult.NotDecided ? result : new StoreResult.Decided(Arrays.asList(fromBatch));
     }
 
     /** The hot counter of a request that may be batched, {@code null} for one that is not (yet) hot. */
     private HotCounter hotCounter(CounterRequest request, long now) {
         if (!BATCHED.contains(request.algorithm()) || request.penalty().applies() || request.settled()
-                || request.batch() != null || !mayBatch.test(request)) {
+                || request.batch() != null || request.count() < PARTS_OF_A_LIMIT || !mayBatch.test(request)) {
             return null;
         }
         HotCounter counter = hot.get(request.key());
@@ -179,6 +222,7 @@ public class BatchingRateLimitStore implements RateLimitStore {
      */
     private void take(HotCounter counter, CounterRequest request, Decision decision, long sentAt) {
         long units = decision.batch().units();
+        counter.took(units);
         batchesTaken.increment();
         permitsTaken.add(units);
         PermitBatch old = counter.batch.get();
@@ -188,7 +232,11 @@ public class BatchingRateLimitStore implements RateLimitStore {
             giveBack(counter, old, request.count());
         }
         long goodFor = Math.min(decision.batch().goodForMillis() * 1_000_000, maxHoldNanos);
-        counter.batch.set(new PermitBatch(request, decision, units, sentAt + goodFor, sentAt));
+        PermitBatch fresh = new PermitBatch(request, decision, units, sentAt + goodFor, sentAt);
+        counter.batch.set(fresh);
+        if (counter.retired()) {
+            giveBack(counter, fresh); // retired meanwhile: its sweep may have missed this batch
+        }
     }
 
     /**
@@ -226,6 +274,7 @@ public class BatchingRateLimitStore implements RateLimitStore {
     }
 
     private void cooled(String key, HotCounter counter) {
+        counter.retire();
         hot.remove(key, counter);
         PermitBatch batch = counter.batch.get();
         if (batch != null) {
@@ -235,7 +284,7 @@ public class BatchingRateLimitStore implements RateLimitStore {
 
     /**
      * Gives back the permits held past their time, and forgets the counters no request asked for since:
-     * called every tick ({@link BatchUpkeep}).
+     * called every tick ({@link HeldPermits}).
      */
     public void giveBackExpired() {
         long now = System.nanoTime();
@@ -276,32 +325,6 @@ public class BatchingRateLimitStore implements RateLimitStore {
             held += batch == null ? 0 : batch.left();
         }
         return held;
-    }
-
-    @Override
-    public StoreResult peek(List<CounterRequest> requests) {
-        return delegate.peek(requests);
-    }
-
-    /** To the store: a request decided from a batch was counted there when the batch was taken. */
-    @Override
-    public void refund(List<Refund> refunds) {
-        delegate.refund(refunds);
-    }
-
-    @Override
-    public void settle(List<Settlement> settlements) {
-        delegate.settle(settlements);
-    }
-
-    @Override
-    public void renew(List<CounterRequest> leases) {
-        delegate.renew(leases);
-    }
-
-    @Override
-    public Set<Algorithm> supportedAlgorithms() {
-        return delegate.supportedAlgorithms();
     }
 
     @Override

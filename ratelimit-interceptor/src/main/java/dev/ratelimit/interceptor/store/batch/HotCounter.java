@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.store.batch;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -7,16 +8,18 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * One hot counter of this instance: its batch of permits, if any, and the rate that sizes the next one.
  * One request at a time asks for the next batch ({@link #startAsking}), while the others go on taking
- * permits from the batch, or, once it is empty, go to the store one by one.
+ * permits from the batch, or, once it is empty, wait for the next ({@link #awaitBatch}).
  */
 final class HotCounter {
 
     final AtomicReference<PermitBatch> batch = new AtomicReference<>();
     private final AtomicBoolean asking = new AtomicBoolean();
+    private volatile CompletableFuture<Void> arrival = CompletableFuture.completedFuture(null);
     private final LongAdder seen = new LongAdder();
     private volatile long askedAtNanos;
     private volatile long lastSeenNanos;
-    private volatile long lastAsked;
+    private volatile long lastBatch;
+    private volatile boolean retired;
 
     HotCounter(long nowNanos, long seenBefore) {
         this.askedAtNanos = nowNanos - HotKeys.TICK_NANOS;
@@ -34,22 +37,56 @@ final class HotCounter {
         return nowNanos - lastSeenNanos > quietNanos;
     }
 
-    /** Whether {@code left} permits are too few to cover the time the next batch takes to come: under half the last. */
+    /** Whether {@code left} permits are too few to cover the time the next batch takes to come: half the last or less. */
     boolean low(long left) {
-        return left * 2 <= lastAsked;
+        return left * 2 <= lastBatch;
+    }
+
+    /** The permits the last batch brought. */
+    void took(long units) {
+        lastBatch = units;
+    }
+
+    /**
+     * No longer in use: forgotten by the store, so a batch it takes from now on must go back at once, as no
+     * sweep would find it.
+     */
+    void retire() {
+        retired = true;
+    }
+
+    boolean retired() {
+        return retired;
     }
 
     /** Whether this request is the one to ask for the next batch; then {@link #asked} must follow. */
     boolean startAsking() {
-        return asking.compareAndSet(false, true);
+        if (!asking.compareAndSet(false, true)) {
+            return false;
+        }
+        arrival = new CompletableFuture<>();
+        return true;
     }
 
+    /** The ask is answered, and what it brought taken: the requests waiting for it go on. */
     void asked() {
+        CompletableFuture<Void> answered = arrival;
         asking.set(false);
+        answered.complete(null);
     }
 
     boolean asking() {
         return asking.get();
+    }
+
+    /**
+     * Waits for the batch asked for now, if any: no longer than the store takes to answer the request that
+     * asked, and a wait this request would spend on a call of its own otherwise.
+     */
+    void awaitBatch() {
+        if (asking.get()) {
+            arrival.join();
+        }
     }
 
     /**
@@ -63,7 +100,6 @@ final class HotCounter {
         if (requests * 1_000_000_000L / elapsed < threshold) {
             return 0;
         }
-        lastAsked = Math.max(1, (long) Math.ceil((double) requests * batchForNanos / elapsed));
-        return lastAsked;
+        return Math.max(1, (long) Math.ceil((double) requests * batchForNanos / elapsed));
     }
 }

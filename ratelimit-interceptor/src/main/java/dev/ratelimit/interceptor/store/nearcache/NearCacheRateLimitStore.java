@@ -1,17 +1,14 @@
 package dev.ratelimit.interceptor.store.nearcache;
 
-import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
+import dev.ratelimit.interceptor.store.ForwardingRateLimitStore;
 import dev.ratelimit.interceptor.store.RateLimitStore;
-import dev.ratelimit.interceptor.store.Refund;
-import dev.ratelimit.interceptor.store.Settlement;
 import dev.ratelimit.interceptor.store.StoreDescription;
 import dev.ratelimit.interceptor.store.StoreResult;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 
 /**
  * A store in front of another that answers the counters the {@link NearCache} knows to be denied, and
@@ -20,13 +17,13 @@ import java.util.Set;
  * never from the in-process fallback: what it remembers is always Redis' word, and it keeps refusing
  * the clients Redis blocked while Redis is away.
  */
-public class NearCacheRateLimitStore implements RateLimitStore {
+public class NearCacheRateLimitStore extends ForwardingRateLimitStore {
 
-    private final RateLimitStore delegate;
     private final NearCache cache;
 
+    /** Refunds, and the ends of concurrency leases, need not reach the cache: it never remembers a denial they could end. */
     public NearCacheRateLimitStore(RateLimitStore delegate, NearCache cache) {
-        this.delegate = delegate;
+        super(delegate);
         this.cache = cache;
     }
 
@@ -67,33 +64,6 @@ public class NearCacheRateLimitStore implements RateLimitStore {
             all.add(decision != null ? decision : decided.decisions().get(next++));
         }
         return new StoreResult.Decided(all);
-    }
-
-    /** Asks the store: a remembered denial says nothing of the units left. */
-    @Override
-    public StoreResult peek(List<CounterRequest> requests) {
-        return delegate.peek(requests);
-    }
-
-    /** Nothing to forget: the denials of refundable requests, and of concurrency limits, are never remembered. */
-    @Override
-    public void refund(List<Refund> refunds) {
-        delegate.refund(refunds);
-    }
-
-    @Override
-    public void settle(List<Settlement> settlements) {
-        delegate.settle(settlements);
-    }
-
-    @Override
-    public void renew(List<CounterRequest> leases) {
-        delegate.renew(leases);
-    }
-
-    @Override
-    public Set<Algorithm> supportedAlgorithms() {
-        return delegate.supportedAlgorithms();
     }
 
     @Override

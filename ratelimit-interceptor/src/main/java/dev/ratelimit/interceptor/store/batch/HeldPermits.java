@@ -4,12 +4,13 @@ import dev.ratelimit.interceptor.RedisBackgroundWork;
 import dev.ratelimit.interceptor.stats.PeriodicRedisWrite;
 
 /**
- * Gives back, on a thread of its own, the permits hot counters hold past their time, every
- * {@link #TICK_MILLIS}; the permits of a counter an operator reset; and all of them when the app stops,
- * before the limiter's connection closes, so that the other instances can use them at once. It keeps the
- * batches of the store it is given ({@link #keep}), which the store's own bean builds.
+ * The permits of hot counters this instance holds ({@link BatchingRateLimitStore}, which the store's own bean
+ * builds and hands over by {@link #keep}): given back on a thread of its own once held past their time,
+ * checked every {@link #TICK_MILLIS}; given back when an operator resets their counter; all given back when
+ * the app stops, before the limiter's connection closes, so that the other instances can use them at once.
+ * Counted for the heartbeat.
  */
-public final class BatchUpkeep extends RedisBackgroundWork {
+public final class HeldPermits extends RedisBackgroundWork {
 
     /** A small part of the longest hold, so that permits go back soon after it. */
     static final long TICK_MILLIS = 25;
@@ -28,6 +29,18 @@ public final class BatchUpkeep extends RedisBackgroundWork {
         if (batching != null) {
             batching.giveBack(key);
         }
+    }
+
+    /** The counters batched here now. */
+    public int counters() {
+        BatchingRateLimitStore batching = store;
+        return batching == null ? 0 : batching.batchedCounters();
+    }
+
+    /** The permits held here now, not used yet. */
+    public long permits() {
+        BatchingRateLimitStore batching = store;
+        return batching == null ? 0 : batching.permitsHeld();
     }
 
     @Override
