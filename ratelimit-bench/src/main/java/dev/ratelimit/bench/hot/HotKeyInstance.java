@@ -8,7 +8,7 @@ import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.RedisRateLimitStore;
 import dev.ratelimit.interceptor.store.StoreResult;
-import dev.ratelimit.interceptor.store.batch.BatchUpkeep;
+import dev.ratelimit.interceptor.store.batch.HeldPermits;
 import dev.ratelimit.interceptor.store.batch.BatchingRateLimitStore;
 import dev.ratelimit.interceptor.store.nearcache.NearCache;
 import dev.ratelimit.interceptor.store.nearcache.NearCacheRateLimitStore;
@@ -96,7 +96,7 @@ public final class HotKeyInstance {
         // (and, once its circuit opened, every later one).
         RateLimitStore store = redis;
         BatchingRateLimitStore batching = null;
-        BatchUpkeep upkeep = new BatchUpkeep();
+        HeldPermits upkeep = new HeldPermits();
         if (batched) {
             RateLimitProperties.HotKeys hotKeys = DEFAULTS.hotKeys();
             batching = new BatchingRateLimitStore(store, request -> true, () -> sharers, hotKeys.threshold(),
