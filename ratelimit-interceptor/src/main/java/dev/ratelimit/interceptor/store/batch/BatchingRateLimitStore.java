@@ -198,6 +198,9 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
                 if (asking[i] != null) {
                     if (decision != null && decision.allowed() && decision.batch().units() > 0) {
                         take(asking[i], asked.get(i).withBatch(null), decision, sentAt);
+                    } else if (decision != null && !decision.allowed()) {
+                        // It asked while permits were left here; the room Redis has not is what this instance holds.
+                        decision = fromHeldBatch(asking[i], requests.get(i), decision);
                     }
                     asking[i].asked();
                     asking[i] = null;
@@ -206,6 +209,17 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
             }
         }
         return result instanceof StoreResult.NotDecided ? result : new StoreResult.Decided(Arrays.asList(fromBatch));
+    }
+
+    /** The request's cost from the counter's batch, if it still has that much; else {@code denial}. */
+    private Decision fromHeldBatch(HotCounter counter, CounterRequest request, Decision denial) {
+        PermitBatch batch = counter.batch.get();
+        Decision taken = batch == null || !batch.serves(request) ? null : batch.take(request.cost(), System.nanoTime());
+        if (taken == null) {
+            return denial;
+        }
+        fromBatches.increment();
+        return taken;
     }
 
     /** The hot counter of a request that may be batched, {@code null} for one that is not (yet) hot. */
@@ -278,12 +292,18 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
     /**
      * {@code listener}, told the denials of counters hot here as lasting {@code maxHold} at most: any instance
      * may give back permits of such a counter within that time, so a denial remembered longer ({@link
-     * dev.ratelimit.interceptor.store.nearcache.NearCache}) could refuse them until the window ends.
+     * dev.ratelimit.interceptor.store.nearcache.NearCache}) could refuse them until the window ends. Not told at
+     * all a denial of a counter this instance still holds permits of: those permits are the room Redis lacks.
      */
     public DecisionListener shorteningDenials(DecisionListener listener) {
         long maxHoldMillis = maxHoldNanos / 1_000_000;
         return (request, decision, sentAtNanos) -> {
-            if (!decision.allowed() && decision.retryAfterMillis() > maxHoldMillis && hot.containsKey(request.key())) {
+            HotCounter counter = decision.allowed() ? null : hot.get(request.key());
+            PermitBatch held = counter == null ? null : counter.batch.get();
+            if (held != null && held.left() > 0) {
+                return; // refused while this instance holds permits of the counter: they are its room, to be used
+            }
+            if (counter != null && decision.retryAfterMillis() > maxHoldMillis) {
                 listener.decided(request, new Decision(false, decision.count(), decision.remaining(), maxHoldMillis,
                         decision.resetMillis(), decision.decidedAt(), decision.batch()), sentAtNanos);
             } else {
