@@ -136,11 +136,10 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
                     cooled(request.key(), counter);
                 }
             }
-            Decision taken = batch == null ? null : batch.take(request.cost(), now);
+            Decision taken = fromBatch(batch, request, now);
             if (taken != null) {
                 fromBatch[i] = taken;
                 asked.set(i, null);
-                fromBatches.increment();
             } else if (counter.asking()) {
                 if (waiting == null) {
                     waiting = new ArrayList<>(1);
@@ -170,12 +169,7 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
             return null;
         }
         counter.awaitBatch();
-        PermitBatch batch = counter.batch.get();
-        Decision taken = batch == null || !batch.serves(request) ? null : batch.take(request.cost(), System.nanoTime());
-        if (taken != null) {
-            fromBatches.increment();
-        }
-        return taken;
+        return fromBatch(counter.batch.get(), request, System.nanoTime());
     }
 
     /** Asks the store for what no batch decided, and takes the batches it gave. */
@@ -213,12 +207,16 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
 
     /** The request's cost from the counter's batch, if it still has that much; else {@code denial}. */
     private Decision fromHeldBatch(HotCounter counter, CounterRequest request, Decision denial) {
-        PermitBatch batch = counter.batch.get();
-        Decision taken = batch == null || !batch.serves(request) ? null : batch.take(request.cost(), System.nanoTime());
-        if (taken == null) {
-            return denial;
+        Decision taken = fromBatch(counter.batch.get(), request, System.nanoTime());
+        return taken == null ? denial : taken;
+    }
+
+    /** The request's cost taken from {@code batch}, if it serves the request and has that much; else {@code null}. */
+    private Decision fromBatch(PermitBatch batch, CounterRequest request, long now) {
+        Decision taken = batch == null || !batch.serves(request) ? null : batch.take(request.cost(), now);
+        if (taken != null) {
+            fromBatches.increment();
         }
-        fromBatches.increment();
         return taken;
     }
 
