@@ -45,6 +45,7 @@ public final class LimiterRedisConnection implements DisposableBean {
     private final Runnable close;
     private final LettuceConnectionFactory lettuce;
     private volatile RedisScriptingAsyncCommands<byte[], byte[]> commands;
+    private volatile ReplyReaders readers = ReplyReaders.UNWATCHED;
 
     /**
      * @param template the connection's template
@@ -142,7 +143,7 @@ public final class LimiterRedisConnection implements DisposableBean {
 
     /** Waits for replies as {@link ReplyWatch} does. */
     ReplyWatch.Outcome await(List<CompletableFuture<Object>> replies) {
-        return watch.await(replies);
+        return watch.await(replies, readers);
     }
 
     /**
@@ -160,7 +161,7 @@ public final class LimiterRedisConnection implements DisposableBean {
             }
             CompletableFuture<Object> reply = watch.watch(
                     commands().eval(PROBE_SCRIPT, ScriptOutputType.INTEGER, NO_KEYS).toCompletableFuture());
-            return watch.await(List.of(reply)) == ReplyWatch.Outcome.ANSWERED && !reply.isCompletedExceptionally();
+            return watch.await(List.of(reply), readers) == ReplyWatch.Outcome.ANSWERED && !reply.isCompletedExceptionally();
         } catch (RuntimeException e) {
             log.debug("Rate limit store: probe failed: {}", e.toString());
             return false;
@@ -178,6 +179,7 @@ public final class LimiterRedisConnection implements DisposableBean {
 
     @Override
     public void destroy() {
+        readers.close();
         close.run();
     }
 
@@ -190,6 +192,7 @@ public final class LimiterRedisConnection implements DisposableBean {
                 if (async == null) {
                     // The factory's shared connection: Lettuce reconnects it by itself, so it is fetched once.
                     async = (RedisScriptingAsyncCommands<byte[], byte[]>) lettuce.getConnection().getNativeConnection();
+                    readers = EventLoopReaders.of(lettuce.getRequiredNativeClient());
                     commands = async;
                 }
             }

@@ -15,14 +15,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * command in flight outlives its timeout though Redis answered at once, and deciding those requests
  * elsewhere would count them twice.
  *
- * <p>So the wait is counted in slices of a quarter of the silence timeout, and Redis is judged silent
- * only when no reply at all (to any command of the connection) arrived during four slices in a row in
- * which this thread was running: a slice it overslept (woke more than a slice late: the process was
- * paused, or starved of CPU, and so were the threads that read Redis' replies) proves nothing about
- * Redis and does not count. A pause of the process therefore costs nothing, and the replies that
- * arrived meanwhile are read in the next slice. A request whose reply does not come within the maximum
- * wait, counted in slices whatever their length, is given up too, although Redis still answers
- * others: Redis is too slow, or this machine too busy to wait on.
+ * <p>So the wait is counted in slices of a quarter of the silence timeout, and only slices in which
+ * this process could have read a reply count: the waiting thread woke on time (not more than a slice
+ * late: the process was not paused) and the threads that read the connection's replies ran during the
+ * slice ({@link ReplyReaders}: a starved process runs the thread that slept long before its busy event
+ * loop). Redis is judged silent when no reply at all (to any command of the connection) arrived during
+ * four such slices in a row; a request whose reply does not come within the maximum wait, counted in
+ * such slices, is given up too, although Redis still answers others: Redis is too slow, or this machine
+ * too busy to wait on. A pause of the process, or a starved event loop, therefore costs nothing but
+ * the wait, and the replies that arrived meanwhile are read as soon as the loop runs; Lettuce's own
+ * command timeout bounds a wait in which the loop never runs.
  */
 final class ReplyWatch {
 
@@ -75,28 +77,29 @@ final class ReplyWatch {
         return reply;
     }
 
-    Outcome await(List<? extends CompletableFuture<?>> pending) {
+    Outcome await(List<? extends CompletableFuture<?>> pending, ReplyReaders readers) {
         int slices = 0;
         int silent = 0;
         long seen = replies.get();
         for (CompletableFuture<?> reply : pending) {
             while (!reply.isDone()) {
                 long start = System.nanoTime();
+                readers.check();
                 try {
                     reply.get(sliceNanos, TimeUnit.NANOSECONDS);
                 } catch (TimeoutException e) {
-                    boolean awake = System.nanoTime() - start < 2 * sliceNanos;
+                    boolean couldRead = System.nanoTime() - start < 2 * sliceNanos && readers.ranSince(start);
                     long now = replies.get();
                     if (now != seen) {
                         silent = 0;
-                    } else if (awake) {
+                    } else if (couldRead) {
                         silent++;
                     }
                     seen = now;
                     if (silent >= SLICES_PER_SILENCE) {
                         return Outcome.SILENT;
                     }
-                    if (++slices >= maxSlices) {
+                    if (couldRead && ++slices >= maxSlices) {
                         return Outcome.TOO_SLOW;
                     }
                 } catch (ExecutionException e) {

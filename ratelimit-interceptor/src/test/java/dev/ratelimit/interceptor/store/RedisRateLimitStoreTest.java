@@ -5,13 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.Stores;
+import io.lettuce.core.resource.EventLoopGroupProvider;
+import io.lettuce.core.resource.Transports;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.EventExecutor;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * The Redis store on its connection, with the shipped timeouts: the limits of one request sent together
@@ -92,6 +101,34 @@ class RedisRateLimitStoreTest {
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> late.size() == 3);
         assertThat(late).extracting(Decision::count).containsExactlyInAnyOrder(10L, 3L, 1000L);
         assertThat(redis.commands().hget("test:fw:paused", "count")).as("Redis did count it").isEqualTo("1");
+    }
+
+    /**
+     * The threads that read the connection's replies get no CPU for four silence timeouts (held by a task
+     * each, as a starved process holds them) while a request waits: Redis did not fall silent, so the
+     * request waits for them and is decided by Redis, not by the failure policy as well.
+     */
+    @Test
+    void aRequestWaitingWhileTheEventLoopsStallIsDecidedByRedis() throws InterruptedException {
+        decided(requests("warm-up"));
+        Duration stall = Stores.DEFAULTS.redis().timeout().multipliedBy(4);
+        EventLoopGroupProvider provider = ((LettuceConnectionFactory) redis.template().getRequiredConnectionFactory())
+                .getRequiredNativeClient().getResources().eventLoopGroupProvider();
+        EventLoopGroup loops = provider.allocate(Transports.eventLoopGroupClass());
+        List<EventExecutor> each = new ArrayList<>();
+        loops.forEach(each::add);
+        CountDownLatch stalled = new CountDownLatch(each.size());
+        each.forEach(loop -> loop.execute(() -> {
+            stalled.countDown();
+            LockSupport.parkNanos(stall.toNanos()); // the stall itself, the scenario under test
+        }));
+        stalled.await();
+
+        StoreResult result = store.acquire(requests("stalled"));
+        provider.release(loops, 0, 2, TimeUnit.SECONDS);
+
+        assertThat(Stores.decided(result)).extracting(Decision::allowed).containsOnly(true);
+        assertThat(redis.commands().hget("test:fw:stalled", "count")).isEqualTo("1");
     }
 
     @Test

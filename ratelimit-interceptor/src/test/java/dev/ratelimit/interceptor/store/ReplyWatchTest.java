@@ -34,14 +34,14 @@ class ReplyWatchTest {
         CompletableFuture<Object> reply = watch.watch(new CompletableFuture<>());
         redis.schedule(() -> reply.complete("ok"), 30, TimeUnit.MILLISECONDS);
 
-        assertThat(watch.await(List.of(reply))).isEqualTo(ReplyWatch.Outcome.ANSWERED);
+        assertThat(watch.await(List.of(reply), ReplyReaders.UNWATCHED)).isEqualTo(ReplyWatch.Outcome.ANSWERED);
     }
 
     @Test
     void nothingAnsweredForTheSilenceTimeoutEndsTheWait() {
         long start = System.nanoTime();
 
-        assertThat(watch.await(List.of(watch.watch(new CompletableFuture<>())))).isEqualTo(ReplyWatch.Outcome.SILENT);
+        assertThat(watch.await(List.of(watch.watch(new CompletableFuture<>())), ReplyReaders.UNWATCHED)).isEqualTo(ReplyWatch.Outcome.SILENT);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(SILENCE, MAX_WAIT);
     }
 
@@ -53,7 +53,7 @@ class ReplyWatchTest {
                 TimeUnit.MILLISECONDS);
         redis.schedule(() -> reply.complete("ok"), 400, TimeUnit.MILLISECONDS);
 
-        assertThat(watch.await(List.of(reply))).isEqualTo(ReplyWatch.Outcome.ANSWERED);
+        assertThat(watch.await(List.of(reply), ReplyReaders.UNWATCHED)).isEqualTo(ReplyWatch.Outcome.ANSWERED);
         assertThat(reply).isCompletedWithValue("ok");
     }
 
@@ -63,7 +63,7 @@ class ReplyWatchTest {
                 TimeUnit.MILLISECONDS);
         long start = System.nanoTime();
 
-        assertThat(watch.await(List.of(watch.watch(new CompletableFuture<>())))).isEqualTo(ReplyWatch.Outcome.TOO_SLOW);
+        assertThat(watch.await(List.of(watch.watch(new CompletableFuture<>())), ReplyReaders.UNWATCHED)).isEqualTo(ReplyWatch.Outcome.TOO_SLOW);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(MAX_WAIT, MAX_WAIT.multipliedBy(5));
     }
 
@@ -72,7 +72,52 @@ class ReplyWatchTest {
         CompletableFuture<Object> reply = watch.watch(new CompletableFuture<>());
         reply.completeExceptionally(new IllegalStateException("NOSCRIPT"));
 
-        assertThat(watch.await(List.of(reply))).isEqualTo(ReplyWatch.Outcome.ANSWERED);
+        assertThat(watch.await(List.of(reply), ReplyReaders.UNWATCHED)).isEqualTo(ReplyWatch.Outcome.ANSWERED);
+    }
+
+    /**
+     * The threads that read replies do not run for three silence timeouts (a starved event loop): nothing
+     * can have been read, so the wait goes on; once they run again, Redis is silent after the timeout.
+     */
+    @Test
+    void slicesInWhichTheReadersDidNotRunDoNotCount() {
+        Duration stall = SILENCE.multipliedBy(3);
+        long stalledUntil = System.nanoTime() + stall.toNanos();
+        ReplyReaders stalled = new ReplyReaders() {
+            @Override
+            public void check() {
+            }
+
+            @Override
+            public boolean ranSince(long nanoTime) {
+                return System.nanoTime() - stalledUntil > 0;
+            }
+        };
+        long start = System.nanoTime();
+
+        assertThat(watch.await(List.of(watch.watch(new CompletableFuture<>())), stalled))
+                .isEqualTo(ReplyWatch.Outcome.SILENT);
+        // The slice the stall ends in counts: the readers ran in it.
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(stall.plus(SILENCE.multipliedBy(3).dividedBy(4)));
+    }
+
+    /** A reply that comes after the maximum wait, while the readers did not run, is awaited. */
+    @Test
+    void aWaitInWhichTheReadersNeverRanOutlastsTheMaximumWait() {
+        ReplyReaders neverRan = new ReplyReaders() {
+            @Override
+            public void check() {
+            }
+
+            @Override
+            public boolean ranSince(long nanoTime) {
+                return false;
+            }
+        };
+        CompletableFuture<Object> reply = watch.watch(new CompletableFuture<>());
+        redis.schedule(() -> reply.complete("ok"), MAX_WAIT.plusMillis(300).toMillis(), TimeUnit.MILLISECONDS);
+
+        assertThat(watch.await(List.of(reply), neverRan)).isEqualTo(ReplyWatch.Outcome.ANSWERED);
     }
 
     @Test
