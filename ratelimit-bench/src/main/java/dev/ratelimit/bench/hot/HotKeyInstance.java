@@ -99,7 +99,7 @@ public final class HotKeyInstance {
         HeldPermits upkeep = new HeldPermits();
         if (batched) {
             RateLimitProperties.HotKeys hotKeys = DEFAULTS.hotKeys();
-            batching = new BatchingRateLimitStore(store, request -> true, () -> sharers, hotKeys.threshold(),
+            batching = new BatchingRateLimitStore(store, () -> sharers, hotKeys.threshold(),
                     hotKeys.batchFor(), hotKeys.maxHold());
             upkeep.keep(batching);
             upkeep.start();

@@ -39,6 +39,7 @@ import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -112,7 +113,7 @@ public class VerdictObservationBenchmark {
         limiter = new RequestLimiter(new RuleCatalog(endpoints, snapshots), new RedisKeys("ratelimit"),
                 new MemoryRateLimitStore(Clock.systemUTC(), 10_000), InterceptionLog.DISCARD, new NoMetrics(),
                 Whitelist.EMPTY, Clock.systemUTC(), ZoneOffset.UTC,
-                new HeldLeases(Stores.DEFAULTS.concurrency().maxHold()), registry(), null);
+                new HeldLeases(Stores.DEFAULTS.concurrency().maxHold()), registry(), null, Set.of());
         for (int i = 0; i < clients.length; i++) {
             clients[i] = new TestRequest("user-" + i, "192.0.2.1", 1);
         }

@@ -56,11 +56,11 @@ import dev.ratelimit.interceptor.web.RejectionMessages;
 import dev.ratelimit.interceptor.web.ResponseExpressions;
 import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
-import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
-import java.util.function.Predicate;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -174,9 +174,8 @@ public class RateLimitAutoConfiguration {
             RateLimitProperties.HotKeys hotKeys = properties.hotKeys();
             LiveInstances live = liveInstances.getIfAvailable();
             IntSupplier sharers = live != null ? live : failure::instances;
-            batching = new BatchingRateLimitStore(store,
-                    batchable(hotKeys.excludedRules(), keys, naming.module()), sharers, hotKeys.threshold(),
-                    hotKeys.batchFor(), hotKeys.maxHold());
+            batching = new BatchingRateLimitStore(store, sharers, hotKeys.threshold(), hotKeys.batchFor(),
+                    hotKeys.maxHold());
             upkeep.keep(batching);
             store = batching;
         }
@@ -197,21 +196,18 @@ public class RateLimitAutoConfiguration {
         return new HeldPermits();
     }
 
-    /** The requests whose counters may be batched: those of rules not excluded, named in this module. */
-    private static Predicate<CounterRequest> batchable(List<String> excludedRules, RedisKeys keys, String module) {
-        List<String> prefixes = new ArrayList<>();
+    /** The rules named in {@code ratelimit.hot-keys.excluded-rules}: each must be a rule of this module. */
+    private static Set<RuleId> excludedFromBatches(List<String> excludedRules, String module) {
+        Set<RuleId> rules = new HashSet<>();
         for (String text : excludedRules) {
             RuleId rule = RuleId.parse(text, List.of(module));
             if (rule == null) {
                 throw new IllegalArgumentException("ratelimit.hot-keys.excluded-rules: '" + text
                         + "' names no rule of this module (" + module + "): write <module>.<rule>");
             }
-            prefixes.add(keys.counterPrefix(rule));
+            rules.add(rule);
         }
-        if (prefixes.isEmpty()) {
-            return request -> true;
-        }
-        return request -> prefixes.stream().noneMatch(request.key()::startsWith);
+        return rules;
     }
 
     /** Counters in Redis without a Redis client: a limiter that silently limits nothing would be worse than no start. */
@@ -453,7 +449,7 @@ public class RateLimitAutoConfiguration {
         return new RequestLimiter(catalog, keys, store, interceptionLog,
                 RateLimitMetrics.all(metrics.orderedStream().toList()), whitelist, Clock.systemUTC(),
                 properties.quota().zone(), leases, observations.getIfAvailable(() -> ObservationRegistry.NOOP),
-                convention.getIfAvailable());
+                convention.getIfAvailable(), excludedFromBatches(properties.hotKeys().excludedRules(), catalog.naming().module()));
     }
 
     @Bean

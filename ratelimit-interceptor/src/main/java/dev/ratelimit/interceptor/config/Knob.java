@@ -17,25 +17,10 @@ import java.util.Locale;
 public enum Knob {
 
     /** {@code 1}/{@code 0}: whether the rule limits at all; documents write {@code on}/{@code off}. */
-    CHECK("check", true, false) {
-        @Override
-        String canonical(String text) {
-            return SysConfigParser.parseSwitch(text) ? ON : OFF;
-        }
-
-        @Override
-        public String text(String canonical) {
-            return OFF.equals(canonical) ? "off" : "on";
-        }
-
-        @Override
-        String of(LimitDefinition declared) {
-            return ON;
-        }
-    },
+    CHECK("check", true, false, true),
 
     /** Requests admitted per window. */
-    COUNT("count", true, true) {
+    COUNT("count", true, true, false) {
         @Override
         String canonical(String text) {
             return Long.toString(SysConfigParser.parsePositive(text));
@@ -53,7 +38,7 @@ public enum Knob {
     },
 
     /** The window in seconds: the field is {@code <rule>.interval}, as the annotation's attribute. */
-    WINDOW("interval", true, true) {
+    WINDOW("interval", true, true, false) {
         @Override
         String canonical(String text) {
             return Long.toString(SysConfigParser.parsePositive(text));
@@ -72,7 +57,7 @@ public enum Knob {
     },
 
     /** {@code enforce}, or {@code shadow}: denials are only logged and metered. */
-    MODE("mode", true, false) {
+    MODE("mode", true, false, false) {
         @Override
         String canonical(String text) {
             return RuleMode.parse(text).value();
@@ -88,7 +73,7 @@ public enum Knob {
      * How long a denied client stays denied: {@code <seconds>}, {@code <first>..<longest>}, or {@code 0}
      * for none. Not written at start-up: absent, the annotation's applies.
      */
-    PENALTY("penalty", false, true) {
+    PENALTY("penalty", false, true, false) {
         @Override
         String canonical(String text) {
             return LimitSpec.formatPenalty(LimitSpec.parsePenalty(text));
@@ -103,7 +88,15 @@ public enum Knob {
         LimitDefinition apply(LimitDefinition limit, String canonical) {
             return limit.withPenalty(LimitSpec.parsePenalty(canonical));
         }
-    };
+    },
+
+    /**
+     * {@code 1}/{@code 0}: whether a counter of the rule that is hot on an instance may be counted in batches
+     * of permits ({@code ratelimit.hot-keys.*}); off, every request asks Redis. Documents write
+     * {@code on}/{@code off}. Not written at start-up: absent, it is on, unless the rule is in
+     * {@code ratelimit.hot-keys.excluded-rules}, which no operator's value overrides.
+     */
+    BATCH("batch", false, false, true);
 
     private static final String ON = "1";
     private static final String OFF = "0";
@@ -111,11 +104,14 @@ public enum Knob {
     private final String suffix;
     private final boolean merged;
     private final boolean setsLimit;
+    private final boolean onOff;
 
-    Knob(String suffix, boolean merged, boolean setsLimit) {
+    /** @param onOff whether the knob is an on/off switch, on unless set ({@code 1}/{@code 0}, written {@code on}/{@code off}) */
+    Knob(String suffix, boolean merged, boolean setsLimit, boolean onOff) {
         this.suffix = "." + suffix;
         this.merged = merged;
         this.setsLimit = setsLimit;
+        this.onOff = onOff;
     }
 
     /** The knob's config field of a rule. */
@@ -130,22 +126,27 @@ public enum Knob {
     }
 
     /**
-     * The value as the hash holds it: {@code on} becomes {@code 1}, {@code " 030 "} {@code 30}.
+     * The value as the hash holds it: {@code on} becomes {@code 1}, {@code " 030 "} {@code 30}. Every knob
+     * that is not an on/off switch says how.
      *
      * @throws IllegalArgumentException with a message fit to show an operator
      */
-    abstract String canonical(String text);
+    String canonical(String text) {
+        return SysConfigParser.parseSwitch(text) ? ON : OFF;
+    }
 
     /** A canonical value as documents and views write it. */
     public String text(String canonical) {
-        return canonical;
+        return onOff ? (OFF.equals(canonical) ? "off" : "on") : canonical;
     }
 
     /**
      * The knob's canonical value in a limit: what an annotation declares, or what is in force. A switch
-     * or a mode, which no limit carries, gives its default.
+     * or a mode, which no limit carries, gives its default: an on/off switch is on.
      */
-    abstract String of(LimitDefinition limit);
+    String of(LimitDefinition limit) {
+        return ON;
+    }
 
     /**
      * The value in force of a rule whose limit in force is {@code inForce}: a part of the limit as the

@@ -19,6 +19,11 @@ record RuleOverride(Map<Knob, String> values) {
         return !"0".equals(values.get(Knob.CHECK));
     }
 
+    /** Whether an operator switched the batching of the rule's hot counters off. */
+    boolean unbatched() {
+        return "0".equals(values.get(Knob.BATCH));
+    }
+
     boolean shadow() {
         return RuleMode.SHADOW.value().equals(values.get(Knob.MODE));
     }

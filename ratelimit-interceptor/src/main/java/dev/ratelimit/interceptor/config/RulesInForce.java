@@ -225,6 +225,11 @@ public final class RulesInForce {
         return snapshot.anyShadow();
     }
 
+    /** Whether a hot counter of the limit may be counted in batches: not when an operator set {@code <rule>.batch=off}. */
+    public boolean batchable(LimitDefinition limit) {
+        return !snapshot.override(limit.id()).unbatched();
+    }
+
     /** Whether a limit only watches: the whole limiter or its rule is in shadow mode. */
     public boolean shadow(LimitDefinition limit) {
         return snapshot.shadow(limit.id());

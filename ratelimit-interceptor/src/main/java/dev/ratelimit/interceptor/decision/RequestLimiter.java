@@ -31,6 +31,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Decides one request, without the servlet API: the deny list, the limits in force for its endpoint (from
@@ -57,6 +58,7 @@ public class RequestLimiter {
     private final HeldLeases leases;
     private final ObservationRegistry observations;
     private final VerdictObservationConvention convention;
+    private final Set<RuleId> excludedFromBatches;
     /** The kind of store, for the observations. */
     private final String storeType;
     /** The app's module, for the observations. */
@@ -71,11 +73,14 @@ public class RequestLimiter {
      * @param leases    the leases of this instance's requests running under concurrency limits
      * @param observations where decisions are observed ({@link ObservationRegistry#NOOP} for nowhere)
      * @param convention   the names and tags of those observations; {@code null} for the default
+     * @param excludedFromBatches the rules whose counters are never batched ({@code ratelimit.hot-keys.excluded-rules})
      */
     public RequestLimiter(RuleCatalog catalog, RedisKeys keys, RateLimitStore store, InterceptionLog interceptionLog,
                           RateLimitMetrics metrics, Whitelist whitelist, Clock clock, ZoneId quotaZone,
-                          HeldLeases leases, ObservationRegistry observations, VerdictObservationConvention convention) {
+                          HeldLeases leases, ObservationRegistry observations, VerdictObservationConvention convention,
+                          Set<RuleId> excludedFromBatches) {
         this.catalog = catalog;
+        this.excludedFromBatches = Set.copyOf(excludedFromBatches);
         this.keys = keys;
         this.store = store;
         this.interceptionLog = interceptionLog;
@@ -169,7 +174,7 @@ public class RequestLimiter {
                 return Verdict.tooCostly(limit, cost);
             }
             counted.add(limit);
-            counters.add(counter(limit, identity, cost, limit.isConcurrency() ? leases.newId() : null));
+            counters.add(counter(rules, limit, identity, cost, limit.isConcurrency() ? leases.newId() : null));
         }
         if (counters.isEmpty()) {
             return Verdict.PASS;
@@ -298,7 +303,7 @@ public class RequestLimiter {
      */
     public StoreResult peek(LimitDefinition limit, String identity) {
         try {
-            return store.peek(List.of(counter(limit, identity, 1, null)));
+            return store.peek(List.of(counter(catalog.current(), limit, identity, 1, null)));
         } catch (RuntimeException e) {
             failures.warn(e);
             return StoreResult.NotDecided.pass(e.toString());
@@ -306,11 +311,12 @@ public class RequestLimiter {
     }
 
     /** @param lease the id of the lease a concurrency limit's request takes; else, and for a peek, {@code null} */
-    private CounterRequest counter(LimitDefinition limit, String identity, long cost, String lease) {
+    private CounterRequest counter(RulesInForce rules, LimitDefinition limit, String identity, long cost, String lease) {
+        boolean batchable = rules.batchable(limit) && (excludedFromBatches.isEmpty() || !excludedFromBatches.contains(limit.id()));
         return new CounterRequest(
                 keys.counter(limit.id(), limit.dimension(), limit.algorithm(), identity),
                 limit.algorithm(), limit.count(), limit.windowSeconds() * 1000, cost, limit.countsSome(),
-                limit.penalty(), quotaPeriods.around(limit.quota()), lease, limit.settlesCost());
+                limit.penalty(), quotaPeriods.around(limit.quota()), lease, limit.settlesCost(), null, batchable);
     }
 
     /**

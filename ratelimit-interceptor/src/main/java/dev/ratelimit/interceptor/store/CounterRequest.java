@@ -19,10 +19,13 @@ import java.util.Objects;
  *                   end in debt, which the windows after it pay off
  * @param batch      for a hot counter: the permits to take beyond the cost for this instance, if admitted;
  *                   {@code null} for none
+ * @param batchable  whether the counter may be counted in batches of permits when it is hot: not when its
+ *                   rule is excluded ({@code ratelimit.hot-keys.excluded-rules}) or switched off
+ *                   ({@code <rule>.batch=off})
  */
 public record CounterRequest(String key, Algorithm algorithm, long count, long windowMillis, long cost,
                              boolean refundable, Penalty penalty, CalendarBounds calendar, String lease,
-                             boolean settled, BatchRequest batch) {
+                             boolean settled, BatchRequest batch, boolean batchable) {
 
     public CounterRequest {
         if (cost < 1 || cost > count) {
@@ -30,10 +33,10 @@ public record CounterRequest(String key, Algorithm algorithm, long count, long w
         }
     }
 
-    /** A request that takes no batch. */
+    /** A request that takes no batch yet, of a counter that may be batched. */
     public CounterRequest(String key, Algorithm algorithm, long count, long windowMillis, long cost,
                           boolean refundable, Penalty penalty, CalendarBounds calendar, String lease, boolean settled) {
-        this(key, algorithm, count, windowMillis, cost, refundable, penalty, calendar, lease, settled, null);
+        this(key, algorithm, count, windowMillis, cost, refundable, penalty, calendar, lease, settled, null, true);
     }
 
     /** A request of one unit that keeps it, without penalty. */
@@ -75,7 +78,7 @@ public record CounterRequest(String key, Algorithm algorithm, long count, long w
     /** This request with another cost, from 1 to the count: what a part of it weighs. */
     public CounterRequest withCost(long newCost) {
         return new CounterRequest(key, algorithm, count, windowMillis, newCost, refundable, penalty, calendar, lease,
-                settled, batch);
+                settled, batch, batchable);
     }
 
     /**
@@ -84,13 +87,13 @@ public record CounterRequest(String key, Algorithm algorithm, long count, long w
      */
     public CounterRequest withCount(long newCount) {
         return new CounterRequest(key, algorithm, newCount, windowMillis, Math.min(cost, newCount), refundable, penalty,
-                calendar, lease, settled, batch);
+                calendar, lease, settled, batch, batchable);
     }
 
     /** This request asking for a batch of permits beside its own cost; {@code null} for none. */
     public CounterRequest withBatch(BatchRequest newBatch) {
         return new CounterRequest(key, algorithm, count, windowMillis, cost, refundable, penalty, calendar, lease,
-                settled, newBatch);
+                settled, newBatch, batchable);
     }
 
     /** Whether {@code other} counts on the same counter the same way: same key, algorithm, limit and period. */

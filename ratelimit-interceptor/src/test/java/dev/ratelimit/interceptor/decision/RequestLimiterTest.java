@@ -35,6 +35,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
@@ -99,7 +100,7 @@ class RequestLimiterTest {
         leases = new HeldLeases(Stores.DEFAULTS.concurrency().maxHold());
         limiter = new RequestLimiter(new RuleCatalog(endpoints, snapshots), new RedisKeys("ratelimit"),
                 new MemoryRateLimitStore(Clock.systemUTC(), 1000), log, new RecordingMetrics(), Whitelist.EMPTY,
-                Clock.systemUTC(), ZoneOffset.UTC, leases, observations, null);
+                Clock.systemUTC(), ZoneOffset.UTC, leases, observations, null, Set.of());
     }
 
     @AfterAll

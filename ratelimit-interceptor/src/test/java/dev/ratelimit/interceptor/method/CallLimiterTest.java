@@ -39,6 +39,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -73,7 +74,7 @@ class CallLimiterTest {
                 Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofSeconds(1), clock));
         RequestLimiter limiter = new RequestLimiter(rules, new RedisKeys("ratelimit"),
                 new MemoryRateLimitStore(clock, 1000), log, new Outcomes(), Whitelist.EMPTY, clock, ZoneOffset.UTC,
-                new HeldLeases(Stores.DEFAULTS.concurrency().maxHold()), ObservationRegistry.NOOP, null);
+                new HeldLeases(Stores.DEFAULTS.concurrency().maxHold()), ObservationRegistry.NOOP, null, Set.of());
         DimensionKeys identities = new DimensionKeys(new RequestUserResolver("usercode", "usercode", true),
                 new TrustedProxyResolver(List.of()), 64, new CustomKeyExpressions(null));
         calls = new CallLimiter(rules, limiter, identities, wait -> {

@@ -296,7 +296,7 @@ public final class RulesImport {
         private void value(RuleDescription.Source source, RuleId id, String name, Object value) {
             Knob knob = Knob.ofKey(name);
             boolean annotated = source == RuleDescription.Source.ANNOTATION;
-            if (knob == Knob.CHECK || knob == Knob.MODE || annotated && knob != null) {
+            if (knob == Knob.CHECK || knob == Knob.MODE || knob == Knob.BATCH || annotated && knob != null) {
                 edit.knob(id, knob, String.valueOf(value));
             } else if (name.equals(LIMIT) && source == RuleDescription.Source.DYN) {
                 edit.dynamicRule(id, String.valueOf(value));

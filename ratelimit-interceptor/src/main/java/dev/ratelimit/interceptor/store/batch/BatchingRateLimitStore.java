@@ -21,7 +21,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
-import java.util.function.Predicate;
 
 /**
  * A store in front of another that admits the requests of hot counters from batches of permits taken in
@@ -38,7 +37,7 @@ import java.util.function.Predicate;
  * is never batched. Only fixed windows, sliding windows and token buckets: a sliding log records each request's
  * time, and a concurrency limit each request's lease. Nor limits with a penalty (a block starts on one instance
  * and must stop every instance at once) or with a cost settled after the response (a debt moves the window),
- * nor those {@code mayBatch} refuses (the rules switched off). A request decided from a batch was counted in
+ * nor counters not {@link CounterRequest#batchable()} (their rules excluded or switched off). A request decided from a batch was counted in
  * the store when the batch was taken, so its refund, settlement or peek goes to the store as any other's.
  */
 public class BatchingRateLimitStore extends ForwardingRateLimitStore {
@@ -53,7 +52,6 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
     /** How many counters the actuator endpoint lists, those holding the most permits first. */
     private static final int LISTED = 20;
 
-    private final Predicate<CounterRequest> mayBatch;
     private final IntSupplier sharers;
     private final HotKeys hotKeys;
     private final long threshold;
@@ -66,19 +64,17 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
     private final LongAdder permitsGivenBack = new LongAdder();
 
     /**
-     * @param mayBatch  whether a request's counter may be batched at all (its rule is not switched off)
      * @param sharers   the live instances of the app, which share every counter
      * @param threshold requests per second on this instance from which a counter is hot
      * @param batchFor  how much of a hot counter's traffic here a batch covers
      * @param maxHold   the longest this instance keeps permits it does not use
      */
-    public BatchingRateLimitStore(RateLimitStore delegate, Predicate<CounterRequest> mayBatch, IntSupplier sharers,
+    public BatchingRateLimitStore(RateLimitStore delegate, IntSupplier sharers,
                                   long threshold, Duration batchFor, Duration maxHold) {
         super(delegate);
         if (threshold < 1) {
             throw new IllegalArgumentException("ratelimit.hot-keys.threshold must be at least 1, was " + threshold);
         }
-        this.mayBatch = mayBatch;
         this.sharers = sharers;
         this.hotKeys = new HotKeys(threshold);
         this.threshold = threshold;
@@ -223,7 +219,7 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
     /** The hot counter of a request that may be batched, {@code null} for one that is not (yet) hot. */
     private HotCounter hotCounter(CounterRequest request, long now) {
         if (!BATCHED.contains(request.algorithm()) || request.penalty().applies() || request.settled()
-                || request.batch() != null || request.count() < PARTS_OF_A_LIMIT || !mayBatch.test(request)) {
+                || request.batch() != null || request.count() < PARTS_OF_A_LIMIT || !request.batchable()) {
             return null;
         }
         HotCounter counter = hot.get(request.key());

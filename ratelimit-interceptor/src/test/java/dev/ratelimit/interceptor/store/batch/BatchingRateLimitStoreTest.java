@@ -210,7 +210,7 @@ class BatchingRateLimitStoreTest {
 
         Instance() {
             redisStore.open(Duration.ofSeconds(1));
-            store = new BatchingRateLimitStore(redisStore, request -> true, () -> 2, DEFAULTS.threshold(),
+            store = new BatchingRateLimitStore(redisStore, () -> 2, DEFAULTS.threshold(),
                     DEFAULTS.batchFor(), DEFAULTS.maxHold());
             NearCache denials = new NearCache(Stores.DEFAULTS.nearCache().maxEntries());
             redisStore.decisionsTo(store.shorteningDenials(denials::learn));
