@@ -95,7 +95,7 @@ class ConsoleBlockedTest {
         }
         String logged = Awaitility.await("logged as the deny list's").atMost(Duration.ofSeconds(10))
                 .until(() -> console.get(CONSOLE + "/logs?reason=deny&user=eve-console").body(),
-                        body -> body.contains("fixture.deny.user"));
+                        body -> between(body, "id=\"log-rows\"", "</table>").contains("fixture.deny.user"));
         assertThat(between(logged, "id=\"log-rows\"", "</table>")).containsPattern("<td class=\"wrap\">\\s*deny\\s*</td>");
         assertThat(console.get(CONSOLE + "/logs?reason=limit&user=eve-console").body()).contains("Total: 0");
         try (XSSFWorkbook export = new XSSFWorkbook(new ByteArrayInputStream(
