@@ -48,9 +48,14 @@ public record RedisKeys(String prefix) {
      * algorithms never meet a key of the wrong type; each just starts a counter of its own.
      */
     public String counter(RuleId rule, Dimension dimension, Algorithm algorithm, String identity) {
+        return counterStart(rule, dimension, algorithm) + identity;
+    }
+
+    /** What a {@link #counter} key holds before its identity; the same for every client of a limit. */
+    public String counterStart(RuleId rule, Dimension dimension, Algorithm algorithm) {
         String counterRule = dimension == Dimension.GLOBAL ? GLOBAL_RULE : rule.rule();
         String kind = algorithm == Algorithm.FIXED_WINDOW ? dimension.name() : dimension.name() + "@" + algorithm.name();
-        return counterPrefix() + escaped(rule.module()) + ":" + escaped(counterRule) + ":" + kind + ":" + identity;
+        return counterPrefix() + escaped(rule.module()) + ":" + escaped(counterRule) + ":" + kind + ":";
     }
 
     /**

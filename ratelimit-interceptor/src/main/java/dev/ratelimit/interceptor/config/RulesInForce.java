@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * The one answer to "which rules are in force, and how": the endpoints' declared limits with what the
@@ -151,8 +152,10 @@ public final class RulesInForce {
      * The limits in force for a request to {@code endpoint} at {@code path}: its {@code @RateLimit}s with
      * their overrides; else its {@code dyn} rule; else the most specific matching {@code dynuri} rule. A
      * rule switched off is left out.
+     *
+     * @param path the request's path within the application, asked only when a {@code dynuri} rule may apply
      */
-    public List<LimitDefinition> limits(Endpoint endpoint, String path) {
+    public List<LimitDefinition> limits(Endpoint endpoint, Supplier<String> path) {
         if (endpoint.isAnnotated()) {
             List<LimitDefinition> limits = endpointLimits.get(endpoint.id());
             return limits != null ? limits : enabledLimits(endpoint); // an endpoint registered after this was made
@@ -163,7 +166,7 @@ public final class RulesInForce {
         if (snapshot.uriRules().isEmpty()) {
             return List.of();
         }
-        UriRule rule = snapshot.uriRule(path);
+        UriRule rule = snapshot.uriRule(path.get());
         Map<String, List<LimitDefinition>> ofModule = uriLimits.get(endpoint.id().module());
         return rule == null || ofModule == null ? List.of() : ofModule.getOrDefault(rule.pattern(), List.of());
     }

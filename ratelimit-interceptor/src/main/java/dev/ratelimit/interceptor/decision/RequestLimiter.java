@@ -48,7 +48,7 @@ public class RequestLimiter {
     private static final VerdictObservationConvention DEFAULT_CONVENTION = new DefaultVerdictObservationConvention();
 
     private final RuleCatalog catalog;
-    private final RedisKeys keys;
+    private final CounterKeys keys;
     private final RateLimitStore store;
     private final InterceptionLog interceptionLog;
     private final RateLimitMetrics metrics;
@@ -81,7 +81,7 @@ public class RequestLimiter {
                           Set<RuleId> excludedFromBatches) {
         this.catalog = catalog;
         this.excludedFromBatches = Set.copyOf(excludedFromBatches);
-        this.keys = keys;
+        this.keys = new CounterKeys(keys);
         this.store = store;
         this.interceptionLog = interceptionLog;
         this.metrics = metrics;
@@ -103,7 +103,7 @@ public class RequestLimiter {
         if (!rules.snapshot().globalCheck()) {
             return Verdict.PASS;
         }
-        return decide(rules, rules.limits(endpoint, request.path()), request);
+        return decide(rules, rules.limits(endpoint, request::path), request);
     }
 
     /**
@@ -127,12 +127,14 @@ public class RequestLimiter {
             return Verdict.PASS; // nothing to decide, and nothing to observe: an endpoint without a limit pays nothing
         }
         VerdictContext context = new VerdictContext(module, storeType);
+        if (observations.isNoop()) {
+            return decide(rules, inForce, request, denial, context); // no handler: no observation, nor its scope, to pay for
+        }
         Observation observation = VerdictObservation.VERDICT.observation(convention,
                 DEFAULT_CONVENTION, () -> context, observations).start();
         // In scope while it decides, so that the store client's own observations (Lettuce's) nest in it.
         try (Observation.Scope scope = observation.openScope()) {
-            Verdict verdict = denial != null ? deny(request, rules.snapshot(), denial, context)
-                    : decide(rules, inForce, request, context);
+            Verdict verdict = decide(rules, inForce, request, denial, context);
             if (context.refused()) {
                 observation.event(VerdictObservation.Events.REFUSED);
             }
@@ -146,7 +148,12 @@ public class RequestLimiter {
     }
 
     private Verdict decide(RulesInForce rules, List<LimitDefinition> inForce, LimitedRequest request,
-                           VerdictContext context) {
+                           DenyList.Entry denial, VerdictContext context) {
+        return denial != null ? deny(request, rules.snapshot(), denial, context) : count(rules, inForce, request, context);
+    }
+
+    private Verdict count(RulesInForce rules, List<LimitDefinition> inForce, LimitedRequest request,
+                          VerdictContext context) {
         RuleSnapshot snapshot = rules.snapshot();
         // After the rule lookup, so that unlimited endpoints never pay for resolving who the client is.
         if (whitelisted(request, snapshot.whitelist())) {
@@ -312,9 +319,8 @@ public class RequestLimiter {
 
     /** @param lease the id of the lease a concurrency limit's request takes; else, and for a peek, {@code null} */
     private CounterRequest counter(RulesInForce rules, LimitDefinition limit, String identity, long cost, String lease) {
-        boolean batchable = rules.batchable(limit) && (excludedFromBatches.isEmpty() || !excludedFromBatches.contains(limit.id()));
-        return new CounterRequest(
-                keys.counter(limit.id(), limit.dimension(), limit.algorithm(), identity),
+        boolean batchable = rules.batchable(limit) && !excludedFromBatches.contains(limit.id());
+        return new CounterRequest(keys.counter(limit, identity),
                 limit.algorithm(), limit.count(), limit.windowSeconds() * 1000, cost, limit.countsSome(),
                 limit.penalty(), quotaPeriods.around(limit.quota()), lease, limit.settlesCost(), null, batchable);
     }

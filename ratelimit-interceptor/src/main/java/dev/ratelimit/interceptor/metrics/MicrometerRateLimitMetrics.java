@@ -9,7 +9,6 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -28,7 +27,7 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
 
     private final MeterRegistry registry;
     private final Timer decisions;
-    private final ConcurrentHashMap<CounterId, Counter> counters = new ConcurrentHashMap<>();
+    private final OutcomeTable<Counter> counters;
 
     /**
      * @param circuit the Redis circuit, or {@code null} when counters are not in Redis
@@ -36,6 +35,7 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
      */
     public MicrometerRateLimitMetrics(MeterRegistry registry, CircuitBreaker circuit, DroppedInterceptions log) {
         this.registry = registry;
+        this.counters = new OutcomeTable<>(this::counter);
         // Histogram buckets from 100 µs to 2 s (67 series in Prometheus), so a dashboard can show percentiles
         // aggregated over instances; one timer per app, so the cost is bounded.
         this.decisions = Timer.builder("ratelimit.decision")
@@ -58,7 +58,7 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
 
     @Override
     public void outcome(RuleId rule, Outcome outcome) {
-        counters.computeIfAbsent(new CounterId(rule, outcome), this::counter).increment();
+        counters.get(rule, outcome).increment();
     }
 
     @Override
@@ -66,15 +66,12 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
         decisions.record(nanos, TimeUnit.NANOSECONDS);
     }
 
-    private Counter counter(CounterId id) {
+    private Counter counter(RuleId rule, Outcome outcome) {
         return Counter.builder(REQUESTS)
                 .description("Limited requests by rule and outcome")
-                .tag("module", id.rule().module())
-                .tag("rule", id.rule().rule())
-                .tag("outcome", id.outcome().tag())
+                .tag("module", rule.module())
+                .tag("rule", rule.rule())
+                .tag("outcome", outcome.tag())
                 .register(registry);
-    }
-
-    private record CounterId(RuleId rule, Outcome outcome) {
     }
 }

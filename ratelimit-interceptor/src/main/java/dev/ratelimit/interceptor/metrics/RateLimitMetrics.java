@@ -30,7 +30,7 @@ public interface RateLimitMetrics {
         if (metrics.size() == 1) {
             return metrics.get(0);
         }
-        List<RateLimitMetrics> each = List.copyOf(metrics);
+        RateLimitMetrics[] each = metrics.toArray(RateLimitMetrics[]::new); // no iterator per request
         return new RateLimitMetrics() {
             @Override
             public void outcome(RuleId rule, Outcome outcome) {

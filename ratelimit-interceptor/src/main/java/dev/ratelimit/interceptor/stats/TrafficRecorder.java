@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.stats;
 
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.metrics.Outcome;
+import dev.ratelimit.interceptor.metrics.OutcomeTable;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
 import dev.ratelimit.interceptor.rule.RuleId;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +11,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -29,7 +29,7 @@ public class TrafficRecorder extends IntervalRedisWriter implements RateLimitMet
 
     private final StringRedisTemplate redis;
     private final RedisKeys keys;
-    private final ConcurrentHashMap<Tally, LongAdder> counts = new ConcurrentHashMap<>();
+    private final OutcomeTable<LongAdder> counts = new OutcomeTable<>((rule, outcome) -> new LongAdder());
     private final Map<Tally, Long> written = new HashMap<>();
     private long intervalStart;
 
@@ -43,7 +43,7 @@ public class TrafficRecorder extends IntervalRedisWriter implements RateLimitMet
 
     @Override
     public void outcome(RuleId rule, Outcome outcome) {
-        counts.computeIfAbsent(new Tally(rule.module(), rule.rule(), outcome), tally -> new LongAdder()).increment();
+        counts.get(rule, outcome).increment();
     }
 
     @Override
@@ -58,7 +58,8 @@ public class TrafficRecorder extends IntervalRedisWriter implements RateLimitMet
         intervalStart = clock().instant().getEpochSecond();
         Map<Tally, Long> totals = new LinkedHashMap<>();
         Map<Tally, Long> deltas = new LinkedHashMap<>();
-        counts.forEach((tally, adder) -> {
+        counts.forEach((rule, outcome, adder) -> {
+            Tally tally = new Tally(rule.module(), rule.rule(), outcome);
             long total = adder.sum();
             long delta = total - written.getOrDefault(tally, 0L);
             if (delta > 0) {

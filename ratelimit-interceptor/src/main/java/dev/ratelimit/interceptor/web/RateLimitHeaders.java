@@ -1,9 +1,11 @@
 package dev.ratelimit.interceptor.web;
 
 import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.store.Decision;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The IETF rate limit fields (draft-ietf-httpapi-ratelimit-headers-10), as Structured Field lists:
@@ -23,7 +25,15 @@ final class RateLimitHeaders {
     static final String LEGACY_REMAINING = "X-RateLimit-Remaining";
     static final String LEGACY_RESET = "X-RateLimit-Reset";
 
+    /** More rules than this (a config of thousands of {@code dynuri} patterns) are written without keeping their text. */
+    private static final int MOST_POLICIES_KEPT = 4096;
+
     private final boolean legacy;
+    /**
+     * Each rule's policy text as last written: every allowed request of a limited endpoint writes it, and it
+     * only changes with the limit's quota.
+     */
+    private final ConcurrentHashMap<RuleId, Policy> policies = new ConcurrentHashMap<>();
 
     RateLimitHeaders(boolean legacy) {
         this.legacy = legacy;
@@ -34,31 +44,66 @@ final class RateLimitHeaders {
      * limits: nothing when they are all there is.
      */
     void write(HttpServletResponse response, List<LimitDefinition> limits, List<Decision> decisions, int reported) {
-        StringBuilder policies = new StringBuilder();
+        String policyList = null;
+        StringBuilder several = null;
         for (LimitDefinition limit : limits) {
             if (limit.isConcurrency()) {
                 continue;
             }
-            if (!policies.isEmpty()) {
-                policies.append(", ");
+            String policy = policy(limit).text();
+            if (policyList == null) {
+                policyList = policy;
+            } else {
+                if (several == null) {
+                    several = new StringBuilder(policyList);
+                }
+                several.append(", ").append(policy);
             }
-            policies.append(quoted(limit.id().rule())).append(";q=").append(limit.count()).append(";w=").append(limit.windowSeconds());
         }
-        if (policies.isEmpty()) {
+        if (policyList == null) {
             return;
         }
-        response.setHeader(POLICY, policies.toString());
+        response.setHeader(POLICY, several == null ? policyList : several.toString());
         LimitDefinition limit = limits.get(reported);
         if (limit.isConcurrency()) {
             return; // denied by a concurrency limit: Retry-After says when to try again
         }
         Decision decision = decisions.get(reported);
         long t = seconds(decision.resetOrRetryMillis());
-        response.setHeader(STATE, quoted(limit.id().rule()) + ";r=" + decision.remaining() + ";t=" + t);
+        response.setHeader(STATE, policy(limit).name() + ";r=" + decision.remaining() + ";t=" + t);
         if (legacy) {
             response.setHeader(LEGACY_LIMIT, Long.toString(limit.count()));
             response.setHeader(LEGACY_REMAINING, Long.toString(decision.remaining()));
             response.setHeader(LEGACY_RESET, Long.toString(t));
+        }
+    }
+
+    private Policy policy(LimitDefinition limit) {
+        Policy policy = policies.get(limit.id());
+        if (policy == null || !policy.describes(limit)) {
+            policy = Policy.of(limit);
+            if (policies.size() < MOST_POLICIES_KEPT) {
+                policies.put(limit.id(), policy);
+            }
+        }
+        return policy;
+    }
+
+    /**
+     * One limit's item of {@code RateLimit-Policy}, and its name as the {@code RateLimit} field names it.
+     *
+     * @param name the rule's name as an sf-string
+     */
+    private record Policy(long count, long windowSeconds, String name, String text) {
+
+        static Policy of(LimitDefinition limit) {
+            String name = quoted(limit.id().rule());
+            return new Policy(limit.count(), limit.windowSeconds(), name,
+                    name + ";q=" + limit.count() + ";w=" + limit.windowSeconds());
+        }
+
+        boolean describes(LimitDefinition limit) {
+            return count == limit.count() && windowSeconds == limit.windowSeconds();
         }
     }
 

@@ -42,14 +42,14 @@ class RulesInForceTest {
         RulesInForce rules = rules(Map.of(ORDERS + ".count", "2", ORDERS + ".interval", "30", ORDERS + ".penalty", "600",
                 ORDERS_IP + ".check", "0"));
 
-        assertThat(rules.limits(CREATE, "/orders")).singleElement().satisfies(limit -> {
+        assertThat(rules.limits(CREATE, () -> "/orders")).singleElement().satisfies(limit -> {
             assertThat(limit.id()).isEqualTo(ORDERS);
             assertThat(limit.count()).isEqualTo(2);
             assertThat(limit.windowSeconds()).isEqualTo(30);
             assertThat(limit.penalty()).isEqualTo(new Penalty(600_000, 600_000));
         });
         assertThat(rules.limit(ORDERS_IP)).as("switched off").isEmpty();
-        assertThat(rules.limits(CREATE, "/orders")).isSameAs(rules.limits(CREATE, "/orders"))
+        assertThat(rules.limits(CREATE, () -> "/orders")).isSameAs(rules.limits(CREATE, () -> "/orders"))
                 .as("worked out once per snapshot, not per request");
     }
 
@@ -58,9 +58,9 @@ class RulesInForceTest {
         RulesInForce rules = rules(Map.of("dyn." + OPEN, "3/60 ip", "dyn." + ORDERS, "1/60", "dyn.shop.Gone.away", "1/60",
                 "dyn.other.Their.endpoint", "1/60"));
 
-        assertThat(rules.limits(STATUS, "/status")).singleElement().extracting(LimitDefinition::id,
+        assertThat(rules.limits(STATUS, () -> "/status")).singleElement().extracting(LimitDefinition::id,
                 LimitDefinition::count, LimitDefinition::dimension).containsExactly(OPEN, 3L, Dimension.IP);
-        assertThat(rules.limits(CREATE, "/orders")).extracting(LimitDefinition::id).containsExactly(ORDERS, ORDERS_IP);
+        assertThat(rules.limits(CREATE, () -> "/orders")).extracting(LimitDefinition::id).containsExactly(ORDERS, ORDERS_IP);
         assertThat(rules.unappliedDynamicRules()).as("another module's rule is not this one's business")
                 .containsOnlyKeys("dyn." + ORDERS, "dyn.shop.Gone.away");
         assertThat(rules.unappliedDynamicRules().get("dyn." + ORDERS).reason().key())
@@ -70,13 +70,13 @@ class RulesInForceTest {
     @Test
     void theMostSpecificUriRuleWinsAndOneSwitchedOffLeavesThePathUnlimited() {
         RulesInForce rules = rules(Map.of("dynuri./**", "100/60", "dynuri./status", "1/60"));
-        assertThat(rules.limits(STATUS, "/status")).singleElement().extracting(limit -> limit.id().rule())
+        assertThat(rules.limits(STATUS, () -> "/status")).singleElement().extracting(limit -> limit.id().rule())
                 .isEqualTo("/status");
-        assertThat(rules.limits(STATUS, "/health")).singleElement().extracting(limit -> limit.id().rule())
+        assertThat(rules.limits(STATUS, () -> "/health")).singleElement().extracting(limit -> limit.id().rule())
                 .isEqualTo("/**");
 
         RulesInForce off = rules(Map.of("dynuri./**", "100/60", "dynuri./status", "1/60", "shop./status.check", "0"));
-        assertThat(off.limits(STATUS, "/status")).as("the winner is off: not the next pattern either").isEmpty();
+        assertThat(off.limits(STATUS, () -> "/status")).as("the winner is off: not the next pattern either").isEmpty();
     }
 
     @Test

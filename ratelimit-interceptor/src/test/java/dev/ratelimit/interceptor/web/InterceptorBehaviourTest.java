@@ -190,6 +190,8 @@ class InterceptorBehaviourTest {
 
     @Test
     void countAndIntervalOverridesReplaceTheAnnotation() {
+        assertThat(http.get("/short?usercode=ivan").headers().firstValue("RateLimit-Policy"))
+                .as("as declared, before the override").hasValue("\"LimitedController.shortWindow\";q=2;w=1");
         redis.commands().hset(SYSCONFIG, "fixture.LimitedController.shortWindow.count", "4");
         redis.commands().hset(SYSCONFIG, "fixture.LimitedController.shortWindow.interval", "120");
         refreshSnapshot();

@@ -11,7 +11,6 @@ import dev.ratelimit.interceptor.store.StoreDescription;
 import dev.ratelimit.interceptor.store.StoreResult;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -101,8 +100,8 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
     private StoreResult acquire(List<CounterRequest> requests, HotCounter[] asking) {
         long now = System.nanoTime();
         Decision[] fromBatch = null;
-        List<CounterRequest> asked = requests;
-        boolean asks = false;
+        BatchRequest[] asks = null;
+        int undecided = requests.size();
         List<Integer> waiting = null;
         for (int i = 0; i < requests.size(); i++) {
             CounterRequest request = requests.get(i);
@@ -112,7 +111,6 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
             }
             if (fromBatch == null) {
                 fromBatch = new Decision[requests.size()];
-                asked = new ArrayList<>(requests);
             }
             PermitBatch batch = usableBatch(counter, request, now);
             if ((batch == null || counter.low(batch.left())) && counter.startAsking()) {
@@ -122,9 +120,11 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
                 long units = Math.min(counter.nextBatch(System.nanoTime(), batchForNanos, threshold),
                         request.count() / PARTS_OF_A_LIMIT - held);
                 if (units > 0) {
-                    asked.set(i, request.withBatch(new BatchRequest(units, Math.max(1, sharers.getAsInt()), held)));
+                    if (asks == null) {
+                        asks = new BatchRequest[requests.size()];
+                    }
+                    asks[i] = new BatchRequest(units, Math.max(1, sharers.getAsInt()), held);
                     asking[i] = counter;
-                    asks = true;
                     continue;
                 }
                 counter.asked();
@@ -135,7 +135,7 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
             Decision taken = fromBatch(batch, request, now);
             if (taken != null) {
                 fromBatch[i] = taken;
-                asked.set(i, null);
+                undecided--;
             } else if (counter.asking()) {
                 if (waiting == null) {
                     waiting = new ArrayList<>(1);
@@ -147,15 +147,16 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
             return delegate.acquire(requests);
         }
         // A request that asks for a batch never waits for another's: two could wait for each other.
-        if (waiting != null && !asks) {
+        if (waiting != null && asks == null) {
             for (int i : waiting) {
                 fromBatch[i] = afterTheBatchUnderWay(requests.get(i));
                 if (fromBatch[i] != null) {
-                    asked.set(i, null);
+                    undecided--;
                 }
             }
         }
-        return merge(requests, asked, fromBatch, asking, now);
+        return undecided == 0 ? new StoreResult.Decided(List.of(fromBatch))
+                : merge(requests, asks, fromBatch, asking, now);
     }
 
     /** Waits for the batch asked for now, and takes the request's cost from it: {@code null} if it has not that much. */
@@ -168,18 +169,21 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
         return fromBatch(counter.batch.get(), request, System.nanoTime());
     }
 
-    /** Asks the store for what no batch decided, and takes the batches it gave. */
-    private StoreResult merge(List<CounterRequest> requests, List<CounterRequest> asked, Decision[] fromBatch,
+    /**
+     * Asks the store for what no batch decided (with the batches {@code asks} asks for, by index), and takes the
+     * batches it gave.
+     */
+    private StoreResult merge(List<CounterRequest> requests, BatchRequest[] asks, Decision[] fromBatch,
                               HotCounter[] asking, long sentAt) {
-        List<CounterRequest> toStore = new ArrayList<>(asked.size());
-        for (CounterRequest request : asked) {
-            if (request != null) {
-                toStore.add(request);
+        List<CounterRequest> toStore = new ArrayList<>(requests.size());
+        for (int i = 0; i < requests.size(); i++) {
+            if (fromBatch[i] == null) {
+                toStore.add(asking[i] != null ? requests.get(i).withBatch(asks[i]) : requests.get(i));
             }
         }
         StoreResult result = null;
         try {
-            result = toStore.isEmpty() ? null : delegate.acquire(toStore);
+            result = delegate.acquire(toStore);
         } finally {
             List<Decision> decisions = result instanceof StoreResult.Decided decided ? decided.decisions() : null;
             int next = 0;
@@ -187,7 +191,7 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
                 Decision decision = fromBatch[i] != null || decisions == null ? fromBatch[i] : decisions.get(next++);
                 if (asking[i] != null) {
                     if (decision != null && decision.allowed() && decision.batch().units() > 0) {
-                        take(asking[i], asked.get(i).withBatch(null), decision, sentAt);
+                        take(asking[i], requests.get(i), decision, sentAt);
                     } else if (decision != null && !decision.allowed()) {
                         // It asked while permits were left here; the room Redis has not is what this instance holds.
                         decision = fromHeldBatch(asking[i], requests.get(i), decision);
@@ -198,7 +202,7 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
                 fromBatch[i] = decision;
             }
         }
-        return result instanceof StoreResult.NotDecided ? result : new StoreResult.Decided(Arrays.asList(fromBatch));
+        return result instanceof StoreResult.NotDecided ? result : new StoreResult.Decided(List.of(fromBatch));
     }
 
     /** The request's cost from the counter's batch, if it still has that much; else {@code denial}. */

@@ -7,7 +7,6 @@ import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.StoreDescription;
 import dev.ratelimit.interceptor.store.StoreResult;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -46,7 +45,7 @@ public class NearCacheRateLimitStore extends ForwardingRateLimitStore {
             return delegate.acquire(requests);
         }
         if (unknown == 0) {
-            return new StoreResult.Decided(Arrays.asList(known));
+            return new StoreResult.Decided(List.of(known));
         }
         List<CounterRequest> asked = new ArrayList<>(unknown);
         for (int i = 0; i < requests.size(); i++) {
