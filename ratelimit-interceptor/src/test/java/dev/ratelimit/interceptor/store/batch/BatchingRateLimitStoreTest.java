@@ -57,6 +57,7 @@ class BatchingRateLimitStoreTest {
 
         Burst plenty = burst(request, limit / 2);
         Burst past = burst(request, 2 * limit);
+        plenty.report(algorithm);
 
         assertThat(plenty.admitted()).as("admitted while half is left").isEqualTo(limit / 2);
         assertThat(plenty.redisCalls()).as("Redis calls for %s admissions", plenty.admitted())
@@ -76,6 +77,7 @@ class BatchingRateLimitStoreTest {
 
         Burst plenty = burst(request, LIMIT / 2);
         Burst past = burst(request, 2 * LIMIT);
+        plenty.report(Algorithm.TOKEN_BUCKET);
 
         long earned = (System.nanoTime() - startedAt) / 1_000_000 * LIMIT / WINDOW_MILLIS + 1;
         assertThat(plenty.admitted()).as("admitted while half is left").isEqualTo(LIMIT / 2);
@@ -106,6 +108,12 @@ class BatchingRateLimitStoreTest {
     }
 
     private record Burst(int admitted, long redisCalls, long permitsTaken) {
+
+        void report(Algorithm algorithm) {
+            System.out.printf("FIGURES batching store, %s: %d admitted by %d threads on two instances, %d script calls "
+                    + "(%.3f an admission), %d permits taken%n", algorithm, admitted, THREADS, redisCalls,
+                    (double) redisCalls / admitted, permitsTaken);
+        }
     }
 
     /** Waits for Redis' clock to enter a new window of {@code windowMillis}, aligned as a sliding window's are. */
