@@ -5,8 +5,7 @@ import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
-import dev.ratelimit.interceptor.rule.RuleId;
-import java.util.concurrent.ConcurrentHashMap;
+import dev.ratelimit.interceptor.rule.PerRuleCache;
 
 /**
  * The counter keys of the request path ({@link RedisKeys#counter}): the part before the identity is made once
@@ -14,29 +13,28 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class CounterKeys {
 
-    /** More rules than this (thousands of {@code dynuri} patterns) have their keys made whole each time. */
-    private static final int MOST_RULES_KEPT = 4096;
-
     private final RedisKeys keys;
-    private final ConcurrentHashMap<RuleId, Start> starts = new ConcurrentHashMap<>();
+    private final PerRuleCache<Start> starts = new PerRuleCache<>(Start::fits, this::start);
 
     CounterKeys(RedisKeys keys) {
         this.keys = keys;
     }
 
     String counter(LimitDefinition limit, String identity) {
-        Start start = starts.get(limit.id());
-        if (start == null || start.dimension() != limit.dimension() || start.algorithm() != limit.algorithm()) {
-            String text = keys.counterStart(limit.id(), limit.dimension(), limit.algorithm());
-            start = new Start(limit.dimension(), limit.algorithm(), text, text + DimensionKeys.EVERYONE);
-            if (starts.size() < MOST_RULES_KEPT) {
-                starts.put(limit.id(), start);
-            }
-        }
+        Start start = starts.get(limit);
         return identity.equals(DimensionKeys.EVERYONE) ? start.everyone() : start.text() + identity;
+    }
+
+    private Start start(LimitDefinition limit) {
+        String text = keys.counterStart(limit.id(), limit.dimension(), limit.algorithm());
+        return new Start(limit.dimension(), limit.algorithm(), text, text + DimensionKeys.EVERYONE);
     }
 
     /** @param everyone the whole key of the identity everyone of a METHOD or GLOBAL limit counts under */
     private record Start(Dimension dimension, Algorithm algorithm, String text, String everyone) {
+
+        boolean fits(LimitDefinition limit) {
+            return dimension == limit.dimension() && algorithm == limit.algorithm();
+        }
     }
 }

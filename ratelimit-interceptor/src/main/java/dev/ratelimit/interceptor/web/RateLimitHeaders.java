@@ -1,11 +1,10 @@
 package dev.ratelimit.interceptor.web;
 
 import dev.ratelimit.interceptor.rule.LimitDefinition;
-import dev.ratelimit.interceptor.rule.RuleId;
+import dev.ratelimit.interceptor.rule.PerRuleCache;
 import dev.ratelimit.interceptor.store.Decision;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The IETF rate limit fields (draft-ietf-httpapi-ratelimit-headers-10), as Structured Field lists:
@@ -25,15 +24,12 @@ final class RateLimitHeaders {
     static final String LEGACY_REMAINING = "X-RateLimit-Remaining";
     static final String LEGACY_RESET = "X-RateLimit-Reset";
 
-    /** More rules than this (a config of thousands of {@code dynuri} patterns) are written without keeping their text. */
-    private static final int MOST_POLICIES_KEPT = 4096;
-
     private final boolean legacy;
     /**
      * Each rule's policy text as last written: every allowed request of a limited endpoint writes it, and it
      * only changes with the limit's quota.
      */
-    private final ConcurrentHashMap<RuleId, Policy> policies = new ConcurrentHashMap<>();
+    private final PerRuleCache<Policy> policies = new PerRuleCache<>(Policy::describes, Policy::of);
 
     RateLimitHeaders(boolean legacy) {
         this.legacy = legacy;
@@ -50,7 +46,7 @@ final class RateLimitHeaders {
             if (limit.isConcurrency()) {
                 continue;
             }
-            String policy = policy(limit).text();
+            String policy = policies.get(limit).text();
             if (policyList == null) {
                 policyList = policy;
             } else {
@@ -70,23 +66,12 @@ final class RateLimitHeaders {
         }
         Decision decision = decisions.get(reported);
         long t = seconds(decision.resetOrRetryMillis());
-        response.setHeader(STATE, policy(limit).name() + ";r=" + decision.remaining() + ";t=" + t);
+        response.setHeader(STATE, policies.get(limit).name() + ";r=" + decision.remaining() + ";t=" + t);
         if (legacy) {
             response.setHeader(LEGACY_LIMIT, Long.toString(limit.count()));
             response.setHeader(LEGACY_REMAINING, Long.toString(decision.remaining()));
             response.setHeader(LEGACY_RESET, Long.toString(t));
         }
-    }
-
-    private Policy policy(LimitDefinition limit) {
-        Policy policy = policies.get(limit.id());
-        if (policy == null || !policy.describes(limit)) {
-            policy = Policy.of(limit);
-            if (policies.size() < MOST_POLICIES_KEPT) {
-                policies.put(limit.id(), policy);
-            }
-        }
-        return policy;
     }
 
     /**
