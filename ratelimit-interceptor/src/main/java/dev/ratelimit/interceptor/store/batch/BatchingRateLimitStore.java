@@ -90,7 +90,7 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
             // An ask that is never sent must not leave the requests waiting for it waiting forever.
             for (HotCounter counter : asking) {
                 if (counter != null) {
-                    counter.asked();
+                    counter.asked(false);
                 }
             }
             throw e;
@@ -114,22 +114,14 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
             }
             PermitBatch batch = usableBatch(counter, request, now);
             if ((batch == null || counter.low(batch.left())) && counter.startAsking()) {
-                long held = batch == null ? 0 : batch.left();
-                // The clock read again: the request may have waited for the ask since it read it, and a reading
-                // older than the last ask would make the rate since then look boundless.
-                long units = Math.min(counter.nextBatch(System.nanoTime(), batchForNanos, threshold),
-                        request.count() / PARTS_OF_A_LIMIT - held);
-                if (units > 0) {
+                BatchRequest ask = nextAsk(counter, request, batch);
+                if (ask != null) {
                     if (asks == null) {
                         asks = new BatchRequest[requests.size()];
                     }
-                    asks[i] = new BatchRequest(units, Math.max(1, sharers.getAsInt()), held);
+                    asks[i] = ask;
                     asking[i] = counter;
                     continue;
-                }
-                counter.asked();
-                if (held == 0) {
-                    cooled(request.key(), counter);
                 }
             }
             Decision taken = fromBatch(batch, request, now);
@@ -147,26 +139,59 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
             return delegate.acquire(requests);
         }
         // A request that asks for a batch never waits for another's: two could wait for each other.
-        if (waiting != null && asks == null) {
-            for (int i : waiting) {
-                fromBatch[i] = afterTheBatchUnderWay(requests.get(i));
-                if (fromBatch[i] != null) {
-                    undecided--;
+        for (int w = 0; waiting != null && w < waiting.size() && asks == null; w++) {
+            int i = waiting.get(w);
+            CounterRequest request = requests.get(i);
+            HotCounter counter = hot.get(request.key());
+            if (counter == null) {
+                continue; // cooled meanwhile: the store decides it
+            }
+            boolean answered = counter.awaitBatch();
+            Decision taken = fromBatch(counter.batch.get(), request, System.nanoTime());
+            if (taken == null && answered && counter.startAsking()) {
+                // The batch it waited for had nothing left for it: it asks for the next one with the call it makes
+                // anyway, rather than one call each for every request that waited in vain.
+                BatchRequest ask = nextAsk(counter, request, usableBatch(counter, request, System.nanoTime()));
+                if (ask != null) {
+                    asks = new BatchRequest[requests.size()];
+                    asks[i] = ask;
+                    asking[i] = counter;
                 }
+                continue;
+            }
+            if (taken == null && answered) {
+                // Another request asks for the next one: waited for too, once, not for every batch to come.
+                counter.awaitBatch();
+                taken = fromBatch(counter.batch.get(), request, System.nanoTime());
+            }
+            if (taken != null) {
+                fromBatch[i] = taken;
+                undecided--;
             }
         }
         return undecided == 0 ? new StoreResult.Decided(List.of(fromBatch))
                 : merge(requests, asks, fromBatch, asking, now);
     }
 
-    /** Waits for the batch asked for now, and takes the request's cost from it: {@code null} if it has not that much. */
-    private Decision afterTheBatchUnderWay(CounterRequest request) {
-        HotCounter counter = hot.get(request.key());
-        if (counter == null) {
-            return null;
+    /**
+     * What {@code request}, having won the ask of {@code counter}, asks for besides its cost: about what the
+     * counter's requests here use in {@code batchFor}, within what an instance may hold; {@code null} when that is
+     * nothing (the ask is over then, and a counter holding no permit has cooled).
+     */
+    private BatchRequest nextAsk(HotCounter counter, CounterRequest request, PermitBatch batch) {
+        long held = batch == null ? 0 : batch.left();
+        // The clock read again: the request may have waited for the ask since it read it, and a reading older
+        // than the last ask would make the rate since then look boundless.
+        long units = Math.min(counter.nextBatch(System.nanoTime(), batchForNanos, threshold),
+                request.count() / PARTS_OF_A_LIMIT - held);
+        if (units > 0) {
+            return new BatchRequest(units, Math.max(1, sharers.getAsInt()), held);
         }
-        counter.awaitBatch();
-        return fromBatch(counter.batch.get(), request, System.nanoTime());
+        counter.asked(true);
+        if (held == 0) {
+            cooled(request.key(), counter);
+        }
+        return null;
     }
 
     /**
@@ -196,7 +221,7 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
                         // It asked while permits were left here; the room Redis has not is what this instance holds.
                         decision = fromHeldBatch(asking[i], requests.get(i), decision);
                     }
-                    asking[i].asked();
+                    asking[i].asked(decisions != null);
                     asking[i] = null;
                 }
                 fromBatch[i] = decision;

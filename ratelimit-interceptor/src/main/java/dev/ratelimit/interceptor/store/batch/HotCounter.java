@@ -14,7 +14,7 @@ final class HotCounter {
 
     final AtomicReference<PermitBatch> batch = new AtomicReference<>();
     private final AtomicBoolean asking = new AtomicBoolean();
-    private volatile CompletableFuture<Void> arrival = CompletableFuture.completedFuture(null);
+    private volatile CompletableFuture<Boolean> arrival = CompletableFuture.completedFuture(true);
     private final LongAdder seen = new LongAdder();
     private volatile long askedAtNanos;
     private volatile long lastSeenNanos;
@@ -68,11 +68,14 @@ final class HotCounter {
         return true;
     }
 
-    /** The ask is answered, and what it brought taken: the requests waiting for it go on. */
-    void asked() {
-        CompletableFuture<Void> answered = arrival;
+    /**
+     * The ask is over, and what it brought taken: the requests waiting for it go on. {@code answered} is whether
+     * the store decided it; when it did not (Redis failing), they do not ask again.
+     */
+    void asked(boolean answered) {
+        CompletableFuture<Boolean> over = arrival;
         asking.set(false);
-        answered.complete(null);
+        over.complete(answered);
     }
 
     boolean asking() {
@@ -81,12 +84,11 @@ final class HotCounter {
 
     /**
      * Waits for the batch asked for now, if any: no longer than the store takes to answer the request that
-     * asked, and a wait this request would spend on a call of its own otherwise.
+     * asked, and a wait this request would spend on a call of its own otherwise. Whether the store answered it
+     * (or no ask was under way).
      */
-    void awaitBatch() {
-        if (asking.get()) {
-            arrival.join();
-        }
+    boolean awaitBatch() {
+        return !asking.get() || arrival.join();
     }
 
     /**

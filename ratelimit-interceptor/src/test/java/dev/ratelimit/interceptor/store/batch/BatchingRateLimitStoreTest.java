@@ -81,9 +81,8 @@ class BatchingRateLimitStoreTest {
 
         long earned = (System.nanoTime() - startedAt) / 1_000_000 * LIMIT / WINDOW_MILLIS + 1;
         assertThat(plenty.admitted()).as("admitted while half is left").isEqualTo(LIMIT / 2);
-        // A bucket's batches come more often than a window's (measured 0.07 to 0.13 calls an admission here).
         assertThat(plenty.redisCalls()).as("Redis calls for %s admissions", plenty.admitted())
-                .isLessThanOrEqualTo(plenty.admitted() / 5);
+                .isLessThanOrEqualTo(plenty.admitted() / 10);
         assertThat(plenty.admitted() + past.admitted()).as("admitted by both")
                 .isBetween(LIMIT, (int) (LIMIT + earned));
     }
