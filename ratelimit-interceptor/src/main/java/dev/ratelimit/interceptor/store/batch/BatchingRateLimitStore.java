@@ -147,7 +147,7 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
                 continue; // cooled meanwhile: the store decides it
             }
             boolean answered = counter.awaitBatch();
-            Decision taken = fromBatch(counter.batch.get(), request, System.nanoTime());
+            Decision taken = fromCounterBatch(counter, request);
             if (taken == null && answered && counter.startAsking()) {
                 // The batch it waited for had nothing left for it: it asks for the next one with the call it makes
                 // anyway, rather than one call each for every request that waited in vain.
@@ -162,7 +162,7 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
             if (taken == null && answered) {
                 // Another request asks for the next one: waited for too, once, not for every batch to come.
                 counter.awaitBatch();
-                taken = fromBatch(counter.batch.get(), request, System.nanoTime());
+                taken = fromCounterBatch(counter, request);
             }
             if (taken != null) {
                 fromBatch[i] = taken;
@@ -219,7 +219,8 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
                         take(asking[i], requests.get(i), decision, sentAt);
                     } else if (decision != null && !decision.allowed()) {
                         // It asked while permits were left here; the room Redis has not is what this instance holds.
-                        decision = fromHeldBatch(asking[i], requests.get(i), decision);
+                        Decision held = fromCounterBatch(asking[i], requests.get(i));
+                        decision = held == null ? decision : held;
                     }
                     asking[i].asked(decisions != null);
                     asking[i] = null;
@@ -230,10 +231,9 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
         return result instanceof StoreResult.NotDecided ? result : new StoreResult.Decided(List.of(fromBatch));
     }
 
-    /** The request's cost from the counter's batch, if it still has that much; else {@code denial}. */
-    private Decision fromHeldBatch(HotCounter counter, CounterRequest request, Decision denial) {
-        Decision taken = fromBatch(counter.batch.get(), request, System.nanoTime());
-        return taken == null ? denial : taken;
+    /** The request's cost from the counter's batch as it is now, if it has that much; else {@code null}. */
+    private Decision fromCounterBatch(HotCounter counter, CounterRequest request) {
+        return fromBatch(counter.batch.get(), request, System.nanoTime());
     }
 
     /** The request's cost taken from {@code batch}, if it serves the request and has that much; else {@code null}. */
