@@ -26,7 +26,9 @@ import org.springframework.util.AntPathMatcher;
  * @param whitelist    {@code whitelist.ips} and {@code whitelist.users}
  * @param ignored      fields the limiter does not apply, with the reason, by field
  * @param plans        {@code <rule>.plan.<plan>}: by rule, the count and window of each plan
- * @param exceptions   {@code <rule>.exception.<identity>}: by rule, the exception of each client
+ * @param exceptions   {@code <rule>.exception.<identity>}: by rule, the exception of each client, as written
+ * @param hashedExceptions the same exceptions of identities a counter names by a hash ({@code ~...}: a user code
+ *                     or key that is long or odd), by rule and by that hash, so that the counted identity finds them
  * @param denyList     {@code deny.ip.*}, {@code deny.user.*}, {@code deny.key.*}: the clients refused outright,
  *                     those in force when the hash was read
  */
@@ -34,7 +36,8 @@ public record RuleSnapshot(long version, Instant loadedAt, Map<String, String> f
                            RuleMode globalMode, boolean logCheck, Map<String, RuleOverride> overrides,
                            Set<String> shadowRules, Map<String, LimitSpec> dynamicRules, List<UriRule> uriRules,
                            Whitelist whitelist, Map<String, String> ignored, Map<String, Map<String, LimitSpec>> plans,
-                           Map<String, Map<String, IdentityException>> exceptions, DenyList denyList) {
+                           Map<String, Map<String, IdentityException>> exceptions,
+                           Map<String, Map<String, IdentityException>> hashedExceptions, DenyList denyList) {
 
     /** One matcher for every {@code dynuri.*} lookup; AntPathMatcher is thread-safe and caches patterns. */
     static final AntPathMatcher PATH_MATCHER = new AntPathMatcher();
@@ -48,12 +51,13 @@ public record RuleSnapshot(long version, Instant loadedAt, Map<String, String> f
         ignored = Map.copyOf(ignored);
         plans = Map.copyOf(plans);
         exceptions = Map.copyOf(exceptions);
+        hashedExceptions = Map.copyOf(hashedExceptions);
     }
 
     /** What applies when the hash was never read: everything on, nothing dynamic. */
     public static RuleSnapshot defaults() {
         return new RuleSnapshot(0, Instant.EPOCH, Map.of(), true, RuleMode.ENFORCE, true, Map.of(), Set.of(), Map.of(),
-                List.of(), Whitelist.EMPTY, Map.of(), Map.of(), Map.of(), DenyList.EMPTY);
+                List.of(), Whitelist.EMPTY, Map.of(), Map.of(), Map.of(), Map.of(), DenyList.EMPTY);
     }
 
     /** Whether this is a hash that was read: an empty one, or none, holds nothing to keep. */
@@ -81,10 +85,17 @@ public record RuleSnapshot(long version, Instant loadedAt, Map<String, String> f
         return ofRule == null ? null : ofRule.get(plan);
     }
 
-    /** The exception of a client of a rule still in force at {@code now}, or {@code null}. */
+    /**
+     * The exception of a client of a rule still in force at {@code now}, or {@code null}; {@code identity} as
+     * the counter names it, so an exception written for a long user code is found by its hash.
+     */
     IdentityException exception(RuleId rule, String identity, Instant now) {
         Map<String, IdentityException> ofRule = exceptions.isEmpty() ? null : exceptions.get(rule.toString());
         IdentityException exception = ofRule == null ? null : ofRule.get(identity);
+        if (exception == null && !hashedExceptions.isEmpty() && identity.startsWith("~")) {
+            Map<String, IdentityException> hashed = hashedExceptions.get(rule.toString());
+            exception = hashed == null ? null : hashed.get(identity);
+        }
         return exception != null && exception.inForceAt(now) ? exception : null;
     }
 

@@ -15,6 +15,7 @@ import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_USERS;
 import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.identity.CidrBlock;
 import dev.ratelimit.interceptor.identity.DenyList;
+import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.identity.Whitelist;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import java.time.Instant;
@@ -60,6 +61,7 @@ public final class SysConfigParser {
         List<UriRule> uriRules = new ArrayList<>();
         Map<String, Map<String, LimitSpec>> plans = new HashMap<>();
         Map<String, Map<String, IdentityException>> exceptions = new HashMap<>();
+        Map<String, Map<String, IdentityException>> hashedExceptions = new HashMap<>();
         int exceptionCount = 0;
         SortedMap<String, DenyList.Entry> denied = new TreeMap<>();
         for (Map.Entry<String, String> entry : hash.entrySet()) {
@@ -95,8 +97,13 @@ public final class SysConfigParser {
                     if (++exceptionCount > MAX_EXCEPTIONS) {
                         throw new InvalidValueException("ratelimit.config.exception.tooMany", MAX_EXCEPTIONS);
                     }
-                    exceptions.computeIfAbsent(field.substring(0, infix), rule -> new HashMap<>())
-                            .put(field.substring(infix + EXCEPTION_INFIX.length()), exception);
+                    String identity = field.substring(infix + EXCEPTION_INFIX.length());
+                    exceptions.computeIfAbsent(field.substring(0, infix), rule -> new HashMap<>()).put(identity, exception);
+                    String counted = DimensionKeys.keyPart(identity);
+                    if (counted != null && !counted.equals(identity)) {
+                        hashedExceptions.computeIfAbsent(field.substring(0, infix), rule -> new HashMap<>())
+                                .put(counted, exception);
+                    }
                 } else if (field.contains(PLAN_INFIX)) {
                     int infix = field.indexOf(PLAN_INFIX);
                     plans.computeIfAbsent(field.substring(0, infix), rule -> new HashMap<>())
@@ -123,7 +130,7 @@ public final class SysConfigParser {
         DenyList denyList = denyList(denied, ignored, warnings);
         return new RuleSnapshot(version(hash), loadedAt, hash, globalCheck, globalMode, logCheck, overrides,
                 shadowRules, dynamicRules, uriRules, whitelist, ignored, immutable(plans), immutable(exceptions),
-                denyList);
+                immutable(hashedExceptions), denyList);
     }
 
     /** A deny-list field's entry; an entry that has ended is not an error, it just no longer applies. */
