@@ -5,7 +5,12 @@ import dev.ratelimit.interceptor.config.RuleSnapshot;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.ExcludedPaths;
+import dev.ratelimit.interceptor.rule.RuleId;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,6 +53,48 @@ public class ApiIndexReporter implements ConfigReadListener {
         repository.replace(module, entries);
         indexed = !entries.isEmpty();
         log.info("Reported {} handler methods of module {} to the API index", entries.size(), module);
+        warnOfIdsSpeltAlike(module);
+    }
+
+    /**
+     * Warns of each rule or endpoint of this module written like one of another module whose name nests in
+     * this one's, or this one's in it ({@code demo}'s {@code A.b} and {@code demo.A}'s {@code b} are both
+     * {@code demo.A.b}): the config hash names a rule by that text, so the two would share every field. The
+     * console refuses to change such fields; the apps cannot tell them apart, so it is said at start-up.
+     */
+    private void warnOfIdsSpeltAlike(String module) {
+        List<String> nesting = repository.modules().stream().filter(other -> nests(module, other)).toList();
+        if (nesting.isEmpty()) {
+            return;
+        }
+        Map<String, RuleId> own = new TreeMap<>();
+        catalog.endpoints().forEach(endpoint -> ids(endpoint).forEach(id -> own.put(id.toString(), id)));
+        Set<RuleId> warned = new HashSet<>();
+        for (Endpoint other : nesting.stream().flatMap(name -> repository.endpoints(name).stream()).toList()) {
+            for (RuleId id : ids(other)) {
+                RuleId alike = own.get(id.toString());
+                if (alike != null && !alike.equals(id) && warned.add(id)) {
+                    log.warn("Rule {} of module {} is written like rule {} of module {} ({}): the config hash names a "
+                            + "rule by that text, so the two share every field (switch, count, window...) and the "
+                            + "console refuses to change them. Give one module a name that does not start with the "
+                            + "other's (ratelimit.module), or one rule another name (@RateLimit(rule = ...))",
+                            alike.rule(), alike.module(), id.rule(), id.module(), id);
+                }
+            }
+        }
+    }
+
+    /** Whether two different modules' names nest: one starts with the other and a dot. */
+    private static boolean nests(String module, String other) {
+        return !module.equals(other) && (module.startsWith(other + ".") || other.startsWith(module + "."));
+    }
+
+    /** The endpoint's id and the ids of the rules it declares. */
+    private static List<RuleId> ids(Endpoint endpoint) {
+        List<RuleId> ids = new ArrayList<>();
+        ids.add(endpoint.id());
+        endpoint.limits().forEach(limit -> ids.add(limit.id()));
+        return ids;
     }
 
     /**

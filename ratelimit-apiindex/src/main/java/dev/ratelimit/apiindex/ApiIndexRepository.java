@@ -102,17 +102,24 @@ public class ApiIndexRepository {
     public List<Endpoint> endpoints() {
         List<Endpoint> endpoints = new ArrayList<>();
         for (String module : modules()) {
-            entries(module).forEach((id, entry) -> {
-                RuleId endpoint = RuleId.parse(id, List.of(module));
-                try {
-                    if (endpoint != null) {
-                        endpoints.add(entry.toEndpoint(endpoint));
-                    }
-                } catch (IllegalArgumentException e) {
-                    log.warn("Skipping unreadable API index entry {} of module {}: {}", id, module, e.getMessage());
-                }
-            });
+            endpoints.addAll(endpoints(module));
         }
+        return endpoints;
+    }
+
+    /** The endpoints of one module's index; an entry that does not read is skipped, with a warning. */
+    public List<Endpoint> endpoints(String module) {
+        List<Endpoint> endpoints = new ArrayList<>();
+        entries(module).forEach((id, entry) -> {
+            RuleId endpoint = RuleId.parse(id, List.of(module));
+            try {
+                if (endpoint != null) {
+                    endpoints.add(entry.toEndpoint(endpoint));
+                }
+            } catch (IllegalArgumentException e) {
+                log.warn("Skipping unreadable API index entry {} of module {}: {}", id, module, e.getMessage());
+            }
+        });
         return endpoints;
     }
 

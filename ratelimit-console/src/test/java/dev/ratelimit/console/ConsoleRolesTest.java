@@ -119,7 +119,10 @@ class ConsoleRolesTest {
         assertThat(redis.commands().hget(SYSCONFIG, "config.version")).as(path + " wrote nothing").isEqualTo(version);
     }
 
-    /** Every form the console's controllers take, so that a new one without the check fails here. */
+    /**
+     * Every form the console's controllers take that may change something, so that a new one without the
+     * check fails here.
+     */
     static Stream<Arguments> everyForm() {
         RequestMappingHandlerMapping mappings = console.getBean("requestMappingHandlerMapping",
                 RequestMappingHandlerMapping.class);
@@ -127,6 +130,7 @@ class ConsoleRolesTest {
                 .map(HandlerMethod::getMethod)
                 .filter(method -> method.getDeclaringClass().getPackageName().startsWith("dev.ratelimit.console"))
                 .filter(method -> method.isAnnotationPresent(PostMapping.class))
+                .filter(method -> !method.isAnnotationPresent(ReadOnlyForm.class))
                 .flatMap(method -> Stream.of(method.getAnnotation(PostMapping.class).value()))
                 .filter(path -> !path.equals("/login") && !path.equals("/logout"))
                 .distinct().sorted().map(Arguments::of);
@@ -180,6 +184,41 @@ class ConsoleRolesTest {
 
         assertThat(applied.statusCode()).isEqualTo(403);
         assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.user.count")).isNotEqualTo("9");
+    }
+
+    @Test
+    void aViewerPreviewsADocumentAndIsOfferedNoApply() {
+        ConsoleSession viewer = signedIn("watcher", "look");
+        viewer.get(CONSOLE + "/rules/import");
+        String version = redis.commands().hget(SYSCONFIG, "config.version");
+
+        HttpResponse<String> preview = viewer.post(CONSOLE + "/rules/import/preview", "document",
+                DOCUMENT.formatted("fixture", "8"), "mode", "MERGE");
+
+        assertThat(preview.statusCode()).isEqualTo(200);
+        assertThat(preview.body()).contains("fixture.LimitedController.user.count").doesNotContain("id=\"apply-form\"");
+        assertThat(redis.commands().hget(SYSCONFIG, "config.version")).isEqualTo(version);
+    }
+
+    @Test
+    void aPreviewOffersApplyOnlyToWhomItWouldNotBeRefused() {
+        String document = DOCUMENT.formatted("fixture", "7") + DOCUMENT.formatted("billing", "7")
+                .replace("ratelimit-rules: 1\nmodules:\n", "");
+        ConsoleSession team = signedIn("fixture-team", "s3cret");
+        team.get(CONSOLE + "/rules/import");
+        HttpResponse<String> ofTwoModules = team.post(CONSOLE + "/rules/import/preview", "document", document,
+                "mode", "MERGE");
+        HttpResponse<String> ofTheirs = team.post(CONSOLE + "/rules/import/preview", "document",
+                DOCUMENT.formatted("fixture", "7"), "mode", "MERGE");
+        ConsoleSession admin = signedIn("admin", "s3cret");
+        admin.get(CONSOLE + "/rules/import");
+        HttpResponse<String> ofEveryModule = admin.post(CONSOLE + "/rules/import/preview", "document", document,
+                "mode", "MERGE");
+
+        assertThat(ofTwoModules.body()).doesNotContain("id=\"apply-form\"").contains("id=\"not-allowed\"")
+                .contains("billing.LimitedController.user.count").doesNotContain("it changes fixture.");
+        assertThat(ofTheirs.body()).contains("id=\"apply-form\"").doesNotContain("id=\"not-allowed\"");
+        assertThat(ofEveryModule.body()).contains("id=\"apply-form\"");
     }
 
     @Test

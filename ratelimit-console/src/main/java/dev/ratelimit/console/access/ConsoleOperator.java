@@ -1,8 +1,5 @@
 package dev.ratelimit.console.access;
 
-import dev.ratelimit.interceptor.config.SysConfigFields;
-import java.util.Collection;
-import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
 
@@ -41,16 +38,6 @@ public record ConsoleOperator(String name, ConsoleRole role, Set<String> modules
     /** Whether they may change what every app shares. */
     public boolean mayChangeEveryModule() {
         return mayChange() && modules.isEmpty();
-    }
-
-    /**
-     * Whether they may write every one of these fields of the config hash; {@code knownModules} are the
-     * modules whose names the fields are read against (a module name may hold dots).
-     */
-    public boolean mayWrite(Collection<String> fields, Set<String> knownModules) {
-        Set<String> candidates = new HashSet<>(knownModules);
-        candidates.addAll(modules);
-        return fields.stream().allMatch(field -> mayChange(SysConfigFields.module(field, candidates)));
     }
 
     @Override

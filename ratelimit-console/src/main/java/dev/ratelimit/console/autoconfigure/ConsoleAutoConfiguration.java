@@ -76,8 +76,8 @@ public class ConsoleAutoConfiguration {
     }
 
     @Bean
-    AuditedEditor ratelimitConsoleEditor(SysConfigEditor editor, AuditTrail trail, ApiIndexRepository index) {
-        return new AuditedEditor(editor, trail, index::modules, Clock.systemUTC());
+    AuditedEditor ratelimitConsoleEditor(SysConfigEditor editor, AuditTrail trail, ConsoleRules rules) {
+        return new AuditedEditor(editor, trail, rules::now, Clock.systemUTC());
     }
 
     /*

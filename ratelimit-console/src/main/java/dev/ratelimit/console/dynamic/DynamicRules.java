@@ -45,9 +45,12 @@ final class DynamicRules {
         }
     }
 
-    /** The endpoint a form names, {@code <module>.<rule>} read against the modules of the index; {@code null} for none. */
+    /**
+     * The endpoint a form names, {@code <module>.<rule>} read against the endpoints and modules of the index;
+     * {@code null} for none, and for a text two modules' endpoints share.
+     */
     RuleId endpointId(String text) {
-        return RuleId.parse(text, rules.modules());
+        return rules.resolve(text).orElse(null);
     }
 
     /** Endpoints a {@code dyn} rule can limit: those without annotation. */
@@ -105,7 +108,8 @@ final class DynamicRules {
         rules.snapshot().ignored().forEach((field, reason) -> {
             String named = target.apply(field);
             if (named != null) {
-                rows.put(named, new DynamicRuleRow(named, SysConfigFields.module(field, rules.modules()),
+                rows.put(named, new DynamicRuleRow(named, SysConfigFields.dynUriTarget(field) != null ? null
+                        : rules.resolve(named).map(RuleId::module).orElse(null),
                         rules.snapshot().fields().get(field), null, reason));
             }
         });

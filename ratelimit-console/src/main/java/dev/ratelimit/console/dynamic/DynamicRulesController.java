@@ -87,9 +87,16 @@ public class DynamicRulesController {
         }, request, Map.of("endpoint", endpoint, "limit", limit, "dimension", dimension, "algorithm", algorithm));
     }
 
+    /**
+     * Removes the rule of the endpoint the index knows by that text; a rule of an endpoint no module lists
+     * any more, whose module the text alone cannot tell, by its text (then only an operator of every module may).
+     */
     @PostMapping("/dynamic/endpoint/delete")
     public String deleteEndpointRule(@RequestParam String endpoint, HttpServletRequest request) {
-        return write(edit -> edit.removeDynamicRule(endpoint), request, Map.of());
+        return write(edit -> {
+            RuleId id = rules(request).endpointId(endpoint);
+            return id != null ? edit.removeDynamicRule(id) : edit.removeDynamicRule(endpoint);
+        }, request, Map.of());
     }
 
     @PostMapping("/dynamic/uri")

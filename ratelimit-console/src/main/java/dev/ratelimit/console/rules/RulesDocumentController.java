@@ -3,7 +3,9 @@ package dev.ratelimit.console.rules;
 import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.Operators;
+import dev.ratelimit.console.ReadOnlyForm;
 import dev.ratelimit.console.Refusal;
+import dev.ratelimit.console.access.ConsoleOperator;
 import dev.ratelimit.console.audit.AuditedEditor;
 import dev.ratelimit.console.logs.LogClock;
 import dev.ratelimit.interceptor.RateLimitExempt;
@@ -72,8 +74,17 @@ public class RulesDocumentController {
         return "ratelimit-console/import";
     }
 
+    /** Shows what the document would change; changes nothing, so a viewer may preview too. */
+    @ReadOnlyForm
+    @PostMapping("/rules/import/preview")
+    public String previewDocument(@RequestParam(defaultValue = "") String document,
+                                  @RequestParam(defaultValue = "MERGE") String mode, HttpServletRequest request,
+                                  Model model) {
+        return importDocument(document, mode, null, request, model);
+    }
+
     /**
-     * Previews the document, or applies it when {@code version} (what the preview shown read) is given; a
+     * Applies the document when {@code version} (what the preview shown read) is given, else previews it; a
      * config changed since the preview shows the preview again, with the reason.
      */
     @PostMapping("/rules/import")
@@ -83,10 +94,11 @@ public class RulesDocumentController {
                                  Model model) {
         RulesImport.Mode chosen = mode.toUpperCase(Locale.ROOT).equals(RulesImport.Mode.REPLACE.name())
                 ? RulesImport.Mode.REPLACE : RulesImport.Mode.MERGE;
-        RulesImport.Preview preview = editor.preview(Operators.of(request), rules.now(), document, chosen);
+        ConsoleOperator operator = Operators.of(request);
+        RulesImport.Preview preview = editor.preview(operator, rules.now(), document, chosen);
         if (version != null && preview.refused().isEmpty()) {
             try {
-                List<SysConfigChange> written = editor.apply(Operators.of(request), preview, version);
+                List<SysConfigChange> written = editor.apply(operator, preview, version);
                 long changed = written.stream().filter(change -> !Objects.equals(change.oldValue(), change.newValue()))
                         .count();
                 return "redirect:" + rulesPage + "?imported=" + changed;
@@ -97,6 +109,8 @@ public class RulesDocumentController {
         model.addAttribute("document", document);
         model.addAttribute("mode", chosen.name());
         model.addAttribute("preview", preview);
+        // Apply is offered only to whom it would not be refused; the fields it may not write say why.
+        model.addAttribute("notAllowed", preview.refused().isEmpty() ? editor.notAllowed(operator, preview) : List.of());
         model.addAttribute("refusals", preview.refused().stream()
                 .map(refused -> new RefusedLine(refused.where(), Refusal.describe(refused.reason(), messages, request)))
                 .toList());

@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * The one answer to "which rules are in force, and how": the endpoints' declared limits with what the
@@ -77,8 +78,17 @@ public final class RulesInForce {
         this.annotated = rules;
         Map<RuleId, LimitDefinition> dyn = new HashMap<>();
         Map<String, Unapplied> notApplied = new TreeMap<>();
+        Map<String, List<RuleId>> endpointsByText = new HashMap<>();
+        byId.keySet().forEach(id -> endpointsByText.computeIfAbsent(id.toString(), text -> new ArrayList<>(1)).add(id));
         snapshot.dynamicRules().forEach((text, spec) -> {
-            RuleId id = RuleId.parse(text, this.modules);
+            List<RuleId> named = endpointsByText.getOrDefault(text, List.of());
+            if (named.size() > 1) {
+                notApplied.put(SysConfigFields.DYN_PREFIX + text, new Unapplied(named.get(0), spec.format(),
+                        new InvalidValueException("ratelimit.config.ambiguousRule", text, named.get(0).module(),
+                                named.get(1).module())));
+                return;
+            }
+            RuleId id = named.isEmpty() ? RuleId.parse(text, this.modules) : named.get(0);
             if (id == null) {
                 return; // another app's endpoint
             }
@@ -247,6 +257,34 @@ public final class RulesInForce {
         return Optional.ofNullable(described().byId().get(id));
     }
 
+    /**
+     * The rule or endpoint a text names, {@code <module>.<rule>} as fields and forms write it, read against
+     * the ids known here (every endpoint and every rule): the one known id spelt so; when none is, the text
+     * split at the one module that starts it ({@link RuleId#parse}). Empty when it names nothing, and when it
+     * is ambiguous: two known ids are spelt so (module {@code demo}'s rule {@code A.b} and module
+     * {@code demo.A}'s rule {@code b}), or two modules start it.
+     */
+    public Optional<RuleId> resolve(String text) {
+        List<RuleId> known = described().byText().getOrDefault(text, List.of());
+        return known.size() > 1 ? Optional.empty()
+                : Optional.ofNullable(known.isEmpty() ? RuleId.parse(text, modules) : known.get(0));
+    }
+
+    /**
+     * Whether {@code id} is one of the ids known here (an endpoint or a rule), and no other known id is spelt
+     * as it is: then, and only then, the fields that name it are its own.
+     */
+    public boolean ownsItsFields(RuleId id) {
+        return described().byText().getOrDefault(id.toString(), List.of()).equals(List.of(id));
+    }
+
+    /** The ids known here spelt as {@code id} is, itself first if it is known: more than one when they share their fields. */
+    public List<RuleId> speltAs(RuleId id) {
+        List<RuleId> known = new ArrayList<>(described().byText().getOrDefault(id.toString(), List.of()));
+        known.sort(Comparator.comparing((RuleId other) -> !other.equals(id)));
+        return known;
+    }
+
     /** Made on first use: the request path never asks for descriptions. Two threads may both make the same value. */
     private Described described() {
         Described made = described;
@@ -288,7 +326,10 @@ public final class RulesInForce {
         }
         Map<RuleId, RuleDescription> byId = new HashMap<>();
         described.forEach(rule -> byId.put(rule.id(), rule));
-        return new Described(List.copyOf(described), Map.copyOf(byId));
+        Map<String, List<RuleId>> byText = new HashMap<>();
+        Stream.concat(endpointsById.keySet().stream(), byId.keySet().stream()).distinct().sorted().forEach(id ->
+                byText.computeIfAbsent(id.toString(), text -> new ArrayList<>(1)).add(id));
+        return new Described(List.copyOf(described), Map.copyOf(byId), Map.copyOf(byText));
     }
 
     /**
@@ -407,6 +448,8 @@ public final class RulesInForce {
         return endpoints.stream().flatMap(endpoint -> endpoint.httpMethods().stream()).distinct().sorted().toList();
     }
 
-    private record Described(List<RuleDescription> list, Map<RuleId, RuleDescription> byId) {
+    /** @param byText the known ids by their text: more than one where two modules' ids are spelt alike */
+    private record Described(List<RuleDescription> list, Map<RuleId, RuleDescription> byId,
+                             Map<String, List<RuleId>> byText) {
     }
 }

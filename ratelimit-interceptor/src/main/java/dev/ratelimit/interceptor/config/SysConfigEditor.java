@@ -45,24 +45,25 @@ public class SysConfigEditor {
 
     private final SysConfigRepository repository;
     private final Clock clock;
-    private final Consumer<Map<String, String>> writeCheck;
+    private final Consumer<List<SysConfigWrite>> writeCheck;
 
     public SysConfigEditor(SysConfigRepository repository, Clock clock) {
         this(repository, clock, writes -> { });
     }
 
-    private SysConfigEditor(SysConfigRepository repository, Clock clock, Consumer<Map<String, String>> writeCheck) {
+    private SysConfigEditor(SysConfigRepository repository, Clock clock, Consumer<List<SysConfigWrite>> writeCheck) {
         this.repository = repository;
         this.clock = clock;
         this.writeCheck = writeCheck;
     }
 
     /**
-     * An editor that shows every write, the fields with their new values ({@code null}: removed), to
-     * {@code check} first; the check throws to refuse it, and nothing is written. For an operator's
-     * permissions: the fields an edit writes are known only once the edit is built.
+     * An editor that shows every write, each field with its new value ({@code null}: removed) and the rule it
+     * belongs to, to {@code check} first; the check throws to refuse it, and nothing is written. For an
+     * operator's permissions: the fields an edit writes are known only once the edit is built, and the rule
+     * of each is known as the edit named it, not read back from the field's text.
      */
-    public SysConfigEditor checkedBy(Consumer<Map<String, String>> check) {
+    public SysConfigEditor checkedBy(Consumer<List<SysConfigWrite>> check) {
         return new SysConfigEditor(repository, clock, writes -> {
             writeCheck.accept(writes);
             check.accept(writes);
@@ -159,9 +160,14 @@ public class SysConfigEditor {
         return edit().dynamicRule(endpoint, limit).applyOne();
     }
 
+    /** Removes {@code dyn.<endpoint>}. */
+    public SysConfigChange removeDynamicRule(RuleId endpoint) {
+        return edit().removeDynamicRule(endpoint).applyOne();
+    }
+
     /**
-     * Removes {@code dyn.<endpoint>}; {@code endpoint} as the field names it, {@code <module>.<rule>}, so
-     * that a rule of an endpoint no module lists any more can be removed too.
+     * Removes {@code dyn.<endpoint>}, {@code endpoint} as the field names it, {@code <module>.<rule>}: for a rule
+     * of an endpoint no module lists any more, whose module the text alone cannot tell.
      */
     public SysConfigChange removeDynamicRule(String endpoint) {
         return edit().removeDynamicRule(endpoint).applyOne();
@@ -254,7 +260,11 @@ public class SysConfigEditor {
     public final class Edit {
 
         private final Map<String, String> writes = new LinkedHashMap<>();
+        /** The rule or endpoint of each field written that belongs to one. */
+        private final Map<String, RuleId> rules = new HashMap<>();
         private Map<String, String> hash;
+        /** The exception fields of the hash with this edit's writes, counted once and then kept up to date. */
+        private long exceptions = -1;
 
         private Edit() {
         }
@@ -285,11 +295,11 @@ public class SysConfigEditor {
          * what this edit or the hash holds for the other, as the annotation's are.
          */
         public Edit knob(RuleId rule, Knob knob, String text) {
-            String field = knob.field(checkedId(rule));
+            String field = knob.field(declaredId(rule));
             return switch (knob) {
                 case COUNT -> ruleLimit(rule, text, null);
                 case WINDOW -> ruleLimit(rule, null, text);
-                default -> put(field, parsed(field, () -> knob.canonical(text)));
+                default -> put(field, parsed(field, () -> knob.canonical(text)), rule);
             };
         }
 
@@ -307,7 +317,7 @@ public class SysConfigEditor {
 
         /** Count and window checked together, with what this edit or the hash holds for the other. */
         public Edit ruleLimit(RuleId rule, String count, String windowSeconds) {
-            String countField = Knob.COUNT.field(checkedId(rule));
+            String countField = Knob.COUNT.field(declaredId(rule));
             String windowField = Knob.WINDOW.field(rule);
             String newCount = count == null ? null : parsed(countField, () -> Knob.COUNT.canonical(count));
             String newWindow = windowSeconds == null ? null : parsed(windowField, () -> Knob.WINDOW.canonical(windowSeconds));
@@ -318,9 +328,9 @@ public class SysConfigEditor {
                 return null;
             });
             if (newCount != null) {
-                put(countField, newCount);
+                put(countField, newCount, rule);
             }
-            return newWindow == null ? this : put(windowField, newWindow);
+            return newWindow == null ? this : put(windowField, newWindow, rule);
         }
 
         /**
@@ -336,7 +346,7 @@ public class SysConfigEditor {
                 if (knob.merged() && value != null) {
                     declared = true;
                     if (!value.equals(hash().get(field))) {
-                        put(field, value);
+                        put(field, value, rule);
                     }
                 } else if (!knob.merged() && hash().containsKey(field)) {
                     removeKnob(rule, knob);
@@ -350,9 +360,14 @@ public class SysConfigEditor {
 
         public Edit dynamicRule(RuleId endpoint, String limit) {
             String field = SysConfigFields.dyn(checkedId(endpoint));
-            return put(field, parsed(field, () -> LimitSpec.parse(limit).format()));
+            return put(field, parsed(field, () -> LimitSpec.parse(limit).format()), endpoint);
         }
 
+        public Edit removeDynamicRule(RuleId endpoint) {
+            return put(SysConfigFields.dyn(checkedId(endpoint)), null, endpoint);
+        }
+
+        /** The same, the endpoint only as the field names it: a field of no rule known, which every app shares. */
         public Edit removeDynamicRule(String endpoint) {
             return put(SysConfigFields.DYN_PREFIX + present(endpoint, "endpointId"), null);
         }
@@ -381,20 +396,20 @@ public class SysConfigEditor {
 
         /** Removes a knob's field: the rule's declaration applies again (and later deploys change it). */
         public Edit removeKnob(RuleId rule, Knob knob) {
-            return put(knob.field(checkedId(rule)), null);
+            return put(knob.field(checkedId(rule)), null, rule);
         }
 
         public Edit planLimit(RuleId rule, String plan, String limit) {
-            String field = SysConfigFields.plan(checkedId(rule), planName(plan));
-            return put(field, rate(field, limit).format());
+            String field = SysConfigFields.plan(declaredId(rule), planName(plan));
+            return put(field, rate(field, limit).format(), rule);
         }
 
         public Edit removePlanLimit(RuleId rule, String plan) {
-            return put(SysConfigFields.plan(checkedId(rule), present(plan, "plan")), null);
+            return put(SysConfigFields.plan(checkedId(rule), present(plan, "plan")), null, rule);
         }
 
         public Edit exception(RuleId rule, String identity, String limit, Instant until) {
-            String field = SysConfigFields.exception(checkedId(rule), identity(identity));
+            String field = SysConfigFields.exception(declaredId(rule), identity(identity));
             LimitSpec rate = rate(field, limit);
             if (until == null || !until.isAfter(clock.instant())) {
                 throw new InvalidValueException("ratelimit.config.exception.ended", String.valueOf(until))
@@ -405,11 +420,11 @@ public class SysConfigEditor {
                 throw new InvalidValueException("ratelimit.config.exception.tooMany", SysConfigParser.MAX_EXCEPTIONS)
                         .about(LimitSpec.abbreviate(field));
             }
-            return put(field, new IdentityException(rate.count(), rate.windowSeconds(), until).format());
+            return put(field, new IdentityException(rate.count(), rate.windowSeconds(), until).format(), rule);
         }
 
         public Edit removeException(RuleId rule, String identity) {
-            return put(SysConfigFields.exception(checkedId(rule), present(identity, "identity")), null);
+            return put(SysConfigFields.exception(checkedId(rule), present(identity, "identity")), null, rule);
         }
 
         public Edit deny(DenyList.Kind kind, String target, Instant until, String note) {
@@ -444,10 +459,6 @@ public class SysConfigEditor {
             return put(SysConfigFields.deny(kind, present(target, "identity")), null);
         }
 
-        /** Removes a field, whatever it holds: for a document that replaces what an operator set. */
-        public Edit remove(String field) {
-            return put(present(field, "field"), null);
-        }
 
         /** What {@link #apply()} would change in the hash as it is now: every field, changed or not. */
         public List<SysConfigChange> preview() {
@@ -464,7 +475,7 @@ public class SysConfigEditor {
 
         /** Writes every change in one atomic step and announces it; the changes in the order they were made. */
         public List<SysConfigChange> apply() {
-            writeCheck.accept(Collections.unmodifiableMap(writes));
+            writeCheck.accept(checked());
             return repository.write(writes, null);
         }
 
@@ -475,16 +486,40 @@ public class SysConfigEditor {
          * @throws InvalidValueException when the hash has changed since
          */
         public List<SysConfigChange> applyIf(long version) {
-            writeCheck.accept(Collections.unmodifiableMap(writes));
+            writeCheck.accept(checked());
             return repository.write(writes, version);
+        }
+
+        /** Every field this edit writes, with the rule it belongs to, as the editor's check is shown them. */
+        public List<SysConfigWrite> writes() {
+            List<SysConfigWrite> all = new ArrayList<>(writes.size());
+            writes.forEach((field, value) -> all.add(new SysConfigWrite(field, value, rules.get(field))));
+            return all;
+        }
+
+        private List<SysConfigWrite> checked() {
+            return Collections.unmodifiableList(writes());
         }
 
         private SysConfigChange applyOne() {
             return apply().get(0);
         }
 
+        /** A field every app shares. */
         private Edit put(String field, String value) {
+            return put(field, value, null);
+        }
+
+        private Edit put(String field, String value, RuleId rule) {
+            if (exceptions >= 0 && field.contains(EXCEPTION_INFIX)) {
+                exceptions += (value != null ? 1 : 0) - (holds(field) ? 1 : 0);
+            }
             writes.put(field, value);
+            if (rule == null) {
+                rules.remove(field);
+            } else {
+                rules.put(field, rule);
+            }
             return this;
         }
 
@@ -510,16 +545,8 @@ public class SysConfigEditor {
 
         /** The deny-list entries of the hash with this edit's writes, ended or not, by field; those that do not parse left out. */
         private Map<String, DenyList.Entry> denied() {
-            Map<String, String> fields = new HashMap<>(hash());
-            writes.forEach((field, value) -> {
-                if (value == null) {
-                    fields.remove(field);
-                } else {
-                    fields.put(field, value);
-                }
-            });
             Map<String, DenyList.Entry> denied = new HashMap<>();
-            fields.forEach((field, value) -> {
+            written().forEach((field, value) -> {
                 DenyList.Kind kind = SysConfigFields.denyKind(field);
                 if (kind != null) {
                     try {
@@ -532,10 +559,49 @@ public class SysConfigEditor {
             return denied;
         }
 
+        /**
+         * The exception fields there would be: counted once, then kept by {@link #put}, so that a document of
+         * thousands of exceptions is checked in linear time.
+         */
         private long exceptions() {
-            return hash().keySet().stream().filter(name -> name.contains(EXCEPTION_INFIX)).count()
-                    + writes.entrySet().stream().filter(write -> write.getKey().contains(EXCEPTION_INFIX)
-                            && write.getValue() != null && !hash().containsKey(write.getKey())).count();
+            if (exceptions < 0) {
+                exceptions = written().keySet().stream().filter(name -> name.contains(EXCEPTION_INFIX)).count();
+            }
+            return exceptions;
+        }
+
+        /** The hash as this edit would leave it. */
+        private Map<String, String> written() {
+            Map<String, String> fields = new HashMap<>(hash());
+            writes.forEach((field, value) -> {
+                if (value == null) {
+                    fields.remove(field);
+                } else {
+                    fields.put(field, value);
+                }
+            });
+            return fields;
+        }
+
+        /**
+         * A rule whose knobs, plans or exceptions are about to be set: an id fit for a field, of a rule that
+         * something declares, so that no field is written for a rule that does not exist: an app declares it
+         * (its {@code declared.*} knobs are in the hash), or it is a {@code dyn} rule (its field is in the hash
+         * or in this edit), or a {@code dynuri} pattern's switch in a module.
+         */
+        private RuleId declaredId(RuleId rule) {
+            checkedId(rule);
+            String dynUri = SysConfigFields.dynUri(rule.rule());
+            if (!hash().containsKey(SysConfigFields.declared(Knob.CHECK.field(rule)))
+                    && !holds(SysConfigFields.dyn(rule)) && !(rule.rule().startsWith("/") && holds(dynUri))) {
+                throw new InvalidValueException("ratelimit.config.undeclaredRule", LimitSpec.abbreviate(rule.toString()));
+            }
+            return rule;
+        }
+
+        /** Whether the field is there once this edit is written. */
+        private boolean holds(String field) {
+            return writes.containsKey(field) ? writes.get(field) != null : hash().containsKey(field);
         }
     }
 

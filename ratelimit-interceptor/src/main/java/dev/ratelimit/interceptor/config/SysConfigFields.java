@@ -2,7 +2,6 @@ package dev.ratelimit.interceptor.config;
 
 import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.rule.RuleId;
-import java.util.Collection;
 
 /**
  * Names of the fields of the {@code {p}:sysconfig} hash, the only place they are spelt; a rule's own
@@ -82,24 +81,6 @@ public final class SysConfigFields {
     /** What a deny-list field names: the address, block, user code or key after {@code deny.<kind>.}. */
     public static String denyTarget(DenyList.Kind kind, String field) {
         return field.substring(kind.rule().length() + 1);
-    }
-
-    /**
-     * The module a field belongs to, read against the modules known (a module name may hold dots): the
-     * module of a rule's knob, plan or exception, or of a {@code dyn.*} endpoint. {@code null} for a
-     * field of every app (the switches, whitelists, deny list, {@code dynuri.*} patterns, the version)
-     * and for one that names no known module.
-     */
-    public static String module(String field, Collection<String> modules) {
-        if (field.equals(GLOBAL_CHECK) || field.equals(GLOBAL_MODE) || field.equals(LOG_CHECK)
-                || field.equals(WHITELIST_IPS) || field.equals(WHITELIST_USERS) || field.equals(VERSION)
-                || field.startsWith(DENY_PREFIX) || field.startsWith(DYNURI_PREFIX)) {
-            return null;
-        }
-        String named = field.startsWith(DYN_PREFIX) ? field.substring(DYN_PREFIX.length())
-                : field.startsWith(DECLARED_PREFIX) ? field.substring(DECLARED_PREFIX.length()) : field;
-        RuleId id = RuleId.parse(named, modules);
-        return id == null ? null : id.module();
     }
 
     /** {@code declared.<knob field>}: what the app that started last declared for the knob, for the next merge. */

@@ -8,6 +8,10 @@ import java.util.Objects;
  * The identity of a rule or an endpoint: its module and its name within the module. Written
  * {@code <module>.<rule>} wherever a rule is named as text (config fields, the API index, the logs),
  * and only by {@link #toString()}. The text is kept, since the request path looks rules up by it.
+ *
+ * <p>Two ids are equal when module and rule are: module {@code demo} with rule {@code A.b} is not module
+ * {@code demo.A} with rule {@code b}, although both are written {@code demo.A.b}. Where a text must be read
+ * back as an id, it is read against the ids known ({@code RulesInForce#resolve}), never split by guessing.
  */
 public final class RuleId implements Comparable<RuleId> {
 
@@ -27,14 +31,17 @@ public final class RuleId implements Comparable<RuleId> {
 
     /**
      * The id a text names, read against the modules known: a module name may itself hold dots, so the
-     * longest known module the text starts with is the module; {@code null} when it names none.
+     * text is read only when exactly one known module starts it; {@code null} when none does, or when
+     * several do ({@code demo} and {@code demo.A} both start {@code demo.A.b}: the text is ambiguous).
      */
     public static RuleId parse(String text, Collection<String> modules) {
         String module = null;
         for (String candidate : modules) {
             if (text.length() > candidate.length() + 1 && text.startsWith(candidate)
-                    && text.charAt(candidate.length()) == '.'
-                    && (module == null || candidate.length() > module.length())) {
+                    && text.charAt(candidate.length()) == '.') {
+                if (module != null) {
+                    return null;
+                }
                 module = candidate;
             }
         }
@@ -58,7 +65,8 @@ public final class RuleId implements Comparable<RuleId> {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof RuleId id && text.equals(id.text);
+        // Equal texts split at the same place are equal modules and rules.
+        return other instanceof RuleId id && text.equals(id.text) && module.length() == id.module.length();
     }
 
     @Override
@@ -68,6 +76,7 @@ public final class RuleId implements Comparable<RuleId> {
 
     @Override
     public int compareTo(RuleId other) {
-        return text.compareTo(other.text);
+        int byText = text.compareTo(other.text);
+        return byText != 0 ? byText : Integer.compare(module.length(), other.module.length());
     }
 }

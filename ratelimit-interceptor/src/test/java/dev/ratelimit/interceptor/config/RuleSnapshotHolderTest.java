@@ -72,6 +72,7 @@ class RuleSnapshotHolderTest {
     @Test
     void aNewSnapshotOnlyWhenTheContentChangesWithTheHashsVersion() {
         RuleSnapshotHolder holder = holder();
+        declareRule();
         editor.setRuleCount(RULE, "5");
         assertThat(holder.refresh()).isTrue();
         RuleSnapshot first = holder.current();
@@ -101,6 +102,7 @@ class RuleSnapshotHolderTest {
     @Test
     void aVanishedHashIsPutBackFromTheSnapshotWhichStaysInForce() {
         RuleSnapshotHolder holder = holder();
+        declareRule();
         editor.setRuleCount(RULE, "2");
         editor.setDynamicRule(RuleId.of("m", "C.open"), "1/60");
         holder.refresh();
@@ -119,6 +121,7 @@ class RuleSnapshotHolderTest {
     @Test
     void anOlderHashIsReplacedByTheNewerSnapshot() {
         RuleSnapshotHolder holder = holder();
+        declareRule();
         editor.setRuleCount(RULE, "2");
         Map<String, String> older = redis.commands().hgetall(HASH);
         editor.setRuleSwitch(RULE, false);
@@ -162,6 +165,7 @@ class RuleSnapshotHolderTest {
     /** No announcement comes with a flush: the version check, every second by default, finds it. */
     @Test
     void theVersionCheckFindsALostHashWithoutAnAnnouncement() throws Exception {
+        declareRule();
         editor.setRuleCount(RULE, "2");
         Map<String, String> before = redis.commands().hgetall(HASH);
         RuleSnapshotHolder holder = holder();
@@ -193,6 +197,11 @@ class RuleSnapshotHolderTest {
         assertThat(holder.current()).isSameAs(good);
         assertThat(holder.current().globalCheck()).isFalse();
         assertThat(fresh.current()).isEqualTo(RuleSnapshot.defaults());
+    }
+
+    /** What the app that declares the rule merges into the hash at start-up, in part. */
+    private static void declareRule() {
+        redis.commands().hset(HASH, SysConfigFields.declared(Knob.CHECK.field(RULE)), "1");
     }
 
     /** One instance, as the app builds it: the shipped intervals, no durable copy. */

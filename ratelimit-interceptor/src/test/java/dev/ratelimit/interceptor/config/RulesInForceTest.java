@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.QuotaPeriod;
+import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.rule.CalendarQuota;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
@@ -93,6 +94,23 @@ class RulesInForceTest {
         assertThat(rules.forClient(declared, "late", null, CLOCK).count()).as("an ended exception").isEqualTo(10);
     }
 
+    /** A long or odd user code is counted by its hash: its exception, written as the operator typed it, applies. */
+    @Test
+    void anExceptionForAnIdentityTheCountersHashIsFoundByTheHash() {
+        String longCode = "u".repeat(101);
+        String odd = "team{blue}";
+        RulesInForce rules = rules(Map.of(ORDERS + ".exception." + longCode, "500/60 until 2026-12-02T00:00:00Z",
+                ORDERS + ".exception." + odd, "400/60 until 2026-12-02T00:00:00Z"));
+        LimitDefinition declared = rules.limit(ORDERS).orElseThrow();
+
+        assertThat(rules.forClient(declared, DimensionKeys.keyPart(longCode), null, CLOCK).count()).isEqualTo(500);
+        assertThat(rules.forClient(declared, DimensionKeys.keyPart(odd), null, CLOCK).count()).isEqualTo(400);
+        assertThat(rules.forClient(declared, DimensionKeys.keyPart("u".repeat(100)), null, CLOCK).count())
+                .as("another long code").isEqualTo(5);
+        assertThat(rules.rule(ORDERS).orElseThrow().exceptions()).as("shown as written")
+                .containsOnlyKeys(longCode, odd);
+    }
+
     @Test
     void aCalendarQuotaKeepsItsPeriodUnderAClientsLimit() {
         RuleId daily = RuleId.of("shop", "ReportController.daily");
@@ -143,11 +161,41 @@ class RulesInForceTest {
     }
 
     @Test
-    void aRuleIdIsReadAgainstTheModulesKnownAModuleMayHoldDots() {
-        assertThat(RuleId.parse("com.shop.OrderController.create", List.of("com.shop", "com")))
+    void aRuleIdIsReadAgainstTheModulesKnownOnlyWhenOneModuleStartsIt() {
+        assertThat(RuleId.parse("com.shop.OrderController.create", List.of("com.shop")))
                 .isEqualTo(RuleId.of("com.shop", "OrderController.create")).extracting(RuleId::module)
                 .isEqualTo("com.shop");
+        assertThat(RuleId.parse("com.shop.OrderController.create", List.of("com.shop", "com"))).as("ambiguous").isNull();
         assertThat(RuleId.parse("other.Controller.x", List.of("shop"))).isNull();
+    }
+
+    /** Module demo's A.b and module demo.A's b are written alike, and are not the same rule. */
+    @Test
+    void idsSpeltAlikeAreDifferentRulesAndATextNamingBothResolvesToNone() {
+        RuleId demos = RuleId.of("demo", "A.b");
+        RuleId nested = RuleId.of("demo.A", "b");
+        Endpoint first = endpoint(demos, "/a");
+        Endpoint second = endpoint(nested, "/b");
+        Endpoint alone = endpoint(RuleId.of("demo.A", "C.d"), "/c");
+
+        RulesInForce rules = RulesInForce.of(List.of(first, second, alone), Set.of("demo", "demo.A"), parse(Map.of(
+                "dyn.demo.A.b", "5/60", "dyn.demo.A.C.d", "7/60")));
+
+        assertThat(demos).isNotEqualTo(nested).hasToString(nested.toString());
+        assertThat(demos.compareTo(nested)).isNotZero();
+        assertThat(rules.resolve("demo.A.b")).as("two modules' endpoints are written so").isEmpty();
+        assertThat(rules.speltAs(nested)).containsExactly(nested, demos);
+        assertThat(rules.resolve("demo.A.C.d")).as("known by one id only").hasValue(RuleId.of("demo.A", "C.d"));
+        assertThat(rules.speltAs(RuleId.of("demo", "A.C.d"))).as("split at another module")
+                .containsExactly(RuleId.of("demo.A", "C.d"));
+        assertThat(rules.resolve("demo.A.Gone.away")).as("unknown, and two modules start it").isEmpty();
+        assertThat(rules.resolve("demo.Gone.away")).as("unknown, one module starts it")
+                .hasValue(RuleId.of("demo", "Gone.away"));
+        assertThat(rules.unappliedDynamicRules()).containsOnlyKeys("dyn.demo.A.b");
+        assertThat(rules.unappliedDynamicRules().get("dyn.demo.A.b").reason()).hasMessageContaining("demo.A.b")
+                .hasMessageContaining("'demo'").hasMessageContaining("'demo.A'");
+        assertThat(rules.rule(RuleId.of("demo.A", "C.d"))).hasValueSatisfying(rule ->
+                assertThat(rule.inForce().text()).startsWith("7/60"));
     }
 
     private static RulesInForce rules(Map<String, String> hash) {

@@ -87,6 +87,7 @@ class SysConfigEditorTest {
     @Test
     void plansAndExceptionsAreWrittenInCanonicalFormAndRefusedWhenBad() {
         Instant until = Instant.now().plus(Duration.ofDays(7)).truncatedTo(ChronoUnit.SECONDS);
+        declare(RuleId.of("shop", "Api.search"));
 
         assertThat(editor.setPlanLimit(RuleId.of("shop", "Api.search"), "pro", "50/60").newValue()).isEqualTo("50/60");
         assertThat(editor.setException(RuleId.of("shop", "Api.search"), "alice@example.com", "500/60", until).newValue())
@@ -174,6 +175,7 @@ class SysConfigEditorTest {
 
     @Test
     void everyKindOfFieldIsWrittenUnderItsName() {
+        declare(RuleId.of("shop", "OrderController.create"));
         long startMillis = redisMillis();
         editor.setGlobalSwitch(false);
         editor.setLogSwitch(true);
@@ -193,6 +195,7 @@ class SysConfigEditorTest {
         // a logical clock: one more than before each write, and at least Redis' time in ms
         assertThat(Long.parseLong(hash.remove("config.version"))).isGreaterThanOrEqualTo(startMillis + 12);
         assertThat(hash).containsExactlyInAnyOrderEntriesOf(Map.ofEntries(
+                Map.entry("declared.shop.OrderController.create.check", "1"),
                 Map.entry("global.check", "0"),
                 Map.entry("log.check", "1"),
                 Map.entry("shop.OrderController.create.check", "0"),
@@ -210,7 +213,58 @@ class SysConfigEditorTest {
     }
 
     @Test
+    void noKnobPlanOrExceptionIsWrittenForARuleNothingDeclaresButOneCanBeRemoved() {
+        Instant until = Instant.now().plus(Duration.ofDays(7));
+        RuleId nobodys = RuleId.of("shop", "Gone.away");
+        String undeclared = "'shop.Gone.away': no app declares this rule, and the config has no dyn or dynuri rule of "
+                + "this name";
+        redis.commands().hset(HASH, Map.of("shop.Gone.away.count", "9", "declared.shop.Other.rule.check", "1"));
+
+        assertRefused(() -> editor.setRuleSwitch(nobodys, false), undeclared);
+        assertRefused(() -> editor.setRuleCount(nobodys, "5"), undeclared);
+        assertRefused(() -> editor.setRuleLimit(nobodys, "5", "60"), undeclared);
+        assertRefused(() -> editor.setRulePenalty(nobodys, "60"), undeclared);
+        assertRefused(() -> editor.setRuleMode(nobodys, RuleMode.SHADOW), undeclared);
+        assertRefused(() -> editor.setPlanLimit(nobodys, "pro", "5/60"), undeclared);
+        assertRefused(() -> editor.setException(nobodys, "alice", "5/60", until), undeclared);
+        assertRefused(() -> editor.setRuleSwitch(RuleId.of("shop", "/never/**"), false), "'shop./never/**': no app "
+                + "declares this rule, and the config has no dyn or dynuri rule of this name");
+        assertThat(redis.commands().hgetall(HASH)).containsOnlyKeys("shop.Gone.away.count",
+                "declared.shop.Other.rule.check");
+
+        assertThat(editor.edit().removeKnob(nobodys, Knob.COUNT).apply()).as("what is left of it can be removed")
+                .containsExactly(new SysConfigChange("shop.Gone.away.count", "9", null));
+        // A dyn rule is its endpoint's declaration, in the hash or in the same edit.
+        assertThat(editor.edit().dynamicRule(nobodys, "5/60").ruleSwitch(nobodys, false).apply()).hasSize(2);
+        assertThat(editor.setRuleMode(nobodys, RuleMode.SHADOW).newValue()).isEqualTo("shadow");
+    }
+
+    @Test
+    void exceptionsAreCountedOnceAndKeptCountedThroughAnEdit() {
+        declare(RuleId.of("shop", "Api.search"));
+        Instant until = Instant.now().plus(Duration.ofDays(7));
+        Map<String, String> almostFull = new HashMap<>();
+        for (int i = 1; i < SysConfigParser.MAX_EXCEPTIONS; i++) {
+            almostFull.put("shop.Api.search.exception.c" + i, "5/60 until " + until);
+        }
+        redis.commands().hset(HASH, almostFull);
+        RuleId rule = RuleId.of("shop", "Api.search");
+
+        SysConfigEditor.Edit edit = editor.edit().exception(rule, "last", "5/60", until)
+                .exception(rule, "c1", "6/60", until) // one there already: no more of them
+                .removeException(rule, "c2").exception(rule, "instead", "5/60", until)
+                .removeException(rule, "instead").exception(rule, "instead-again", "5/60", until);
+
+        assertThatThrownBy(() -> edit.exception(rule, "one-too-many", "5/60", until))
+                .hasMessage("shop.Api.search.exception.one-too-many: more than 10000 exceptions: remove ended ones first");
+        assertThat(edit.apply()).hasSize(5);
+        assertThat(redis.commands().hkeys(HASH).stream().filter(field -> field.contains(".exception."))).hasSize(
+                SysConfigParser.MAX_EXCEPTIONS);
+    }
+
+    @Test
     void refusedInputWritesAndAnnouncesNothingAndSaysWhy() throws Exception {
+        declare(RuleId.of("shop", "A.b"));
         assertRefused(() -> editor.setRuleCount(RuleId.of("shop", "A.b"), "0"),
                 "shop.A.b.count: expected a whole number of at least 1, got '0'");
         assertRefused(() -> editor.setRuleCount(RuleId.of("shop", "A.b"), "lots"),
@@ -246,16 +300,16 @@ class SysConfigEditorTest {
                 "shop.A.b: a window is at most 366 days (31622400 s), got 99999999999999 s");
         assertRefused(() -> editor.setRuleCount(RuleId.of("shop", "A.b"), "9007199254740993"),
                 "shop.A.b: count 9007199254740993 per 1 s is too large: at most 9007199254740 per 1 s");
-        assertRefused(() -> editor.resetToDeclared(RuleId.of("shop", "A.b")), "'shop.A.b': no app declares this rule");
+        assertRefused(() -> editor.resetToDeclared(RuleId.of("shop", "X.y")), "'shop.X.y': no app declares this rule");
 
-        assertThat(redis.commands().exists(HASH)).isZero();
+        assertThat(redis.commands().hkeys(HASH)).containsExactly("declared.shop.A.b.check");
         editor.setLogSwitch(false);
         assertThat(nextAnnouncement()).as("the first announcement after the refused writes").isEqualTo("log.check");
     }
 
     @Test
     void aCountIsCheckedWithTheWindowInForce() {
-        redis.commands().hset(HASH, Map.of("declared.shop.A.b.interval", "86400"));
+        redis.commands().hset(HASH, Map.of("declared.shop.A.b.interval", "86400", "declared.shop.A.b.check", "1"));
 
         assertThatThrownBy(() -> editor.setRuleCount(RuleId.of("shop", "A.b"), "200000000")).hasMessage(
                 "shop.A.b: count 200000000 per 86400 s is too large: at most 104249991 per 86400 s");
@@ -265,6 +319,7 @@ class SysConfigEditorTest {
 
     @Test
     void concurrentEditorsEachGetTheValueTheirWriteReplaced() throws Exception {
+        declare(RuleId.of("shop", "A.b"));
         int threads = 8;
         int writesPerThread = 50;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -298,6 +353,13 @@ class SysConfigEditorTest {
             value = nextOf.get(value);
         }
         assertThat(redis.commands().hget(HASH, "shop.A.b.count")).isEqualTo(value);
+    }
+
+    /** What an app that declares these rules merges into the hash at start-up, in part. */
+    private static void declare(RuleId... rules) {
+        for (RuleId rule : rules) {
+            redis.commands().hset(HASH, SysConfigFields.declared(Knob.CHECK.field(rule)), "1");
+        }
     }
 
     private static void assertRefused(ThrowingCallable write, String message) {

@@ -172,7 +172,7 @@ public interface DenyListContract {
         assertThat(apps()).allSatisfy(app -> assertThat(app.getBean(RateLimitEndpoint.class).report().snapshot()
                 .ignored()).containsKey("deny.user.by-hand"));
         first.getBean(SysConfigEditor.class).undeny(DenyList.Kind.KEY, tenant);
-        first.getBean(SysConfigEditor.class).edit().remove("deny.user.by-hand").apply();
+        first.getBean(SysConfigEditor.class).undeny(DenyList.Kind.USER, "by-hand");
     }
 
     /** A denied client is refused although whitelisted; the master switch off lets it through. */

@@ -20,8 +20,8 @@ import dev.ratelimit.interceptor.config.RuleMode;
 import dev.ratelimit.interceptor.config.RulesInForce;
 import dev.ratelimit.interceptor.config.SysConfigChange;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
-import dev.ratelimit.interceptor.config.SysConfigFields;
 import dev.ratelimit.interceptor.config.SysConfigParser;
+import dev.ratelimit.interceptor.config.SysConfigWrite;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.RuleId;
 import java.util.ArrayList;
@@ -120,6 +120,11 @@ public final class RulesImport {
         /** Every field the import writes, in the order of the document, unchanged ones included. */
         public List<Change> changes() {
             return changes;
+        }
+
+        /** Every field the import writes, with the rule each belongs to, for a check of who may apply it. */
+        public List<SysConfigWrite> writes() {
+            return edit.writes();
         }
 
         /** The values refused; when there is one, nothing can be applied. */
@@ -343,7 +348,7 @@ public final class RulesImport {
                     continue;
                 }
                 if (knob == Knob.PENALTY || rule.declared() == null) {
-                    edit.remove(knob.field(id));
+                    edit.removeKnob(id, knob);
                 } else {
                     edit.knob(id, knob, rule.declaredText(knob));
                 }
@@ -355,7 +360,7 @@ public final class RulesImport {
                 rule.exceptions().keySet().forEach(identity -> edit.removeException(id, identity));
             }
             if (rule.source() == RuleDescription.Source.DYN && !kept.contains(LIMIT)) {
-                edit.remove(SysConfigFields.dyn(id));
+                edit.removeDynamicRule(id);
             }
         }
 
