@@ -27,6 +27,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+import org.yaml.snakeyaml.Yaml;
 
 /**
  * Every write of the console (each POST mapping of its controllers, found in the running app) by every role
@@ -115,6 +116,53 @@ class ConsoleWriteScopeTest {
         System.out.printf("FIGURES console write scope: %d forms x %d targets x %d roles: %d refusals, %d writes%n",
                 forms().size(), targets().size(), users().size() + 1, refusals, writes);
         softly.assertAll();
+    }
+
+    /**
+     * What each module's operator set is exported under that module, and a document that replaces what one
+     * module's operators set leaves the modules whose names overlap with it as they were.
+     */
+    @Test
+    void exportAndReplaceKeepEachModulesFieldsUnderItsOwnName() {
+        ConsoleSession admin = new ConsoleSession(FixtureApplication.port(console));
+        assertThat(admin.login("admin", ConsoleSession.PASSWORD).statusCode()).isEqualTo(302);
+        admin.get(CONSOLE + "/rules");
+        for (int i = 0; i < MODULES.size(); i++) {
+            String module = MODULES.get(i);
+            assertThat(admin.post(CONSOLE + "/rules/knob", "module", module, "rule", "LimitedController.user", "knob",
+                    "penalty", "value", Integer.toString(1000 + i)).statusCode()).isEqualTo(302);
+            assertThat(admin.post(CONSOLE + "/dynamic/endpoint", "endpoint", module + ".OpenController.special",
+                    "limit", (i + 1) + "/70").statusCode()).isEqualTo(302);
+        }
+
+        Map<String, Object> exported = new Yaml().load(admin.get(CONSOLE + "/rules/export").body());
+        Map<?, ?> modules = (Map<?, ?>) exported.get("modules");
+        for (int i = 0; i < MODULES.size(); i++) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> module = (Map<String, Object>) modules.get(MODULES.get(i));
+            assertThat(module).as(MODULES.get(i)).containsKeys("LimitedController.user", "OpenController.special");
+            assertThat(((Map<?, ?>) module.get("LimitedController.user")).get("penalty")).as(MODULES.get(i))
+                    .isEqualTo(1000 + i);
+            assertThat(((Map<?, ?>) module.get("OpenController.special")).get("limit")).as(MODULES.get(i))
+                    .isEqualTo((i + 1) + "/70");
+        }
+
+        admin.get(CONSOLE + "/rules/import");
+        String replace = "ratelimit-rules: 1\nmodules:\n  fixture: {}\n";
+        HttpResponse<String> preview = admin.post(CONSOLE + "/rules/import/preview", "document", replace,
+                "mode", "REPLACE");
+        assertThat(preview.body()).contains("fixture.LimitedController.user.penalty")
+                .doesNotContain("fixture.LimitedController.LimitedController.user.penalty")
+                .doesNotContain("dyn.fixture.LimitedController.OpenController.special");
+        assertThat(admin.post(CONSOLE + "/rules/import", "document", replace, "mode", "REPLACE", "version",
+                redis.commands().hget(SYSCONFIG, "config.version")).statusCode()).isEqualTo(302);
+        assertThat(redis.commands().hexists(SYSCONFIG, "fixture.LimitedController.user.penalty")).isFalse();
+        assertThat(redis.commands().hexists(SYSCONFIG, "dyn.fixture.OpenController.special")).isFalse();
+        for (String other : MODULES.subList(1, MODULES.size())) {
+            assertThat(redis.commands().hexists(SYSCONFIG, other + ".LimitedController.user.penalty")).as(other).isTrue();
+            assertThat(redis.commands().hexists(SYSCONFIG, "dyn." + other + ".OpenController.special")).as(other)
+                    .isTrue();
+        }
     }
 
     /**

@@ -10,6 +10,7 @@ import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.lang.reflect.Method;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -220,13 +222,19 @@ class SysConfigEditorTest {
                 + "this name";
         redis.commands().hset(HASH, Map.of("shop.Gone.away.count", "9", "declared.shop.Other.rule.check", "1"));
 
-        assertRefused(() -> editor.setRuleSwitch(nobodys, false), undeclared);
-        assertRefused(() -> editor.setRuleCount(nobodys, "5"), undeclared);
-        assertRefused(() -> editor.setRuleLimit(nobodys, "5", "60"), undeclared);
-        assertRefused(() -> editor.setRulePenalty(nobodys, "60"), undeclared);
-        assertRefused(() -> editor.setRuleMode(nobodys, RuleMode.SHADOW), undeclared);
-        assertRefused(() -> editor.setPlanLimit(nobodys, "pro", "5/60"), undeclared);
-        assertRefused(() -> editor.setException(nobodys, "alice", "5/60", until), undeclared);
+        // Every setter of a rule's field but the one that declares a dyn rule: found by reflection, so a new one is in.
+        List<Method> setters = Stream.of(SysConfigEditor.class.getMethods())
+                .filter(method -> method.getName().startsWith("set") && !method.getName().equals("setDynamicRule"))
+                .filter(method -> method.getParameterCount() > 0 && method.getParameterTypes()[0] == RuleId.class)
+                .toList();
+        assertThat(setters).hasSizeGreaterThanOrEqualTo(8);
+        for (Method setter : setters) {
+            Object[] arguments = Stream.of(setter.getParameterTypes()).map(type -> type == RuleId.class ? nobodys
+                    : type == String.class ? "5" : type == boolean.class ? false : type == Instant.class ? until
+                    : type == RuleMode.class ? RuleMode.SHADOW : null).toArray();
+            assertThatThrownBy(() -> setter.invoke(editor, arguments)).as(setter.getName())
+                    .hasRootCauseInstanceOf(IllegalArgumentException.class).hasRootCauseMessage(undeclared);
+        }
         assertRefused(() -> editor.setRuleSwitch(RuleId.of("shop", "/never/**"), false), "'shop./never/**': no app "
                 + "declares this rule, and the config has no dyn or dynuri rule of this name");
         assertThat(redis.commands().hgetall(HASH)).containsOnlyKeys("shop.Gone.away.count",
