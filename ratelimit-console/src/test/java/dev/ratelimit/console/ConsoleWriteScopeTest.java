@@ -88,12 +88,17 @@ class ConsoleWriteScopeTest {
         SoftAssertions softly = new SoftAssertions();
         int refusals = 0;
         int writes = 0;
+        int posts = 0;
         for (Form form : forms()) {
             for (Target target : targets()) {
                 Effect byAdmin = attempt("admin", form, target);
                 String owner = owner(form, target, byAdmin);
+                if (EVERY_MODULE.equals(owner) && !target.equals(targets().get(0))) {
+                    continue; // what every app shares is the same whichever rule the form names: asked once
+                }
                 for (String user : users()) {
                     Effect effect = attempt(user, form, target);
+                    posts++;
                     String what = user + " posts " + form.path() + " at " + target;
                     if (form.readOnly() || owner == null && !user.equals("watcher")) {
                         softly.assertThat(effect.changed()).as(what + ": writes nothing").isEmpty();
@@ -113,8 +118,9 @@ class ConsoleWriteScopeTest {
                 }
             }
         }
-        System.out.printf("FIGURES console write scope: %d forms x %d targets x %d roles: %d refusals, %d writes%n",
-                forms().size(), targets().size(), users().size() + 1, refusals, writes);
+        System.out.printf("FIGURES console write scope: %d forms x %d targets x %d roles (a form of what every app "
+                + "shares at one target): %d posts, %d refused, %d done, the rest writing nothing%n", forms().size(),
+                targets().size(), users().size(), posts, refusals, writes);
         softly.assertAll();
     }
 
