@@ -262,13 +262,18 @@ public class RateLimitAutoConfiguration {
                 .forEach(mapping -> catalog.getObject().register(mapping.getHandlerMethods()));
     }
 
-    /** On the connection of the limiter's background work, so that a hash Redis lost is found and put back at once. */
+    /**
+     * On the connection of the limiter's background work, so that a hash Redis lost is found and put back at
+     * once; each write kept in the durable copy, when there is one, before it returns.
+     */
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(StringRedisTemplate.class)
     SysConfigRepository rateLimitSysConfigRepository(StringRedisTemplate redis,
-                                                     ObjectProvider<LimiterRedisConnection> limiter, RedisKeys keys) {
-        return new SysConfigRepository(LimiterRedisConnection.forBackgroundWork(limiter.getIfAvailable(), redis), keys);
+                                                     ObjectProvider<LimiterRedisConnection> limiter, RedisKeys keys,
+                                                     ObjectProvider<DurableConfigCopy> copy) {
+        return new SysConfigRepository(LimiterRedisConnection.forBackgroundWork(limiter.getIfAvailable(), redis), keys,
+                copy.getIfAvailable());
     }
 
     @Bean
