@@ -50,8 +50,9 @@ public class LoginController {
     @PostMapping("/login")
     public String submit(@RequestParam(defaultValue = "") String username, @RequestParam(defaultValue = "") String password,
                          HttpServletRequest request, HttpServletResponse response, Model model) {
+        PasswordLogin passwordLogin = passwordLogin();
         String client = clients.clientIp(request);
-        Duration wait = throttle.wait(client, username);
+        Duration wait = throttle.admit(client, username);
         if (!wait.isZero()) {
             long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
             response.setStatus(429);
@@ -61,11 +62,19 @@ public class LoginController {
             model.addAttribute("username", username);
             return "ratelimit-console/login";
         }
-        if (passwordLogin().login(username, password, request, response)) {
-            throttle.succeeded(client, username);
+        boolean signedIn = false;
+        try {
+            signedIn = passwordLogin.login(username, password, request, response);
+        } finally {
+            if (signedIn) {
+                throttle.succeeded(client, username);
+            } else {
+                throttle.failed(client, username);
+            }
+        }
+        if (signedIn) {
             return "redirect:" + path + "/";
         }
-        throttle.failed(client, username);
         response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
         model.addAttribute("error", "console.login.failed");
         model.addAttribute("username", username);

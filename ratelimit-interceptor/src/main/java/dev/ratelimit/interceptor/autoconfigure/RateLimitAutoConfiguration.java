@@ -5,6 +5,7 @@ import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.config.ConfigChangeListener;
 import dev.ratelimit.interceptor.config.ConfigChangeSubscription;
 import dev.ratelimit.interceptor.config.ConfigHash;
+import dev.ratelimit.interceptor.config.ConfigHashTracking;
 import dev.ratelimit.interceptor.config.ConfigReadListener;
 import dev.ratelimit.interceptor.config.DurableConfigCopy;
 import dev.ratelimit.interceptor.config.EvictionPolicy;
@@ -262,13 +263,18 @@ public class RateLimitAutoConfiguration {
                 .forEach(mapping -> catalog.getObject().register(mapping.getHandlerMethods()));
     }
 
-    /** On the connection of the limiter's background work, so that a hash Redis lost is found and put back at once. */
+    /**
+     * On the connection of the limiter's background work, so that a hash Redis lost is found and put back at
+     * once; each write kept in the durable copy, when there is one, before it returns.
+     */
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(StringRedisTemplate.class)
     SysConfigRepository rateLimitSysConfigRepository(StringRedisTemplate redis,
-                                                     ObjectProvider<LimiterRedisConnection> limiter, RedisKeys keys) {
-        return new SysConfigRepository(LimiterRedisConnection.forBackgroundWork(limiter.getIfAvailable(), redis), keys);
+                                                     ObjectProvider<LimiterRedisConnection> limiter, RedisKeys keys,
+                                                     ObjectProvider<DurableConfigCopy> copy) {
+        return new SysConfigRepository(LimiterRedisConnection.forBackgroundWork(limiter.getIfAvailable(), redis), keys,
+                copy.getIfAvailable());
     }
 
     @Bean
@@ -311,16 +317,22 @@ public class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(SysConfigRepository.class)
-    ConfigChangeSubscription rateLimitConfigChangeSubscription(StringRedisTemplate redis, RuleSnapshotHolder snapshots,
-            RedisKeys keys, ObjectProvider<NearCache> nearCache, ObjectProvider<RateLimitStore> store,
-            ObjectProvider<HeldPermits> heldPermits) {
+    ConfigChangeListener rateLimitConfigChangeListener(RuleSnapshotHolder snapshots, ObjectProvider<NearCache> nearCache,
+            ObjectProvider<RateLimitStore> store, ObjectProvider<HeldPermits> heldPermits) {
         NearCache denials = nearCache.getIfAvailable();
         // Counters in the process: an unblock resets them here, as it resets a counter in Redis.
         HeldPermits batches = heldPermits.getIfAvailable();
         Consumer<String> counterReset = store.getIfAvailable() instanceof MemoryRateLimitStore memory
                 ? memory::reset : batches != null ? batches::counterReset : counterKey -> { };
-        return new ConfigChangeSubscription(redis.getRequiredConnectionFactory(), keys.configChangedChannel(),
-                new ConfigChangeListener(snapshots, denials == null ? () -> { } : denials::clear, counterReset));
+        return new ConfigChangeListener(snapshots, denials == null ? () -> { } : denials::clear, counterReset);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(ConfigChangeListener.class)
+    ConfigChangeSubscription rateLimitConfigChangeSubscription(StringRedisTemplate redis, RedisKeys keys,
+                                                               ConfigChangeListener listener) {
+        return new ConfigChangeSubscription(redis.getRequiredConnectionFactory(), keys.configChangedChannel(), listener);
     }
 
     @Bean
@@ -328,6 +340,26 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnBean(ConfigChangeSubscription.class)
     StartupTask rateLimitConfigChangeSubscriptionTask(ConfigChangeSubscription subscription, RedisKeys keys) {
         return new StartupTask("subscribe to " + keys.configChangedChannel(), subscription::subscribe);
+    }
+
+    /**
+     * Reports every write of the config hash to this instance, a hand edit that announces nothing included.
+     * Armed when the app is ready, like the subscription.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(ConfigChangeListener.class)
+    ConfigHashTracking rateLimitConfigHashTracking(StringRedisTemplate redis, RedisKeys keys,
+                                                   ConfigChangeListener listener, RateLimitProperties properties) {
+        return new ConfigHashTracking(redis.getRequiredConnectionFactory(), keys.sysconfig(), listener::hashChanged,
+                properties.redis().connectTimeout());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(name = "rateLimitConfigHashTrackingTask")
+    @ConditionalOnBean(ConfigHashTracking.class)
+    StartupTask rateLimitConfigHashTrackingTask(ConfigHashTracking tracking, RedisKeys keys) {
+        return new StartupTask("track changes of " + keys.sysconfig(), tracking::arm);
     }
 
     @Bean

@@ -36,13 +36,17 @@ public class ConfigChangeListener implements MessageListener, SubscriptionListen
         if (body.startsWith(SysConfigRepository.RESET_ANNOUNCEMENT)) {
             onCounterReset.accept(body.substring(SysConfigRepository.RESET_ANNOUNCEMENT.length()));
         }
-        onChange.run();
-        snapshots.refreshSoon();
+        hashChanged();
     }
 
     @Override
     public void onChannelSubscribed(byte[] channel, long count) {
         log.info("Listening for rate limit config changes on {}", new String(channel, StandardCharsets.UTF_8));
+        hashChanged();
+    }
+
+    /** The hash may have changed (announced, or reported by {@link ConfigHashTracking}): re-read it soon. */
+    public void hashChanged() {
         onChange.run();
         snapshots.refreshSoon();
     }

@@ -34,8 +34,10 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * flush, an eviction) or went back to an older version (a failover to a replica that lagged) never
  * replaces the snapshot. The instance keeps applying its snapshot and puts it back into Redis, only
  * where the hash is absent or older, so that instances with different snapshots do not fight and the
- * newest wins. With a {@link DurableConfigCopy}, each snapshot is kept there too, and a first read that
- * finds the hash missing or older than the copy puts the copy back. A refresh that fails keeps the
+ * newest wins. With a {@link DurableConfigCopy} (which every write through {@link SysConfigRepository}
+ * reaches before it returns), each read's snapshot is kept there too, which keeps what was written
+ * otherwise (a hand edit, a declaration, a write the database missed) once the database answers; a first
+ * read that finds the hash missing or older than the copy puts the copy back. A refresh that fails keeps the
  * snapshot it had; a first load that fails leaves the defaults (declared limits on, nothing dynamic)
  * until Redis answers.
  */
@@ -226,14 +228,18 @@ public class RuleSnapshotHolder extends RedisBackgroundWork
         return true;
     }
 
-    /** Keeps the snapshot in the durable copy, once per snapshot, off this thread. */
+    /**
+     * Keeps the snapshot in the durable copy, off this thread; snapshots read while a keep waits are served
+     * by it. At every read, not once per snapshot: the copy cannot tell whether its database took the last
+     * one, and a keep of what it already holds is one read of its row.
+     */
     private void keepDurably(RuleSnapshot snapshot) {
-        if (copy == null || !snapshot.holdsConfig() || toKeep.getAndSet(snapshot) == snapshot) {
+        if (copy == null || !snapshot.holdsConfig() || toKeep.getAndSet(snapshot) != null) {
             return;
         }
         try {
             copier.execute(() -> {
-                RuleSnapshot kept = toKeep.get();
+                RuleSnapshot kept = toKeep.getAndSet(null);
                 copy.keep(kept.version(), kept.fields()).ifPresent(this::offer);
             });
         } catch (RejectedExecutionException e) {

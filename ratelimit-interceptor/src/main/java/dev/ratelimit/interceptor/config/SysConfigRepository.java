@@ -16,7 +16,8 @@ import org.springframework.data.redis.core.script.RedisScript;
 /**
  * The {@code {p}:sysconfig} hash: reads it whole, merges the declared defaults, writes fields with an
  * announcement on {@code {p}:config-changed} so every instance refreshes at once, and puts a copy back
- * when the hash was lost.
+ * when the hash was lost. With a {@link DurableConfigCopy}, a write returns only once the hash it made is
+ * kept there too, so that a write acknowledged survives Redis losing the hash right after it.
  */
 public class SysConfigRepository implements ConfigHash {
 
@@ -36,10 +37,17 @@ public class SysConfigRepository implements ConfigHash {
 
     private final StringRedisTemplate redis;
     private final RedisKeys keys;
+    private final DurableConfigCopy copy;
 
     public SysConfigRepository(StringRedisTemplate redis, RedisKeys keys) {
+        this(redis, keys, null);
+    }
+
+    /** @param copy where each write is kept before it returns; {@code null} for none */
+    public SysConfigRepository(StringRedisTemplate redis, RedisKeys keys, DurableConfigCopy copy) {
         this.redis = redis;
         this.keys = keys;
+        this.copy = copy;
     }
 
     /** Every field of the hash; empty when the hash does not exist. */
@@ -77,25 +85,36 @@ public class SysConfigRepository implements ConfigHash {
 
     /**
      * Sets ({@code value}) or removes ({@code null}) each field, advances {@code config.version} when
-     * anything changed, and announces it, in one atomic step.
+     * anything changed, and announces it, in one atomic step. With a durable copy, the hash as this step
+     * left it is then kept there before this returns; a database that does not answer fails nothing (the
+     * copy's own warning, and every instance keeps it again at its next read).
      *
      * @param expectedVersion write only if the hash is still at this version; {@code null} to write whatever it is
      * @return each field with the value it replaced ({@code null}: absent) and its new one, in the order given
      * @throws InvalidValueException when the hash is no longer at {@code expectedVersion}; nothing was written
      */
     public List<SysConfigChange> write(Map<String, String> writes, Long expectedVersion) {
-        List<String> arguments = new ArrayList<>(writes.size() * 3 + 2);
+        List<String> arguments = new ArrayList<>(writes.size() * 3 + 3);
         arguments.add(keys.configChangedChannel());
         arguments.add(expectedVersion == null ? "" : Long.toString(expectedVersion));
+        arguments.add(copy == null ? "" : "1");
         writes.forEach((field, value) -> {
             arguments.add(field);
             arguments.add(value == null ? "d" : "s");
             arguments.add(value == null ? "" : value);
         });
         List<?> reply = redis.execute(WRITE_FIELDS, List.of(keys.sysconfig()), arguments.toArray());
-        if (reply == null || reply.size() != 1 + 2 * writes.size()) {
+        int changesEnd = 1 + 2 * writes.size();
+        if (reply == null || reply.size() < changesEnd) {
             throw new InvalidValueException("ratelimit.config.changedSince", expectedVersion,
                     reply == null || reply.isEmpty() ? "?" : reply.get(0));
+        }
+        if (reply.size() > changesEnd) {
+            Map<String, String> written = new LinkedHashMap<>();
+            for (int i = changesEnd; i + 1 < reply.size(); i += 2) {
+                written.put(String.valueOf(reply.get(i)), String.valueOf(reply.get(i + 1)));
+            }
+            copy.keep(((Number) reply.get(0)).longValue(), written);
         }
         List<SysConfigChange> changes = new ArrayList<>(writes.size());
         int i = 1;

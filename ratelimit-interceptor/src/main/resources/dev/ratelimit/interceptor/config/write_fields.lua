@@ -6,16 +6,18 @@
 -- after a hash was lost and re-created is still newer than every copy kept from before the loss.
 -- KEYS[1]: the config hash
 -- ARGV[1]: the config-changed channel; ARGV[2]: the version the writer read, or '' to write whatever it is;
--- ARGV[3..]: field, 's' and the new value, or field, 'd' and '' to remove the field; ...
+-- ARGV[3]: '1' to have the whole hash returned after a change (for the durable copy), else '';
+-- ARGV[4..]: field, 's' and the new value, or field, 'd' and '' to remove the field; ...
 -- Returns {version} when ARGV[2] no longer holds (nothing written), else {version, then for each field
--- 1 and its previous value, or 0 and '' when it was absent}.
+-- 1 and its previous value, or 0 and '' when it was absent, then, when ARGV[3] asks and anything changed,
+-- every field and value of the hash as written}.
 local version = tonumber(redis.call('HGET', KEYS[1], 'config.version') or '0') or 0
 if ARGV[2] ~= '' and tonumber(ARGV[2]) ~= version then
     return {version}
 end
 local reply = {version}
 local changed = false
-for i = 3, #ARGV, 3 do
+for i = 4, #ARGV, 3 do
     local field, op, value = ARGV[i], ARGV[i + 1], ARGV[i + 2]
     local old = redis.call('HGET', KEYS[1], field)
     if old then
@@ -40,6 +42,11 @@ if changed then
     local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
     reply[1] = math.max(version + 1, now)
     redis.call('HSET', KEYS[1], 'config.version', string.format('%d', reply[1]))
-    redis.call('PUBLISH', ARGV[1], ARGV[3])
+    redis.call('PUBLISH', ARGV[1], ARGV[4])
+    if ARGV[3] == '1' then
+        for _, item in ipairs(redis.call('HGETALL', KEYS[1])) do
+            table.insert(reply, item)
+        end
+    end
 end
 return reply

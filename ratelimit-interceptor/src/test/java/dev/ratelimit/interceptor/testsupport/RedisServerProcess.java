@@ -143,14 +143,17 @@ public final class RedisServerProcess implements AutoCloseable {
      * Empties Redis as an operator who wants every app back to its declarations would: every key goes, and
      * the config hash is left with a {@code config.version} newer than any instance's snapshot, announced,
      * so that the instances take the empty config instead of putting their rules back (what they do with a
-     * hash that vanished) and merge their declarations again.
+     * hash that vanished) and merge their declarations again. The flush and the new version in one
+     * transaction: instances told of the flush at once (they track the hash) never read it vanished.
      */
-    public void emptyAll() {
+    public synchronized void emptyAll() {
         RedisCommands<String, String> redis = commands();
-        redis.flushall();
         List<String> time = redis.time();
         long now = Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
-        redis.hset("ratelimit:sysconfig", "config.version", Long.toString(now + 1));
+        redis.multi();
+        redis.flushall();
+        redis.hset("ratelimit:sysconfig", "config.version", Long.toString(now + 1000));
+        redis.exec();
         redis.publish("ratelimit:config-changed", "emptied");
     }
 
