@@ -365,8 +365,8 @@ public class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(SysConfigRepository.class)
-    SysConfigEditor rateLimitSysConfigEditor(SysConfigRepository repository) {
-        return new SysConfigEditor(repository, Clock.systemUTC());
+    SysConfigEditor rateLimitSysConfigEditor(SysConfigRepository repository, EndpointCatalog catalog) {
+        return new SysConfigEditor(repository, Clock.systemUTC(), catalog::declares);
     }
 
     /** This app's rules as a document, exported and imported from code. */

@@ -25,6 +25,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -46,15 +47,26 @@ public class SysConfigEditor {
     private final SysConfigRepository repository;
     private final Clock clock;
     private final Consumer<List<SysConfigWrite>> writeCheck;
+    private final Predicate<RuleId> declaredHere;
 
     public SysConfigEditor(SysConfigRepository repository, Clock clock) {
-        this(repository, clock, writes -> { });
+        this(repository, clock, rule -> false);
     }
 
-    private SysConfigEditor(SysConfigRepository repository, Clock clock, Consumer<List<SysConfigWrite>> writeCheck) {
+    /**
+     * @param declaredHere the rules this app declares, which may be edited before its declarations are merged
+     *                     into the hash (they are, once it is ready)
+     */
+    public SysConfigEditor(SysConfigRepository repository, Clock clock, Predicate<RuleId> declaredHere) {
+        this(repository, clock, writes -> { }, declaredHere);
+    }
+
+    private SysConfigEditor(SysConfigRepository repository, Clock clock, Consumer<List<SysConfigWrite>> writeCheck,
+                            Predicate<RuleId> declaredHere) {
         this.repository = repository;
         this.clock = clock;
         this.writeCheck = writeCheck;
+        this.declaredHere = declaredHere;
     }
 
     /**
@@ -67,7 +79,7 @@ public class SysConfigEditor {
         return new SysConfigEditor(repository, clock, writes -> {
             writeCheck.accept(writes);
             check.accept(writes);
-        });
+        }, declaredHere);
     }
 
     /** Changes to be written together. */
@@ -586,13 +598,13 @@ public class SysConfigEditor {
         /**
          * A rule whose knobs, plans or exceptions are about to be set: an id fit for a field, of a rule that
          * something declares, so that no field is written for a rule that does not exist: an app declares it
-         * (its {@code declared.*} knobs are in the hash), or it is a {@code dyn} rule (its field is in the hash
-         * or in this edit), or a {@code dynuri} pattern's switch in a module.
+         * (this one, or one whose {@code declared.*} knobs are in the hash), or it is a {@code dyn} rule (its field
+         * is in the hash or in this edit), or a {@code dynuri} pattern's switch in a module.
          */
         private RuleId declaredId(RuleId rule) {
             checkedId(rule);
             String dynUri = SysConfigFields.dynUri(rule.rule());
-            if (!hash().containsKey(SysConfigFields.declared(Knob.CHECK.field(rule)))
+            if (!declaredHere.test(rule) && !hash().containsKey(SysConfigFields.declared(Knob.CHECK.field(rule)))
                     && !holds(SysConfigFields.dyn(rule)) && !(rule.rule().startsWith("/") && holds(dynUri))) {
                 throw new InvalidValueException("ratelimit.config.undeclaredRule", LimitSpec.abbreviate(rule.toString()));
             }

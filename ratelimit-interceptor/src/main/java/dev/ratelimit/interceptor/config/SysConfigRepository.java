@@ -91,7 +91,9 @@ public class SysConfigRepository implements ConfigHash {
      *
      * @param expectedVersion write only if the hash is still at this version; {@code null} to write whatever it is
      * @return each field with the value it replaced ({@code null}: absent) and its new one, in the order given
-     * @throws InvalidValueException when the hash is no longer at {@code expectedVersion}; nothing was written
+     * @throws InvalidValueException when the hash is no longer at {@code expectedVersion}, or is not in Redis (lost,
+     *                               and about to be put back by the instances; or no app has started yet): nothing
+     *                               was written
      */
     public List<SysConfigChange> write(Map<String, String> writes, Long expectedVersion) {
         List<String> arguments = new ArrayList<>(writes.size() * 3 + 3);
@@ -104,6 +106,9 @@ public class SysConfigRepository implements ConfigHash {
             arguments.add(value == null ? "" : value);
         });
         List<?> reply = redis.execute(WRITE_FIELDS, List.of(keys.sysconfig()), arguments.toArray());
+        if (reply != null && reply.size() == 1 && Long.valueOf(-1).equals(reply.get(0))) {
+            throw new InvalidValueException("ratelimit.config.hashMissing");
+        }
         int changesEnd = 1 + 2 * writes.size();
         if (reply == null || reply.size() < changesEnd) {
             throw new InvalidValueException("ratelimit.config.changedSince", expectedVersion,

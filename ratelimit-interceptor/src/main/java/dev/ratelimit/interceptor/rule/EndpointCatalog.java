@@ -193,6 +193,18 @@ public final class EndpointCatalog {
         return version.get();
     }
 
+    /** Whether an endpoint of this app declares the rule: an annotation's, or a rule defined in code. */
+    public boolean declares(RuleId rule) {
+        for (Endpoint endpoint : endpoints()) {
+            for (LimitDefinition limit : endpoint.limits()) {
+                if (limit.id().equals(rule)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** All registered endpoints, ordered by id. */
     public List<Endpoint> endpoints() {
         List<Endpoint> all = new ArrayList<>(endpoints.values());

@@ -8,9 +8,15 @@
 -- ARGV[1]: the config-changed channel; ARGV[2]: the version the writer read, or '' to write whatever it is;
 -- ARGV[3]: '1' to have the whole hash returned after a change (for the durable copy), else '';
 -- ARGV[4..]: field, 's' and the new value, or field, 'd' and '' to remove the field; ...
--- Returns {version} when ARGV[2] no longer holds (nothing written), else {version, then for each field
+-- Returns {-1} when the hash does not exist (nothing written): a hash Redis lost is put back by the
+-- instances from their copies at once, and a write made before would be a hash of its own fields alone,
+-- newer than every copy, which the instances would then adopt: the operators' other values lost. Returns
+-- {version} when ARGV[2] no longer holds (nothing written), else {version, then for each field
 -- 1 and its previous value, or 0 and '' when it was absent, then, when ARGV[3] asks and anything changed,
 -- every field and value of the hash as written}.
+if redis.call('EXISTS', KEYS[1]) == 0 then
+    return {-1}
+end
 local version = tonumber(redis.call('HGET', KEYS[1], 'config.version') or '0') or 0
 if ARGV[2] ~= '' and tonumber(ARGV[2]) ~= version then
     return {version}

@@ -143,6 +143,7 @@ class RuleSnapshotHolderTest {
      */
     @Test
     void twoInstancesWithDifferentSnapshotsEndWithTheNewer() {
+        declareRule();
         RuleSnapshotHolder behind = holder();
         RuleSnapshotHolder current = holder();
         editor.setDynamicRule(RuleId.of("m", "C.open"), "1/60");
@@ -180,6 +181,7 @@ class RuleSnapshotHolderTest {
 
     @Test
     void aFailedRefreshKeepsTheLastGoodSnapshotAndAFirstLoadThatFailsTheDefaults() {
+        declareRule();
         editor.setGlobalSwitch(false);
         RuleSnapshotHolder holder = holder();
         RuleSnapshotHolder fresh = holder();
@@ -199,7 +201,10 @@ class RuleSnapshotHolderTest {
         assertThat(fresh.current()).isEqualTo(RuleSnapshot.defaults());
     }
 
-    /** What the app that declares the rule merges into the hash at start-up, in part. */
+    /**
+     * What the app that declares the rule merges into the hash at start-up, in part: an editor writes to no hash
+     * that Redis does not hold.
+     */
     private static void declareRule() {
         redis.commands().hset(HASH, SysConfigFields.declared(Knob.CHECK.field(RULE)), "1");
     }

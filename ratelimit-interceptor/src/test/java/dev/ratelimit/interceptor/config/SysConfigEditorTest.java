@@ -79,6 +79,8 @@ class SysConfigEditorTest {
     @BeforeEach
     void emptyRedis() throws InterruptedException {
         redis.commands().del(HASH);
+        // What every app writes at start-up: a hash Redis does not hold is written by no editor (see below).
+        redis.commands().hset(HASH, "config.version", "1");
         // Announcements of the previous test may still be on their way; they all come before this one.
         redis.commands().publish(CHANNEL, "-- next test --");
         while (!nextAnnouncement().equals("-- next test --")) {
@@ -238,7 +240,7 @@ class SysConfigEditorTest {
         assertRefused(() -> editor.setRuleSwitch(RuleId.of("shop", "/never/**"), false), "'shop./never/**': no app "
                 + "declares this rule, and the config has no dyn or dynuri rule of this name");
         assertThat(redis.commands().hgetall(HASH)).containsOnlyKeys("shop.Gone.away.count",
-                "declared.shop.Other.rule.check");
+                "declared.shop.Other.rule.check", "config.version");
 
         assertThat(editor.edit().removeKnob(nobodys, Knob.COUNT).apply()).as("what is left of it can be removed")
                 .containsExactly(new SysConfigChange("shop.Gone.away.count", "9", null));
@@ -310,9 +312,27 @@ class SysConfigEditorTest {
                 "shop.A.b: count 9007199254740993 per 1 s is too large: at most 9007199254740 per 1 s");
         assertRefused(() -> editor.resetToDeclared(RuleId.of("shop", "X.y")), "'shop.X.y': no app declares this rule");
 
-        assertThat(redis.commands().hkeys(HASH)).containsExactly("declared.shop.A.b.check");
+        assertThat(redis.commands().hkeys(HASH)).containsExactlyInAnyOrder("config.version", "declared.shop.A.b.check");
         editor.setLogSwitch(false);
         assertThat(nextAnnouncement()).as("the first announcement after the refused writes").isEqualTo("log.check");
+    }
+
+    /**
+     * A hash Redis lost (a flush, a restart without persistence, an eviction) is put back by the instances from
+     * their copies; a write before that would be a hash of its own field alone, newer than every copy, which the
+     * instances would adopt. So no write is made to a hash that is not there.
+     */
+    @Test
+    void aWriteToAHashRedisDoesNotHoldIsRefusedAndWritesNothing() {
+        redis.commands().del(HASH);
+
+        assertRefused(() -> editor.setGlobalSwitch(false), "the config is not in Redis (Redis lost it, or no app has "
+                + "started yet): nothing was written, so that the operators' other values are not lost; the "
+                + "instances put it back at once, so retry in a moment");
+        assertRefused(() -> editor.deny(DenyList.Kind.USER, "mallory", null, ""), "the config is not in Redis (Redis "
+                + "lost it, or no app has started yet): nothing was written, so that the operators' other values are "
+                + "not lost; the instances put it back at once, so retry in a moment");
+        assertThat(redis.commands().exists(HASH)).isZero();
     }
 
     @Test
