@@ -15,6 +15,7 @@ import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import java.io.UncheckedIOException;
 import java.lang.reflect.RecordComponent;
+import java.net.URI;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -33,6 +35,7 @@ import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -64,6 +67,9 @@ class ConsolePagesMatrixTest {
     private static final Duration WRITTEN = Duration.ofSeconds(20);
     private static final Pattern LINK = Pattern.compile("href=\"(" + CONSOLE + "[^\"#]*)\"");
     /** How a listing is sorted and paged: a link that only orders a listing already read differently is read once. */
+    /** The fields of a page's forms. */
+    private static final Pattern FIELD = Pattern.compile("<(?:input|select|textarea)[^>]* name=\"([^\"]+)\"");
+    private static final String FORGED = "Call 555-0100 now";
     private static final Pattern ORDER = Pattern.compile("\\b(sort|dir|page)=[^&]*");
 
     private static RedisServerProcess redis;
@@ -130,6 +136,53 @@ class ConsolePagesMatrixTest {
         List<String> logged = new ArrayList<>(errors.errors());
         logged.removeAll(before);
         assertThat(logged).as("logged at ERROR").isEmpty();
+    }
+
+    /**
+     * A link cannot make a page say something, nor fill in its forms: each page with every note a redirect
+     * can carry and every field of its forms as typed, unsigned, shows none of it.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"admin", VIEWER})
+    void noPageShowsTheNotesOrTypedValuesOfALink(String user) {
+        ConsoleSession session = signedIn(user, user.equals(VIEWER) ? VIEWER_PASSWORD : ConsoleSession.PASSWORD);
+        Map<String, String> onePerPath = new TreeMap<>();
+        consolePages().forEach(page -> onePerPath.putIfAbsent(page.replaceFirst("\\?.*", ""), page));
+        Map<String, String> shown = new TreeMap<>();
+        onePerPath.values().forEach(page -> {
+            QueryString forged = QueryString.of();
+            PageNotes.NAMES.forEach(name -> forged.add(name, name.equals(PageNotes.REFUSED) ? "console.error.refused" : FORGED));
+            Set<String> fields = new TreeSet<>();
+            Matcher field = FIELD.matcher(session.get(page).body());
+            while (field.find()) {
+                fields.add(field.group(1));
+            }
+            fields.forEach(name -> forged.add(PageNotes.TYPED + name, FORGED));
+            HttpResponse<String> answer = session.get(forged.appendTo(page));
+            if (answer.statusCode() != 200 || answer.body().contains(FORGED)) {
+                shown.put(page, answer.statusCode() + (answer.body().contains(FORGED) ? " shows the link's text" : ""));
+            }
+        });
+
+        assertThat(onePerPath).as("pages").containsKeys(CONSOLE + "/rules", CONSOLE + "/blocked", CONSOLE + "/deny-list");
+        assertThat(shown).isEmpty();
+    }
+
+    /** The console's own redirect shows its note to the operator who posted, and to nobody who follows the link. */
+    @Test
+    void aRefusalShowsToTheOperatorWhoPostedOnly() {
+        ConsoleSession admin = signedIn("admin", ConsoleSession.PASSWORD);
+        admin.get(CONSOLE + "/deny-list");
+        HttpResponse<String> refused = admin.post(CONSOLE + "/deny-list/add", "kind", "ip", "target", "not-an-address",
+                "duration", "1h");
+        String location = refused.headers().firstValue("Location").orElseThrow();
+
+        assertThat(admin.follow(refused).body()).contains("&#39;not-an-address&#39; is not an IP address")
+                .contains("value=\"not-an-address\"");
+        HttpResponse<String> followed = signedIn(VIEWER, VIEWER_PASSWORD).get(URI.create(location).getRawPath() + "?"
+                + URI.create(location).getRawQuery());
+        assertThat(followed.statusCode()).isEqualTo(200);
+        assertThat(followed.body()).doesNotContain("not-an-address");
     }
 
     /** The status of a page, or how its answer broke off; the console links of an HTML page go to {@code links}. */

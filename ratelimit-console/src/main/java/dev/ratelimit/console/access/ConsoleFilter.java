@@ -1,5 +1,6 @@
 package dev.ratelimit.console.access;
 
+import dev.ratelimit.console.PageNotes;
 import dev.ratelimit.interceptor.identity.TrustedProxyResolver;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -8,6 +9,7 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.Enumeration;
@@ -97,6 +99,7 @@ public class ConsoleFilter extends OncePerRequestFilter {
         response.setHeader("Cache-Control", "no-store");
         request.setAttribute(OPERATOR_ATTRIBUTE, operator);
         request.setAttribute(CSRF_ATTRIBUTE, signer.sign(csrf));
+        PageNotes.attach(secured, signer, operator.name(), Clock.systemUTC());
         chain.doFilter(secured, response);
     }
 

@@ -3,7 +3,7 @@ package dev.ratelimit.console.denylist;
 import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.Operators;
-import dev.ratelimit.console.QueryString;
+import dev.ratelimit.console.PageNotes;
 import dev.ratelimit.console.Refusal;
 import dev.ratelimit.console.audit.AuditEntry;
 import dev.ratelimit.console.audit.AuditTrail;
@@ -107,9 +107,9 @@ public class DenyListController {
             Instant end = end(duration, until);
             changes = editor.applyAll(Operators.of(request), config -> config.deny(denied, target, end, note));
         } catch (IllegalArgumentException e) {
-            return Refusal.redirect(page, e, typed);
+            return Refusal.redirect(request, page, e, typed);
         }
-        return "redirect:" + QueryString.of().add("added", changes.get(0).field()).appendTo(page);
+        return PageNotes.of(request).redirect(page, PageNotes.ADDED, changes.get(0).field());
     }
 
     /** Removes an entry, named as the list shows it. */
@@ -119,9 +119,9 @@ public class DenyListController {
             DenyList.Kind denied = kind(kind);
             editor.apply(Operators.of(request), config -> config.undeny(denied, target));
         } catch (IllegalArgumentException e) {
-            return Refusal.redirect(page, e, Map.of());
+            return Refusal.redirect(request, page, e, Map.of());
         }
-        return "redirect:" + QueryString.of().add("removed", target).appendTo(page);
+        return PageNotes.of(request).redirect(page, PageNotes.REMOVED, target);
     }
 
     private DenyLine line(DenyList.Entry entry, AuditEntry added) {
