@@ -185,6 +185,32 @@ class ConsolePagesMatrixTest {
         assertThat(followed.body()).doesNotContain("not-an-address");
     }
 
+    /**
+     * An address of the console that is no page, or a form visited, answers the console's own error page to
+     * a browser, and Spring Boot's JSON to a client that asks for it; nothing is logged at ERROR.
+     */
+    @Test
+    void anAddressThatIsNoPageAnswersTheConsolesErrorPage() {
+        ConsoleSession browser = new ConsoleSession(FixtureApplication.port(app), Map.of("Accept", "text/html"));
+        browser.login("admin", ConsoleSession.PASSWORD);
+        List<String> before = errors.errors();
+        Map<String, String> meanings = Map.of(CONSOLE + "/no-such-page", "There is no such page in the console.",
+                CONSOLE + "//rules", "There is no such page in the console.",
+                CONSOLE + "/blocked/unblock", "This address takes a form of the console, not a visit.");
+
+        meanings.forEach((address, meaning) -> {
+            HttpResponse<String> page = browser.get(address);
+            assertThat(page.statusCode()).as(address).isIn(404, 405);
+            assertThat(page.body()).as(address).contains("<h1>Error " + page.statusCode() + "</h1>").contains(meaning)
+                    .contains("href=\"" + CONSOLE + "/\"").contains(CONSOLE + "/assets/console.css");
+        });
+        HttpResponse<String> json = signedIn("admin", ConsoleSession.PASSWORD).get(CONSOLE + "/no-such-page");
+        assertThat(json.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/json");
+        List<String> logged = new ArrayList<>(errors.errors());
+        logged.removeAll(before);
+        assertThat(logged).isEmpty();
+    }
+
     /** The status of a page, or how its answer broke off; the console links of an HTML page go to {@code links}. */
     private static String read(Supplier<HttpResponse<String>> page, Set<String> links) {
         try {

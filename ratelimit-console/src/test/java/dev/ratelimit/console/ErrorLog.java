@@ -10,14 +10,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.LoggerFactory;
 
 /** What the apps of this JVM log at ERROR while it is open, whatever the logger: a page that failed is one. */
-final class ErrorLog extends AppenderBase<ILoggingEvent> implements AutoCloseable {
+public final class ErrorLog extends AppenderBase<ILoggingEvent> implements AutoCloseable {
 
     private final List<String> errors = new CopyOnWriteArrayList<>();
 
     private ErrorLog() {
     }
 
-    static ErrorLog capture() {
+    public static ErrorLog capture() {
         ErrorLog log = new ErrorLog();
         log.setName("console-test-errors");
         log.start();
@@ -34,7 +34,7 @@ final class ErrorLog extends AppenderBase<ILoggingEvent> implements AutoCloseabl
     }
 
     /** The errors logged so far, each with its logger and stack trace. */
-    List<String> errors() {
+    public List<String> errors() {
         return List.copyOf(errors);
     }
 
