@@ -33,9 +33,14 @@ public final class ErrorLog extends AppenderBase<ILoggingEvent> implements AutoC
         }
     }
 
-    /** The errors logged so far, each with its logger and stack trace. */
-    public List<String> errors() {
-        return List.copyOf(errors);
+    /** How many errors were logged so far: what {@link #since} counts from. */
+    public int mark() {
+        return errors.size();
+    }
+
+    /** The errors logged after {@code mark}, each with its logger and stack trace. */
+    public List<String> since(int mark) {
+        return List.copyOf(errors.subList(mark, errors.size()));
     }
 
     @Override
