@@ -22,7 +22,8 @@ import org.springframework.web.util.UrlPathHelper;
 /**
  * Guards every console request: picks the language, lets assets and the login page through, asks the
  * {@link ConsoleAccessPolicy} who the operator is (to the login page or 403 when nobody), and rejects
- * any state-changing request without the CSRF token of the operator's session. Every answer carries a
+ * any state-changing request without the CSRF token of the operator's session; the request then gets the
+ * operator's {@link PageNotes}, signed by the same key as the token. Every answer carries a
  * Content-Security-Policy that the console's pages satisfy (scripts and styles from the console only,
  * nothing inline) and the other security headers; behind a trusted proxy that terminated TLS the
  * request counts as secure (so cookies are {@code Secure}). It touches no request outside the console
