@@ -3,6 +3,7 @@ package dev.ratelimit.consoleapp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.console.ConsoleSession;
+import dev.ratelimit.console.ErrorLog;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.fixture.AlgorithmController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
@@ -37,9 +38,11 @@ class ConsoleApplicationTest {
     private static RedisServerProcess redis;
     private static List<ConfigurableApplicationContext> apps;
     private static ConfigurableApplicationContext console;
+    private static ErrorLog errors;
 
     @BeforeAll
     static void start() {
+        errors = ErrorLog.capture();
         redis = RedisServerProcess.start();
         apps = MODULES.stream().map(module -> OtherApps.start(redis.port(), module, SHARED_LOG)).toList();
         console = ConsoleApplication.application().run("--server.port=0",
@@ -49,6 +52,7 @@ class ConsoleApplicationTest {
     @AfterAll
     static void stop() {
         console.close();
+        errors.close();
         apps.forEach(ConfigurableApplicationContext::close);
         redis.close();
     }
@@ -89,6 +93,30 @@ class ConsoleApplicationTest {
                 .until(() -> session.get(CONSOLE + "/blocked").body(),
                         body -> MODULES.stream().allMatch(module -> body.contains(module + ".AlgorithmController.fixedWindow")));
         assertThat(blocked).contains("eve");
+    }
+
+    /**
+     * Spring Security is on the console app's classpath (for single sign-on), and its firewall rejects some
+     * malformed addresses (a doubled slash, a {@code ;} parameter, an encoded {@code %}, line break or
+     * {@code ;}, a {@code .} segment) before the console sees them. Kept, as a firewall is kept: the answer is
+     * 400, which is what such an address is, with the console's own error page for a browser instead of the
+     * white-label page, Spring Boot's JSON for other clients, and nothing logged at ERROR.
+     */
+    @Test
+    void anAddressTheFirewallRejectsAnswersTheConsolesErrorPage() {
+        HttpProbe http = new HttpProbe(FixtureApplication.port(console));
+        int before = errors.mark();
+        for (String address : List.of("//rules", "/rules;jsessionid=1", "/%25", "/logs%0a", "/./rules", "/rules%3Bx")) {
+            HttpResponse<String> page = http.get(CONSOLE + address, "Accept", "text/html");
+
+            assertThat(page.statusCode()).as(address).isEqualTo(400);
+            assertThat(page.body()).as(address).contains("<h1>Error 400</h1>")
+                    .contains("The console cannot read this address: look for a doubled slash")
+                    .contains("href=\"" + CONSOLE + "/\"").doesNotContain("Whitelabel");
+            assertThat(http.get(CONSOLE + address).headers().firstValue("Content-Type").orElseThrow()).as(address)
+                    .startsWith("application/json");
+        }
+        assertThat(errors.since(before)).isEmpty();
     }
 
     private static JsonNode live(ConsoleSession session) {

@@ -15,8 +15,8 @@ import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.servlet.ModelAndView;
 
 /**
- * What every console page needs: its base path, the operator, the CSRF token, the language menu and the
- * live spans; and the page of a change the operator's role refused.
+ * What every console page needs: its base path, the operator, the CSRF token, the language menu, the
+ * live spans and the notes of a form's redirect; and the page of a change the operator's role refused.
  */
 @ControllerAdvice(basePackages = "dev.ratelimit.console")
 public class ConsoleModel {
@@ -40,6 +40,12 @@ public class ConsoleModel {
     @ModelAttribute("csrf")
     public Object csrf(HttpServletRequest request) {
         return request.getAttribute(ConsoleFilter.CSRF_ATTRIBUTE);
+    }
+
+    /** What the redirect of a form tells the page, when the console signed it for this operator. */
+    @ModelAttribute("notes")
+    public PageNotes notes(HttpServletRequest request) {
+        return PageNotes.of(request);
     }
 
     /** The spans the live charts offer (overview and rule page). */

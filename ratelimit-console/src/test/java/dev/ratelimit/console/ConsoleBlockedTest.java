@@ -10,6 +10,8 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.poi.xssf.usermodel.XSSFWorkbook;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
@@ -29,6 +31,9 @@ class ConsoleBlockedTest {
     private static final Duration LISTED = Duration.ofSeconds(15);
     private static final Duration UNBLOCKED_EVERYWHERE = Duration.ofSeconds(1);
     private static final Duration DENIED_EVERYWHERE = Duration.ofSeconds(1);
+    private static final String SYSCONFIG = "ratelimit:sysconfig";
+    /** Entries the deny-list page lists at once. */
+    private static final int PER_PAGE = 500;
 
     private static ConsoleInstances instances;
 
@@ -132,6 +137,59 @@ class ConsoleBlockedTest {
         console.post(CONSOLE + "/deny-list/remove", "kind", "ip", "target", "2001:db8::/48");
     }
 
+    /**
+     * A note the entry cannot keep (a line break, more than 200 characters) is refused with the reason, and
+     * comes back whole in a field that keeps line breaks: a one-line input drops them and its maxlength cuts a
+     * paste, both without a word.
+     */
+    @Test
+    void aNoteWithALineBreakOrTooLongIsRefusedAndComesBackAsTyped() {
+        ConsoleSession console = instances.signedIn(0);
+        console.get(CONSOLE + "/deny-list");
+        for (String note : new String[] {"scraping /api/search\nsince 09:00", "x".repeat(201)}) {
+            HttpResponse<String> refused = console.post(CONSOLE + "/deny-list/add", "kind", "user", "target", "noted",
+                    "duration", "1h", "note", note);
+
+            String page = console.follow(refused).body();
+            assertThat(page).contains("a note is one line of at most 200 characters: no line breaks or other control characters")
+                    .contains("<textarea name=\"note\" rows=\"1\" cols=\"32\">" + note + "</textarea>")
+                    .doesNotContain("maxlength");
+            assertThat(between(page, "id=\"deny-list\"", "</table>")).doesNotContain("noted");
+        }
+    }
+
+    /** More entries than a page lists: each page lists its part, says which, and links the others; every entry is reached. */
+    @Test
+    void aLongDenyListIsListedPageByPage() {
+        Map<String, String> fields = new TreeMap<>();
+        for (int i = 0; i < 2 * PER_PAGE + 201; i++) {
+            fields.put(String.format("deny.user.paged-%04d", i), "forever paged");
+        }
+        instances.redis().commands().hset(SYSCONFIG, fields);
+        try {
+            ConsoleSession console = instances.signedIn(0);
+
+            String first = console.get(CONSOLE + "/deny-list").body();
+            assertThat(first).contains("In force: 1,201").contains("Entries 1 to 500 of 1,201")
+                    .contains("href=\"/ratelimit-console/deny-list?page=2\"").contains("Page 1 of 3")
+                    .doesNotContain("deny-list?page=0");
+            assertThat(listed(first)).isEqualTo(PER_PAGE);
+            String last = console.get(CONSOLE + "/deny-list?page=3").body();
+            assertThat(last).contains("Entries 1,001 to 1,201 of 1,201").contains("paged-1200")
+                    .contains("href=\"/ratelimit-console/deny-list?page=2\"").doesNotContain("deny-list?page=4");
+            assertThat(listed(last)).isEqualTo(201);
+            assertThat(console.get(CONSOLE + "/deny-list?page=99").body()).as("beyond the last: the last")
+                    .contains("Entries 1,001 to 1,201 of 1,201");
+            for (String bad : new String[] {"0", "-4", "two", ""}) {
+                HttpResponse<String> page = console.get(CONSOLE + "/deny-list?page=" + bad);
+                assertThat(page.statusCode()).as(bad).isEqualTo(200);
+                assertThat(page.body()).as(bad).contains("Entries 1 to 500 of 1,201");
+            }
+        } finally {
+            instances.redis().commands().hdel(SYSCONFIG, fields.keySet().toArray(String[]::new));
+        }
+    }
+
     @Test
     void aCraftedMemberIsRefusedAndAnAnonymousPostNeverUnblocks() {
         ConsoleSession console = instances.signedIn(1);
@@ -151,6 +209,11 @@ class ConsoleBlockedTest {
     void thePageInJapanese() {
         ConsoleSession console = instances.signedIn(0);
         assertThat(console.get(CONSOLE + "/blocked?lang=ja").body()).contains("遮断中のクライアント");
+    }
+
+    /** The entries of the test's long list a page of the deny list shows. */
+    private static int listed(String page) {
+        return occurrences(between(page, "id=\"deny-list\"", "</table>"), "<td class=\"wrap\">paged-");
     }
 
     private static String between(String text, String from, String to) {

@@ -35,6 +35,10 @@ final class ConsoleInstances implements AutoCloseable {
         return FixtureApplication.port(app(index));
     }
 
+    RedisServerProcess redis() {
+        return redis;
+    }
+
     HttpProbe probe(int index) {
         return new HttpProbe(port(index));
     }

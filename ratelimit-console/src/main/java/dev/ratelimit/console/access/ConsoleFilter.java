@@ -1,5 +1,6 @@
 package dev.ratelimit.console.access;
 
+import dev.ratelimit.console.PageNotes;
 import dev.ratelimit.interceptor.identity.TrustedProxyResolver;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -8,6 +9,7 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.Enumeration;
@@ -20,7 +22,8 @@ import org.springframework.web.util.UrlPathHelper;
 /**
  * Guards every console request: picks the language, lets assets and the login page through, asks the
  * {@link ConsoleAccessPolicy} who the operator is (to the login page or 403 when nobody), and rejects
- * any state-changing request without the CSRF token of the operator's session. Every answer carries a
+ * any state-changing request without the CSRF token of the operator's session; the request then gets the
+ * operator's {@link PageNotes}, signed by the same key as the token. Every answer carries a
  * Content-Security-Policy that the console's pages satisfy (scripts and styles from the console only,
  * nothing inline) and the other security headers; behind a trusted proxy that terminated TLS the
  * request counts as secure (so cookies are {@code Secure}). It touches no request outside the console
@@ -97,6 +100,7 @@ public class ConsoleFilter extends OncePerRequestFilter {
         response.setHeader("Cache-Control", "no-store");
         request.setAttribute(OPERATOR_ATTRIBUTE, operator);
         request.setAttribute(CSRF_ATTRIBUTE, signer.sign(csrf));
+        PageNotes.attach(secured, signer, operator.name(), Clock.systemUTC());
         chain.doFilter(secured, response);
     }
 

@@ -1,6 +1,7 @@
 package dev.ratelimit.console.autoconfigure;
 
 import dev.ratelimit.apiindex.ApiIndexRepository;
+import dev.ratelimit.console.ConsoleErrorPages;
 import dev.ratelimit.console.ConsoleModel;
 import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.access.ConsoleAccessPolicy;
@@ -40,13 +41,16 @@ import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.MessageSource;
+import org.springframework.boot.webmvc.autoconfigure.error.ErrorViewResolver;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.config.annotation.ResourceHandlerRegistry;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
@@ -209,6 +213,18 @@ public class ConsoleAutoConfiguration {
     /** The limiter's trusted-proxy rules: the console reads client addresses and HTTPS only through them. */
     private static TrustedProxyResolver trusted(ObjectProvider<TrustedProxyResolver> proxies) {
         return proxies.getIfAvailable(() -> new TrustedProxyResolver(List.of()));
+    }
+
+    /** The console's error page at its addresses, where Spring Boot's error handling is on. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(ErrorViewResolver.class)
+    static class ErrorPages {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ConsoleErrorPages ratelimitConsoleErrorPages(ConsoleProperties properties) {
+            return new ConsoleErrorPages(properties);
+        }
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package dev.ratelimit.console.autoconfigure;
 
+import dev.ratelimit.console.PageNotes;
 import dev.ratelimit.console.audit.AuditMapper;
 import dev.ratelimit.interceptor.instance.RunningInstance;
 import dev.ratelimit.interceptor.log.database.MapperHints;
@@ -17,7 +18,7 @@ import org.springframework.context.annotation.ClassPathScanningCandidateComponen
  * ECharts script it serves, the audit mapper, and the types its pages read in their templates (Thymeleaf's
  * SpEL calls their accessors by reflection). The console's own model types are every record and enum
  * of its packages, found when the hints are made, so that a page's new type needs no line here; the
- * starter's types a page shows that no other hint covers are named.
+ * starter's types a page shows that no other hint covers, and the notes of a redirect, are named.
  */
 class ConsoleRuntimeHints implements RuntimeHintsRegistrar {
 
@@ -31,7 +32,7 @@ class ConsoleRuntimeHints implements RuntimeHintsRegistrar {
                 .registerPattern(ConsoleAutoConfiguration.ECHARTS_DIST.substring("classpath:/".length())
                         + "echarts.min.js");
         MapperHints.register(hints, AuditMapper.class, AuditMapper.AuditRow.class);
-        hints.reflection().registerTypes(TypeReference.listOf(LogPage.class, HourCount.class, RunningInstance.class),
+        hints.reflection().registerTypes(TypeReference.listOf(LogPage.class, HourCount.class, RunningInstance.class, PageNotes.class),
                 type -> type.withMembers(MemberCategory.INVOKE_PUBLIC_METHODS));
         ClassPathScanningCandidateComponentProvider models = new ClassPathScanningCandidateComponentProvider(false);
         models.addIncludeFilter((reader, readers) -> reader.getClassMetadata().hasSuperClass()

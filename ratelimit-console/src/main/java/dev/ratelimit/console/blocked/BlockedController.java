@@ -4,7 +4,7 @@ import dev.ratelimit.apiindex.ApiIndexRepository;
 import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.Operators;
-import dev.ratelimit.console.QueryString;
+import dev.ratelimit.console.PageNotes;
 import dev.ratelimit.console.audit.AuditedEditor;
 import dev.ratelimit.console.logs.LogClock;
 import dev.ratelimit.interceptor.RateLimitExempt;
@@ -68,9 +68,9 @@ public class BlockedController {
             editor.change(Operators.of(request), module, unblockField(module, member), "blocked", "unblocked",
                     () -> blocked.unblock(module, member));
         } catch (IllegalArgumentException e) {
-            return "redirect:" + page + "?unknown";
+            return PageNotes.of(request).redirect(page, PageNotes.UNKNOWN, "");
         }
-        return "redirect:" + QueryString.of().add("unblocked", member).appendTo(page);
+        return PageNotes.of(request).redirect(page, PageNotes.UNBLOCKED, member);
     }
 
     /** The audit trail's field of an unblock; with a member's start, the start of the fields of its unblocks. */

@@ -3,7 +3,7 @@ package dev.ratelimit.console.denylist;
 import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.Operators;
-import dev.ratelimit.console.QueryString;
+import dev.ratelimit.console.PageNotes;
 import dev.ratelimit.console.Refusal;
 import dev.ratelimit.console.audit.AuditEntry;
 import dev.ratelimit.console.audit.AuditTrail;
@@ -42,7 +42,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 @RequestMapping(ConsolePaths.BASE)
 public class DenyListController {
 
-    /** The most entries the page lists: the list may hold 10,000, the actuator shows 100. */
+    /** Entries per page: the list may hold 10,000, every one of them reached page by page. */
     static final int SHOWN = 500;
 
     private final ConsoleRules rules;
@@ -62,17 +62,24 @@ public class DenyListController {
         this.page = properties.path() + "/deny-list";
     }
 
+    /** @param page the page of entries, from 1; one that is no number or out of range shows the nearest */
     @GetMapping("/deny-list")
-    public String denyList(Model model, HttpServletRequest request, HttpServletResponse response) {
+    public String denyList(@RequestParam(required = false) String page, Model model, HttpServletRequest request,
+                           HttpServletResponse response) {
         model.addAttribute("kinds", DenyList.Kind.values());
-        model.addAttribute("shown", SHOWN);
         model.addAttribute("bound", DenyList.MAX_ENTRIES);
         model.addAttribute("zone", clock.clock().getZone().getId());
         model.addAttribute("error", Refusal.message(request, messages));
         model.addAttribute("typed", Refusal.typed(request));
         try {
             List<DenyList.Entry> entries = rules.snapshot().denyList().entries();
-            List<DenyList.Entry> shown = entries.stream().limit(SHOWN).toList();
+            int pages = Math.max(1, (entries.size() + SHOWN - 1) / SHOWN);
+            int shownPage = Math.min(pages, pageNumber(page));
+            List<DenyList.Entry> shown = entries.subList((shownPage - 1) * SHOWN, Math.min(entries.size(), shownPage * SHOWN));
+            model.addAttribute("page", shownPage);
+            model.addAttribute("pages", pages);
+            model.addAttribute("first", (shownPage - 1) * SHOWN + 1);
+            model.addAttribute("last", (shownPage - 1) * SHOWN + shown.size());
             Map<String, AuditEntry> added = trail.latest(shown.stream()
                     .map(entry -> SysConfigFields.deny(entry.kind(), entry.target())).toList());
             model.addAttribute("size", entries.size());
@@ -82,9 +89,18 @@ public class DenyListController {
             response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
             model.addAttribute("redisError", e.getClass().getSimpleName());
             model.addAttribute("size", 0);
+            model.addAttribute("pages", 1);
             model.addAttribute("entries", List.of());
         }
         return "ratelimit-console/deny-list";
+    }
+
+    private static int pageNumber(String page) {
+        try {
+            return page == null ? 1 : Math.max(1, Integer.parseInt(page.strip()));
+        } catch (NumberFormatException e) {
+            return 1;
+        }
     }
 
     /**
@@ -107,9 +123,9 @@ public class DenyListController {
             Instant end = end(duration, until);
             changes = editor.applyAll(Operators.of(request), config -> config.deny(denied, target, end, note));
         } catch (IllegalArgumentException e) {
-            return Refusal.redirect(page, e, typed);
+            return Refusal.redirect(request, page, e, typed);
         }
-        return "redirect:" + QueryString.of().add("added", changes.get(0).field()).appendTo(page);
+        return PageNotes.of(request).redirect(page, PageNotes.ADDED, changes.get(0).field());
     }
 
     /** Removes an entry, named as the list shows it. */
@@ -119,9 +135,9 @@ public class DenyListController {
             DenyList.Kind denied = kind(kind);
             editor.apply(Operators.of(request), config -> config.undeny(denied, target));
         } catch (IllegalArgumentException e) {
-            return Refusal.redirect(page, e, Map.of());
+            return Refusal.redirect(request, page, e, Map.of());
         }
-        return "redirect:" + QueryString.of().add("removed", target).appendTo(page);
+        return PageNotes.of(request).redirect(page, PageNotes.REMOVED, target);
     }
 
     private DenyLine line(DenyList.Entry entry, AuditEntry added) {

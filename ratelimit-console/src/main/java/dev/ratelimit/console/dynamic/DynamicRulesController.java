@@ -3,6 +3,7 @@ package dev.ratelimit.console.dynamic;
 import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.Operators;
+import dev.ratelimit.console.PageNotes;
 import dev.ratelimit.console.Refusal;
 import dev.ratelimit.console.audit.AuditedEditor;
 import dev.ratelimit.console.rules.ConsoleRules;
@@ -130,9 +131,9 @@ public class DynamicRulesController {
                          Map<String, String> typed) {
         try {
             editor.apply(Operators.of(request), edit);
-            return "redirect:" + page + "?saved";
+            return PageNotes.of(request).redirect(page, PageNotes.SAVED, "");
         } catch (IllegalArgumentException e) {
-            return Refusal.redirect(page, e, typed);
+            return Refusal.redirect(request, page, e, typed);
         }
     }
 }

@@ -103,7 +103,7 @@ public class RuleFormsController {
         try {
             editor.apply(Operators.of(request), configEditor -> edit.apply(configEditor, RuleId.of(module, rule)));
         } catch (IllegalArgumentException e) {
-            return Refusal.redirect(page, e, typed);
+            return Refusal.redirect(request, page, e, typed);
         }
         return "redirect:" + page + anchor;
     }

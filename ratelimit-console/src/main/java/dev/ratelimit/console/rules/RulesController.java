@@ -3,6 +3,7 @@ package dev.ratelimit.console.rules;
 import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.Operators;
+import dev.ratelimit.console.PageNotes;
 import dev.ratelimit.console.Refusal;
 import dev.ratelimit.console.audit.AuditTrail;
 import dev.ratelimit.console.audit.AuditedEditor;
@@ -16,7 +17,6 @@ import dev.ratelimit.interceptor.config.RulesInForce;
 import dev.ratelimit.interceptor.config.SysConfigFields;
 import dev.ratelimit.interceptor.rule.RuleId;
 import jakarta.servlet.http.HttpServletRequest;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.springframework.context.MessageSource;
 import org.springframework.stereotype.Controller;
@@ -25,7 +25,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.util.UriUtils;
 
 /**
  * The annotated rules of every module, with their switch, count and window editable in place, what
@@ -37,6 +36,9 @@ import org.springframework.web.util.UriUtils;
 @RateLimitExempt
 @RequestMapping(ConsolePaths.BASE)
 public class RulesController {
+
+    /** The parameter of the import's redirect ({@link RulesDocumentController}). */
+    private static final String IMPORTED = "imported";
 
     private final ConsoleRules rules;
     private final AuditedEditor editor;
@@ -71,7 +73,19 @@ public class RulesController {
         model.addAttribute("ignored", snapshot.ignored());
         model.addAttribute("modules", RuleLines.of(inForce, audit, clock, typed));
         model.addAttribute("error", Refusal.message(request, messages));
+        model.addAttribute("imported", imported(request.getParameter(IMPORTED)));
         return "ratelimit-console/rules";
+    }
+
+    /**
+     * The number of fields an import changed, as its redirect says; that redirect is unsigned, so only a
+     * number is shown, never other text a link could carry.
+     */
+    private static Integer imported(String changed) {
+        if (changed == null || changed.isEmpty() || changed.length() > 9 || !changed.chars().allMatch(Character::isDigit)) {
+            return null;
+        }
+        return Integer.valueOf(changed);
     }
 
     @PostMapping("/rules/switches")
@@ -80,7 +94,7 @@ public class RulesController {
                            @RequestParam(defaultValue = "false") boolean shadow, HttpServletRequest request) {
         editor.applyAll(Operators.of(request), edit -> edit.edit().globalSwitch(global).logSwitch(log)
                 .globalMode(shadow ? RuleMode.SHADOW : RuleMode.ENFORCE).apply());
-        return "redirect:" + page + "?saved";
+        return PageNotes.of(request).redirect(page, PageNotes.SAVED, "");
     }
 
     /** Clients never limited; a list with an entry that does not parse is refused whole, and nothing is written. */
@@ -90,9 +104,9 @@ public class RulesController {
         try {
             editor.applyAll(Operators.of(request), edit -> edit.edit().whitelistIps(ips).whitelistUsers(users).apply());
         } catch (IllegalArgumentException e) {
-            return Refusal.redirect(page, e, Map.of("ips", ips, "users", users));
+            return Refusal.redirect(request, page, e, Map.of("ips", ips, "users", users));
         }
-        return "redirect:" + page + "?saved";
+        return PageNotes.of(request).redirect(page, PageNotes.SAVED, "");
     }
 
     /** Saves one rule in one atomic write: count and window checked together first, so a refused form changes nothing. */
@@ -107,10 +121,10 @@ public class RulesController {
             editor.applyAll(Operators.of(request), edit -> edit.edit().ruleLimit(id, count, interval)
                     .ruleSwitch(id, enabled).ruleMode(id, shadow ? RuleMode.SHADOW : RuleMode.ENFORCE).apply());
         } catch (IllegalArgumentException e) {
-            return Refusal.redirect(page, e, Map.of("module", module, "rule", rule, "count", count,
+            return Refusal.redirect(request, page, e, Map.of("module", module, "rule", rule, "count", count,
                     "interval", interval));
         }
-        return saved(id);
+        return PageNotes.of(request).redirect(page, PageNotes.SAVED, id);
     }
 
     /** Every knob of a rule back to what the app declares; later deploys change it again. */
@@ -121,13 +135,9 @@ public class RulesController {
             declared(id);
             editor.applyAll(Operators.of(request), edit -> edit.resetToDeclared(id));
         } catch (IllegalArgumentException e) {
-            return Refusal.redirect(page, e, Map.of());
+            return Refusal.redirect(request, page, e, Map.of());
         }
-        return saved(id);
-    }
-
-    private String saved(RuleId id) {
-        return "redirect:" + page + "?saved=" + UriUtils.encodeQueryParam(id.toString(), StandardCharsets.UTF_8);
+        return PageNotes.of(request).redirect(page, PageNotes.SAVED, id);
     }
 
     /** Only a rule some module declares can be edited here: fields of any other would apply to nothing. */

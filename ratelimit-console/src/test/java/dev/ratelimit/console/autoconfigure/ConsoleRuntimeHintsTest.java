@@ -2,6 +2,7 @@ package dev.ratelimit.console.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratelimit.console.PageNotes;
 import dev.ratelimit.console.audit.AuditMapper;
 import dev.ratelimit.console.logs.LogColumn;
 import dev.ratelimit.console.rules.RuleLine;
@@ -48,6 +49,7 @@ class ConsoleRuntimeHintsTest {
                     .withMemberCategory(MemberCategory.INVOKE_PUBLIC_METHODS)).as("%s", model).accepts(hints);
         }
         assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(LogPage.class, "rows")).accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(PageNotes.class, "first")).accepts(hints);
     }
 
     private void assertResourcesHinted(List<String> paths) {

@@ -24,6 +24,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.springframework.boot.actuate.endpoint.Sanitizer;
+import org.springframework.boot.actuate.endpoint.SanitizingFunction;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
@@ -31,7 +34,9 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
  * Actuator endpoint {@code ratelimit}: the config snapshot in force (version, age, switches, whitelist, deny list),
  * every rule in force as {@link RulesInForce} describes it, the store as it describes itself (its circuit and
  * near cache for Redis), the outcomes counted since the start, and the leases this instance holds. Read
- * only; expose it with {@code management.endpoints.web.exposure.include}.
+ * only; expose it with {@code management.endpoints.web.exposure.include}. The clients it names (whitelists,
+ * deny-list entries and their notes, exceptions, blocked clients) show as {@code management.endpoint.ratelimit.show-values}
+ * says ({@link ReportValues}), never by default.
  */
 @Endpoint(id = "ratelimit")
 public class RateLimitEndpoint {
@@ -50,16 +55,21 @@ public class RateLimitEndpoint {
     private final EvictionPolicy eviction;
     private final HeldLeases leases;
     private final Clock clock;
+    private final EndpointShowValues show;
+    private final Sanitizer sanitizer;
 
     /**
      * @param whitelist the whitelist of the properties; the config hash's is in the snapshot
      * @param blocked   {@code null} without Redis
      * @param eviction  {@code null} without a config hash in Redis
      * @param leases    the leases of this instance's requests running under concurrency limits
+     * @param show      who sees the clients it names
+     * @param sanitizing the app's {@link SanitizingFunction} beans, applied to those shown
      */
     public RateLimitEndpoint(String module, RuleCatalog catalog, RuleSnapshotHolder snapshots, RateLimitStore store,
                              OutcomeCounts counts, InterceptionLog log, Whitelist whitelist, BlockedClients blocked,
-                             EvictionPolicy eviction, HeldLeases leases, Clock clock) {
+                             EvictionPolicy eviction, HeldLeases leases, Clock clock, EndpointShowValues show,
+                             Iterable<SanitizingFunction> sanitizing) {
         this.module = module;
         this.catalog = catalog;
         this.snapshots = snapshots;
@@ -71,40 +81,57 @@ public class RateLimitEndpoint {
         this.eviction = eviction;
         this.leases = leases;
         this.clock = clock;
+        this.show = show;
+        this.sanitizer = new Sanitizer(sanitizing);
     }
 
+    /** Where there is no user to authorize (JMX): {@code when-authorized} shows the clients, as Spring Boot does. */
     @ReadOperation
     public Report report() {
-        Long dropped = log instanceof DroppedInterceptions drops ? drops.droppedInterceptions() : null;
-        RulesInForce rules = catalog.current();
-        return new Report(module, snapshot(rules.snapshot()), denyList(rules.snapshot().denyList()), rules.rules(),
-                store.describe(), counts.snapshot(), dropped, blockedNow(), eviction == null ? null : eviction.current(),
-                leases.describe());
+        return report(show.shown());
     }
 
-    private static DenyListReport denyList(DenyList denyList) {
+    /** Over the web ({@link RateLimitEndpointWebExtension}): as the request's user is authorized. */
+    Report report(SecurityContext user) {
+        return report(show.shown(user));
+    }
+
+    /** The report, the clients it names and operators' notes shown or {@code ******}. */
+    public Report report(boolean showValues) {
+        ReportValues values = new ReportValues(sanitizer, showValues);
+        Long dropped = log instanceof DroppedInterceptions drops ? drops.droppedInterceptions() : null;
+        RulesInForce rules = catalog.current();
+        return new Report(module, snapshot(rules.snapshot(), values), denyList(rules.snapshot().denyList(), values),
+                rules.rules().stream().map(values::rule).toList(), store.describe(), counts.snapshot(), dropped,
+                blockedNow(values), eviction == null ? null : eviction.current(), leases.describe());
+    }
+
+    private static DenyListReport denyList(DenyList denyList, ReportValues values) {
         return new DenyListReport(denyList.size(), DenyList.MAX_ENTRIES,
-                denyList.entries().stream().limit(MAX_DENIED_SHOWN).toList());
+                denyList.entries().stream().limit(MAX_DENIED_SHOWN).map(values::entry).toList());
     }
 
     /** Read only: Unblock is the console's, or {@code BlockedClients.unblock}. */
-    private BlockedReport blockedNow() {
+    private BlockedReport blockedNow(ReportValues values) {
         if (blocked == null) {
             return null;
         }
         try {
-            return new BlockedReport(blocked.now(List.of(module), MAX_BLOCKED_SHOWN), null);
+            return new BlockedReport(blocked.now(List.of(module), MAX_BLOCKED_SHOWN).stream().map(values::client).toList(),
+                    null);
         } catch (RuntimeException e) {
             return new BlockedReport(List.of(), e.toString());
         }
     }
 
-    private SnapshotReport snapshot(RuleSnapshot snapshot) {
+    private SnapshotReport snapshot(RuleSnapshot snapshot, ReportValues values) {
         Instant readAt = snapshots.lastRead();
         Long age = readAt == null ? null : Duration.between(readAt, clock.instant()).toSeconds();
         return new SnapshotReport(snapshot.version(), readAt == null ? null : snapshot.loadedAt(), readAt, age,
                 snapshots.lastRestore(), snapshot.globalCheck(), snapshot.globalMode().value(), snapshot.logCheck(),
-                ips(whitelist, snapshot.whitelist()), users(whitelist, snapshot.whitelist()), snapshot.ignored());
+                values.values(ReportValues.WHITELIST_IPS, ips(whitelist, snapshot.whitelist())),
+                values.values(ReportValues.WHITELIST_USERS, users(whitelist, snapshot.whitelist())),
+                values.ignored(snapshot.ignored()));
     }
 
     private static List<String> ips(Whitelist configured, Whitelist fromHash) {

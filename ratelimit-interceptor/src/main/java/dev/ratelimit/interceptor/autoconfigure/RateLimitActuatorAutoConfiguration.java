@@ -1,8 +1,11 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
+import dev.ratelimit.interceptor.actuate.EndpointShowValues;
 import dev.ratelimit.interceptor.actuate.RateLimitEndpoint;
+import dev.ratelimit.interceptor.actuate.RateLimitEndpointWebExtension;
 import dev.ratelimit.interceptor.actuate.RateLimitHealthIndicator;
 import dev.ratelimit.interceptor.actuate.RateLimitRulesEndpoint;
+import dev.ratelimit.interceptor.actuate.RateLimitRulesEndpointWebExtension;
 import dev.ratelimit.interceptor.blocked.BlockedClients;
 import dev.ratelimit.interceptor.config.EvictionPolicy;
 import dev.ratelimit.interceptor.config.RuleCatalog;
@@ -18,11 +21,14 @@ import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.web.RateLimitInterceptor;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.actuate.endpoint.SanitizingFunction;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
@@ -36,25 +42,62 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnBean(RateLimitInterceptor.class)
 public class RateLimitActuatorAutoConfiguration {
 
+    /**
+     * The endpoints, each with Spring Boot's convention for sensitive values: the clients they name show as
+     * {@code management.endpoint.<id>.show-values} and {@code roles} say, as for {@code env}.
+     */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(Endpoint.class)
     static class EndpointConfiguration {
+
+        static final String SHOW_VALUES = "rateLimitEndpointShowValues";
+        static final String RULES_SHOW_VALUES = "rateLimitRulesEndpointShowValues";
+
+        @Bean(SHOW_VALUES)
+        @ConfigurationProperties("management.endpoint.ratelimit")
+        EndpointShowValues rateLimitEndpointShowValues() {
+            return new EndpointShowValues();
+        }
+
+        @Bean(RULES_SHOW_VALUES)
+        @ConfigurationProperties("management.endpoint.ratelimitrules")
+        EndpointShowValues rateLimitRulesEndpointShowValues() {
+            return new EndpointShowValues();
+        }
 
         @Bean
         @ConditionalOnMissingBean
         RateLimitEndpoint rateLimitEndpoint(RuleNaming naming, RuleCatalog catalog, RuleSnapshotHolder snapshots,
                                             RateLimitStore store, OutcomeCounts counts, InterceptionLog log,
                                             Whitelist whitelist, ObjectProvider<BlockedClients> blocked,
-                                            ObjectProvider<EvictionPolicy> eviction, HeldLeases leases) {
+                                            ObjectProvider<EvictionPolicy> eviction, HeldLeases leases,
+                                            @Qualifier(SHOW_VALUES) EndpointShowValues show,
+                                            ObjectProvider<SanitizingFunction> sanitizing) {
             return new RateLimitEndpoint(naming.module(), catalog, snapshots, store, counts, log, whitelist,
-                    blocked.getIfAvailable(), eviction.getIfAvailable(), leases, Clock.systemUTC());
+                    blocked.getIfAvailable(), eviction.getIfAvailable(), leases, Clock.systemUTC(), show,
+                    sanitizing.orderedStream().toList());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnBean(RateLimitEndpoint.class)
+        RateLimitEndpointWebExtension rateLimitEndpointWebExtension(RateLimitEndpoint endpoint) {
+            return new RateLimitEndpointWebExtension(endpoint);
         }
 
         @Bean
         @ConditionalOnMissingBean
         @ConditionalOnBean(RuleDocuments.class)
-        RateLimitRulesEndpoint rateLimitRulesEndpoint(RuleDocuments documents) {
-            return new RateLimitRulesEndpoint(documents);
+        RateLimitRulesEndpoint rateLimitRulesEndpoint(RuleDocuments documents,
+                                                      @Qualifier(RULES_SHOW_VALUES) EndpointShowValues show) {
+            return new RateLimitRulesEndpoint(documents, show);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnBean(RateLimitRulesEndpoint.class)
+        RateLimitRulesEndpointWebExtension rateLimitRulesEndpointWebExtension(RateLimitRulesEndpoint endpoint) {
+            return new RateLimitRulesEndpointWebExtension(endpoint);
         }
     }
 

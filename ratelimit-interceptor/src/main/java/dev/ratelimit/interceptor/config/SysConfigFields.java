@@ -22,7 +22,7 @@ public final class SysConfigFields {
     static final String DYN_PREFIX = "dyn.";
     static final String DYNURI_PREFIX = "dynuri.";
     static final String PLAN_INFIX = ".plan.";
-    static final String EXCEPTION_INFIX = ".exception.";
+    public static final String EXCEPTION_INFIX = ".exception.";
     static final String DECLARED_PREFIX = "declared.";
     static final String DENY_PREFIX = "deny.";
 

@@ -57,7 +57,8 @@ class ActuatorTest {
         assertThat(snapshot.path("ageSeconds").asLong()).isBetween(0L, 30L);
         assertThat(snapshot.path("globalCheck").asBoolean()).isTrue();
         assertThat(snapshot.path("globalMode").asString()).isEqualTo("enforce");
-        assertThat(snapshot.path("whitelistIps").toString()).isEqualTo("[\"192.0.2.0/24\"]");
+        assertThat(snapshot.path("whitelistIps").toString()).as("hidden by default (ActuatorShowValuesTest)")
+                .isEqualTo("[\"******\"]");
         assertThat(rule(report, "fixture.LimitedController.user").toString()).isEqualTo(
                 "{\"id\":\"fixture.LimitedController.user\",\"source\":\"annotation\",\"pattern\":\"/user\","
                         + "\"httpMethods\":[\"GET\"],\"declared\":{\"count\":50,\"windowSeconds\":60,\"dimension\":\"USER\","
@@ -108,8 +109,10 @@ class ActuatorTest {
         JsonNode blocked = report(http).path("blocked").path("clients");
 
         assertThat(blocked.size()).isEqualTo(1);
-        assertThat(blocked.get(0).path("member").asString()).isEqualTo("AlgorithmController.fixedWindow:USER:zed");
-        assertThat(blocked.get(0).path("identity").asString()).isEqualTo("zed");
+        assertThat(blocked.get(0).path("member").asString()).isEqualTo("AlgorithmController.fixedWindow:USER:******");
+        assertThat(blocked.get(0).path("identity").asString()).as("hidden by default (ActuatorShowValuesTest)")
+                .isEqualTo("******");
+        assertThat(blocked.get(0).path("rule").asString()).isEqualTo("AlgorithmController.fixedWindow");
     }
 
     /** A concurrency limit's window is its lease, and the leases this instance holds are listed by rule. */

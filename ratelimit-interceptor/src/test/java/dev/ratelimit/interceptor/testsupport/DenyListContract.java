@@ -82,7 +82,7 @@ public interface DenyListContract {
             return status == 200;
         });
         assertThat(admitted).isZero();
-        assertThat(apps().get(apps().size() - 1).getBean(RateLimitEndpoint.class).report().denyList())
+        assertThat(apps().get(apps().size() - 1).getBean(RateLimitEndpoint.class).report(true).denyList())
                 .satisfies(list -> {
                     assertThat(list.bound()).isEqualTo(DenyList.MAX_ENTRIES);
                     assertThat(list.entries()).contains(new DenyList.Entry(DenyList.Kind.USER, user, null, "contract"));
@@ -169,7 +169,7 @@ public interface DenyListContract {
                 });
         assertThat(client.fixedWindow("other-" + tenant)).isEqualTo("sent to other-" + tenant);
         assertThat(probes.get(0).status(UNLIMITED + "?usercode=" + tenant)).as("a key is no user").isEqualTo(200);
-        assertThat(apps()).allSatisfy(app -> assertThat(app.getBean(RateLimitEndpoint.class).report().snapshot()
+        assertThat(apps()).allSatisfy(app -> assertThat(app.getBean(RateLimitEndpoint.class).report(true).snapshot()
                 .ignored()).containsKey("deny.user.by-hand"));
         first.getBean(SysConfigEditor.class).undeny(DenyList.Kind.KEY, tenant);
         first.getBean(SysConfigEditor.class).undeny(DenyList.Kind.USER, "by-hand");

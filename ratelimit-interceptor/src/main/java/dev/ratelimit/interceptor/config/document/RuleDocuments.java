@@ -27,7 +27,12 @@ public class RuleDocuments {
 
     /** What operators set of this app's rules, as a {@link RulesDocument}. */
     public String export() {
-        return RulesDocument.write(catalog.readNow());
+        return export(true);
+    }
+
+    /** The same; without {@code clients}, the whitelist and the exceptions are hidden ({@link RulesDocument}). */
+    public String export(boolean clients) {
+        return RulesDocument.write(catalog.readNow(), clients);
     }
 
     /** What {@code document} would change; a document naming another module is refused. */

@@ -74,12 +74,22 @@ public final class RulesDocument {
     /** What YAML reads back as the same text without quotes: no indicator, no {@code ": "} or {@code " #"}. */
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./~()][A-Za-z0-9_./~()#@+ -]*[A-Za-z0-9_./~()#@+-]|[A-Za-z0-9_.~]");
     private static final int MAX_DOCUMENT_CODE_POINTS = 16 * 1024 * 1024;
+    /** What a section that names clients reads when they are hidden: Spring Boot's mask of a sensitive value. */
+    static final String HIDDEN = "******";
 
     private RulesDocument() {
     }
 
     /** The values operators set of these rules. */
     public static String write(RulesInForce rules) {
+        return write(rules, true);
+    }
+
+    /**
+     * The same; without {@code clients}, the sections that name clients (the whitelist, each rule's
+     * exceptions) are {@code '******'}, which an import refuses: a document that hides them cannot replace them.
+     */
+    public static String write(RulesInForce rules, boolean clients) {
         RuleSnapshot snapshot = rules.snapshot();
         StringBuilder out = new StringBuilder();
         out.append("# Rate limit rules: the values operators set, each with what the app declares beside it.\n")
@@ -90,9 +100,13 @@ public final class RulesDocument {
         line(out, 1, Knob.CHECK.key(), snapshot.globalCheck() ? "on" : "off", null);
         line(out, 1, Knob.MODE.key(), snapshot.globalMode().value(), null);
         line(out, 1, LOG, snapshot.logCheck() ? "on" : "off", null);
-        out.append(WHITELIST).append(":\n");
-        list(out, IPS, Whitelist.split(snapshot.fields().get(SysConfigFields.WHITELIST_IPS)));
-        list(out, USERS, Whitelist.split(snapshot.fields().get(SysConfigFields.WHITELIST_USERS)));
+        if (clients) {
+            out.append(WHITELIST).append(":\n");
+            list(out, IPS, Whitelist.split(snapshot.fields().get(SysConfigFields.WHITELIST_IPS)));
+            list(out, USERS, Whitelist.split(snapshot.fields().get(SysConfigFields.WHITELIST_USERS)));
+        } else {
+            line(out, 0, WHITELIST, HIDDEN, null);
+        }
         SortedMap<String, String> uriRules = rules.uriRules();
         out.append(URI_RULES).append(':').append(uriRules.isEmpty() ? " {}\n" : "\n");
         uriRules.forEach((pattern, limit) -> line(out, 1, pattern, limit, null));
@@ -105,7 +119,7 @@ public final class RulesDocument {
         out.append(MODULES).append(':').append(byModule.isEmpty() ? " {}\n" : "\n");
         byModule.forEach((module, ofModule) -> {
             out.append(indent(1)).append(scalar(module)).append(":\n");
-            ofModule.forEach((name, rule) -> rule(out, name, rule));
+            ofModule.forEach((name, rule) -> rule(out, name, rule, clients));
         });
         return out.toString();
     }
@@ -116,7 +130,7 @@ public final class RulesDocument {
                 || !rule.exceptions().isEmpty();
     }
 
-    private static void rule(StringBuilder out, String name, RuleDescription rule) {
+    private static void rule(StringBuilder out, String name, RuleDescription rule, boolean clients) {
         out.append(indent(2)).append(scalar(name)).append(":\n");
         if (rule.source() == RuleDescription.Source.DYN) {
             line(out, 3, LIMIT, rule.inForce().text(), "dyn: the endpoint has no annotation");
@@ -131,7 +145,9 @@ public final class RulesDocument {
             out.append(indent(3)).append(PLANS).append(":\n");
             rule.plans().forEach((plan, limit) -> line(out, 4, plan, limit, null));
         }
-        if (!rule.exceptions().isEmpty()) {
+        if (!rule.exceptions().isEmpty() && !clients) {
+            line(out, 3, EXCEPTIONS, HIDDEN, null);
+        } else if (!rule.exceptions().isEmpty()) {
             out.append(indent(3)).append(EXCEPTIONS).append(":\n");
             rule.exceptions().forEach((identity, exception) -> line(out, 4, identity, exception.format(), null));
         }

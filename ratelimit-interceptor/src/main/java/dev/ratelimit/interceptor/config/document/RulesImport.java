@@ -306,16 +306,16 @@ public final class RulesImport {
             } else if (name.equals(LIMIT) && source == RuleDescription.Source.DYN) {
                 edit.dynamicRule(id, String.valueOf(value));
             } else if (name.equals(PLANS) && annotated) {
-                map(name, value).orElseThrow().forEach((plan, limit) ->
+                map(name, value).ifPresent(plans -> plans.forEach((plan, limit) ->
                         attempt(MODULES + "." + id + "." + PLANS + "." + plan,
-                                () -> edit.planLimit(id, String.valueOf(plan), String.valueOf(limit))));
+                                () -> edit.planLimit(id, String.valueOf(plan), String.valueOf(limit)))));
             } else if (name.equals(EXCEPTIONS) && annotated) {
-                map(name, value).orElseThrow().forEach((identity, exception) ->
+                map(name, value).ifPresent(exceptions -> exceptions.forEach((identity, exception) ->
                         attempt(MODULES + "." + id + "." + EXCEPTIONS + "." + identity, () -> {
                             IdentityException parsed = IdentityException.parse(String.valueOf(exception));
                             edit.exception(id, String.valueOf(identity), parsed.count() + "/" + parsed.windowSeconds(),
                                     parsed.until());
-                        }));
+                        })));
             } else {
                 throw notHere(name, switch (source) {
                     case ANNOTATION -> ANNOTATED_KEYS;
