@@ -36,9 +36,10 @@ public final class PageNotes {
     public static final String UNKNOWN = "unknown";
     public static final String ADDED = "added";
     public static final String REMOVED = "removed";
+    public static final String IMPORTED = "imported";
     /** Every note; a parameter of another name is a page's own, and no note. */
     static final Set<String> NAMES = Set.of(REFUSED, REFUSED_FIELD, REFUSED_ARGUMENT, SAVED, UNBLOCKED, UNKNOWN,
-            ADDED, REMOVED);
+            ADDED, REMOVED, IMPORTED);
     private static final String ATTRIBUTE = PageNotes.class.getName();
     private static final PageNotes NONE = new PageNotes(null, null, null, null);
 

@@ -38,7 +38,6 @@ import org.springframework.web.bind.annotation.RequestParam;
 public class RulesController {
 
     /** The parameter of the import's redirect ({@link RulesDocumentController}). */
-    private static final String IMPORTED = "imported";
 
     private final ConsoleRules rules;
     private final AuditedEditor editor;
@@ -73,19 +72,8 @@ public class RulesController {
         model.addAttribute("ignored", snapshot.ignored());
         model.addAttribute("modules", RuleLines.of(inForce, audit, clock, typed));
         model.addAttribute("error", Refusal.message(request, messages));
-        model.addAttribute("imported", imported(request.getParameter(IMPORTED)));
+        model.addAttribute("imported", PageNotes.of(request).first(PageNotes.IMPORTED));
         return "ratelimit-console/rules";
-    }
-
-    /**
-     * The number of fields an import changed, as its redirect says; that redirect is unsigned, so only a
-     * number is shown, never other text a link could carry.
-     */
-    private static Integer imported(String changed) {
-        if (changed == null || changed.isEmpty() || changed.length() > 9 || !changed.chars().allMatch(Character::isDigit)) {
-            return null;
-        }
-        return Integer.valueOf(changed);
     }
 
     @PostMapping("/rules/switches")

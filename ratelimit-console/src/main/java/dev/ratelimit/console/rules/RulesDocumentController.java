@@ -3,6 +3,7 @@ package dev.ratelimit.console.rules;
 import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.Operators;
+import dev.ratelimit.console.PageNotes;
 import dev.ratelimit.console.ReadOnlyForm;
 import dev.ratelimit.console.Refusal;
 import dev.ratelimit.console.access.ConsoleOperator;
@@ -101,7 +102,7 @@ public class RulesDocumentController {
                 List<SysConfigChange> written = editor.apply(operator, preview, version);
                 long changed = written.stream().filter(change -> !Objects.equals(change.oldValue(), change.newValue()))
                         .count();
-                return "redirect:" + rulesPage + "?imported=" + changed;
+                return PageNotes.of(request).redirect(rulesPage, PageNotes.IMPORTED, changed);
             } catch (IllegalArgumentException e) {
                 model.addAttribute("error", Refusal.describe(e, messages, request));
             }
