@@ -53,6 +53,14 @@ public interface RateLimitStore {
     default void renew(List<CounterRequest> leases) {
     }
 
+    /**
+     * Forgets what this store keeps in the process of one counter, its penalty included: an operator reset it
+     * (an unblock), which deletes it in Redis and is announced to every instance. A store that keeps nothing of
+     * a counter in the process has nothing to forget.
+     */
+    default void counterReset(String counterKey) {
+    }
+
     /** The algorithms this store implements; a rule with another fails the start. */
     Set<Algorithm> supportedAlgorithms();
 

@@ -56,13 +56,10 @@ public class MemoryRateLimitStore implements RateLimitStore {
         counters.clear();
     }
 
-    /**
-     * Forgets one counter and its penalty: an operator's unblock, which every instance hears announced.
-     *
-     * @return whether there was one
-     */
-    public boolean reset(String counterKey) {
-        return counters.remove(counterKey) != null;
+    /** Forgets one counter and its penalty: an operator's unblock, which every instance hears announced. */
+    @Override
+    public void counterReset(String counterKey) {
+        counters.remove(counterKey);
     }
 
     @Override
