@@ -36,9 +36,11 @@ public interface RateLimitStore {
     /**
      * Settles requests whose cost was an estimate ({@link CounterRequest#settled()}): what a response used
      * beyond its estimate is charged, past the limit if need be (a debt, paid off before the client is
-     * admitted again), and what it did not use is given back as a refund would be. Sent without waiting,
-     * never retried, never throws for an outage; one that fails leaves the estimate charged. A store without
-     * settlements keeps the estimates.
+     * admitted again), and what it did not use is given back as a refund would be. A request that held its
+     * units pending ({@link CounterRequest#holdsPendingUnits()}) holds them no more, also when its response
+     * used exactly what it took (a {@code countWhen} that matched): it is confirmed. Sent without waiting,
+     * never retried, never throws for an outage; one that fails leaves the estimate charged (and pending). A
+     * store without settlements keeps the estimates.
      */
     default void settle(List<Settlement> settlements) {
     }
