@@ -42,19 +42,19 @@ public final class StoreLimiter implements Limiter {
 
     /** Asks without spending ({@link RateLimitStore#peek}): what {@code RateLimitService.peek} costs the store. */
     public static StoreLimiter oneLimitPeeked(RateLimitStore store, Algorithm algorithm, BenchLimit limit, int keys) {
-        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, 1, Penalty.NONE)::get, Ending.NOTHING,
+        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, 1, false, Penalty.NONE)::get, Ending.NOTHING,
                 true);
     }
 
     /** One limit per request, on counter {@code key(i)}. */
     public static StoreLimiter oneLimit(RateLimitStore store, Algorithm algorithm, BenchLimit limit, int keys) {
-        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, 1, Penalty.NONE), Ending.NOTHING);
+        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, 1, false, Penalty.NONE), Ending.NOTHING);
     }
 
     /** One limit per request, each request weighing {@code cost} units. */
     public static StoreLimiter oneLimitWeighed(RateLimitStore store, Algorithm algorithm, BenchLimit limit, int keys,
                                                long cost) {
-        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, cost, Penalty.NONE), Ending.NOTHING);
+        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, cost, false, Penalty.NONE), Ending.NOTHING);
     }
 
     /** One calendar quota per request (a day in UTC): the script also picks the period that holds now. */
@@ -70,8 +70,22 @@ public final class StoreLimiter implements Limiter {
 
     /** One limit with a penalty per request: its script reads the penalty hash too. */
     public static StoreLimiter oneLimitPenalized(RateLimitStore store, Algorithm algorithm, BenchLimit limit, int keys) {
-        Penalty penalty = new Penalty(limit.window().toMillis() * 10, limit.window().toMillis() * 40);
-        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, 1, penalty), Ending.NOTHING);
+        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, 1, false, penalty(limit)), Ending.NOTHING);
+    }
+
+    /**
+     * One {@code countWhen} limit with a penalty per request: an admitted request holds its unit pending in the
+     * penalty hash until it ends, and then gives it back ({@code kept} false, a response that does not match) or
+     * confirms it (a response that matches), as the interceptor does once the response is written.
+     */
+    public static StoreLimiter oneLimitPending(RateLimitStore store, Algorithm algorithm, BenchLimit limit, int keys,
+                                               boolean kept) {
+        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, 1, true, penalty(limit)),
+                kept ? Ending.KEEP : Ending.GIVE_BACK);
+    }
+
+    private static Penalty penalty(BenchLimit limit) {
+        return new Penalty(limit.window().toMillis() * 10, limit.window().toMillis() * 40);
     }
 
     /**
@@ -79,7 +93,7 @@ public final class StoreLimiter implements Limiter {
      * its unit back, as the interceptor does once the response is written. The dearest case of the kind.
      */
     public static StoreLimiter oneLimitRefunded(RateLimitStore store, Algorithm algorithm, BenchLimit limit, int keys) {
-        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, 1, Penalty.NONE), Ending.GIVE_BACK);
+        return new StoreLimiter(store, oneLimitRequests(algorithm, limit, keys, 1, false, Penalty.NONE), Ending.GIVE_BACK);
     }
 
     /**
@@ -109,11 +123,11 @@ public final class StoreLimiter implements Limiter {
     }
 
     private static List<List<CounterRequest>> oneLimitRequests(Algorithm algorithm, BenchLimit limit, int keys,
-                                                               long cost, Penalty penalty) {
+                                                               long cost, boolean refundable, Penalty penalty) {
         List<List<CounterRequest>> requests = new ArrayList<>(keys);
         for (int i = 0; i < keys; i++) {
             requests.add(List.of(new CounterRequest(KeySpread.key(i), algorithm, limit.count(),
-                    limit.window().toMillis(), cost, false, penalty)));
+                    limit.window().toMillis(), cost, refundable, penalty)));
         }
         return requests;
     }
@@ -170,6 +184,15 @@ public final class StoreLimiter implements Limiter {
                 refunds.add(new Refund(asked.get(i), decisions.get(i).decidedAt()));
             }
             store.refund(refunds);
+        };
+
+        /** Every unit kept: a {@code countWhen} that matches, confirmed where the store held it pending. */
+        Ending KEEP = (store, asked, decisions) -> {
+            List<Settlement> settlements = new ArrayList<>(asked.size());
+            for (int i = 0; i < asked.size(); i++) {
+                settlements.add(new Settlement(asked.get(i), decisions.get(i).decidedAt(), asked.get(i).cost()));
+            }
+            store.settle(settlements);
         };
 
         static Ending settledAt(long used) {

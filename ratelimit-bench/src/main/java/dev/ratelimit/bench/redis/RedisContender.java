@@ -28,6 +28,18 @@ public enum RedisContender {
     /** A fixed window with a penalty: the script also reads the counter's penalty hash. */
     OURS_FIXED_WINDOW_PENALIZED((redis, limit, keys) -> StoreLimiter.oneLimitPenalized(
             new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys)),
+    /**
+     * A fixed window with {@code countWhen} and a penalty whose every admitted request gives its unit back: the
+     * unit is also held pending in the penalty hash until then.
+     */
+    OURS_FIXED_WINDOW_PENDING_GIVEN_BACK((redis, limit, keys) -> StoreLimiter.oneLimitPending(
+            new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys, false)),
+    /**
+     * A fixed window with {@code countWhen} and a penalty whose every response matches: the unit held pending is
+     * confirmed by one more script call once the response is written.
+     */
+    OURS_FIXED_WINDOW_PENDING_KEPT((redis, limit, keys) -> StoreLimiter.oneLimitPending(
+            new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys, true)),
     /** A fixed window whose every request weighs 3 units ({@code cost}): one more script argument. */
     OURS_FIXED_WINDOW_COST_3((redis, limit, keys) -> StoreLimiter.oneLimitWeighed(
             new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys, 3)),
@@ -68,7 +80,8 @@ public enum RedisContender {
 
     /** Our kinds of limit beyond the plain count, measured beside our fixed window rather than against the peers. */
     private static final Set<RedisContender> OUR_OTHER_KINDS = EnumSet.of(OURS_FIXED_WINDOW_REFUNDED,
-            OURS_FIXED_WINDOW_PENALIZED, OURS_FIXED_WINDOW_COST_3, OURS_DAILY_QUOTA, OURS_FIXED_WINDOW_PEEK,
+            OURS_FIXED_WINDOW_PENALIZED, OURS_FIXED_WINDOW_PENDING_GIVEN_BACK, OURS_FIXED_WINDOW_PENDING_KEPT,
+            OURS_FIXED_WINDOW_COST_3, OURS_DAILY_QUOTA, OURS_FIXED_WINDOW_PEEK,
             OURS_CONCURRENCY, OURS_FIXED_WINDOW_SETTLED, OURS_TOKEN_BUCKET_SETTLED, OURS_DENY_LIST, OURS_BEAN_METHOD);
 
     /** How a contender is set up on a running Redis. */

@@ -318,12 +318,12 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnBean(SysConfigRepository.class)
     ConfigChangeListener rateLimitConfigChangeListener(RuleSnapshotHolder snapshots, ObjectProvider<NearCache> nearCache,
-            ObjectProvider<RateLimitStore> store, ObjectProvider<HeldPermits> heldPermits) {
+            ObjectProvider<RateLimitStore> store) {
         NearCache denials = nearCache.getIfAvailable();
-        // Counters in the process: an unblock resets them here, as it resets a counter in Redis.
-        HeldPermits batches = heldPermits.getIfAvailable();
-        Consumer<String> counterReset = store.getIfAvailable() instanceof MemoryRateLimitStore memory
-                ? memory::reset : batches != null ? batches::counterReset : counterKey -> { };
+        // What the stores keep in the process (in-process counters, the fallback's, permits of hot counters): an
+        // unblock resets it here, as it resets a counter in Redis.
+        RateLimitStore counters = store.getIfAvailable();
+        Consumer<String> counterReset = counters == null ? counterKey -> { } : counters::counterReset;
         return new ConfigChangeListener(snapshots, denials == null ? () -> { } : denials::clear, counterReset);
     }
 

@@ -329,8 +329,10 @@ public class RequestLimiter {
      * Ends a request that went on, as its completion says: the units of its reservations whose
      * {@code countWhen} it does not match go back, its leases are released whatever it says, and its
      * estimates are settled at what it says the request used (given back or charged, past the limit if need
-     * be). Call it once per request. Never throws: a refund or a settlement that cannot be made leaves the
-     * request counted as it was, and a lease not released expires.
+     * be). On a limit with a penalty, where the store holds such units pending until they are settled, a
+     * response that keeps them all counted confirms them, so that a denial they cause is final. Call it once
+     * per request. Never throws: a refund or a settlement that cannot be made leaves the request counted as it
+     * was (its units pending until their window ends), and a lease not released expires.
      */
     public void complete(List<Reservation> reservations, Completion completion) {
         if (reservations.isEmpty()) {
@@ -348,13 +350,15 @@ public class RequestLimiter {
                 case COUNT_WHEN -> {
                     if (!completion.counts(reservation.expression())) {
                         refunds.add(taken);
+                    } else if (taken.request().holdsPendingUnits()) {
+                        settlements.add(new Settlement(taken.request(), taken.reservedAt(), taken.request().cost()));
                     }
                 }
                 case ESTIMATE -> {
                     Long used = completion.cost(reservation.expression());
-                    if (used != null && used != taken.request().cost()) {
-                        settlements.add(new Settlement(taken.request(), taken.reservedAt(),
-                                Math.min(used, mostCharged(taken.request()))));
+                    long units = used == null ? taken.request().cost() : Math.min(used, mostCharged(taken.request()));
+                    if (units != taken.request().cost() || taken.request().holdsPendingUnits()) {
+                        settlements.add(new Settlement(taken.request(), taken.reservedAt(), units));
                     }
                 }
             }

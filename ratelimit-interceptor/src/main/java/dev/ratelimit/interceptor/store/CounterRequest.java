@@ -75,6 +75,15 @@ public record CounterRequest(String key, Algorithm algorithm, long count, long w
         return refundable || settled || algorithm == Algorithm.CONCURRENCY;
     }
 
+    /**
+     * Whether the store keeps the units of this request pending, if admitted, until its response settles them:
+     * a refundable or settled request of a limit with a penalty. Only a denial that those of the requests still
+     * running could not undo is final and starts a block; a confirmation ({@link Settlement}) says they stay.
+     */
+    public boolean holdsPendingUnits() {
+        return (refundable || settled) && penalty.applies();
+    }
+
     /** This request with another cost, from 1 to the count: what a part of it weighs. */
     public CounterRequest withCost(long newCost) {
         return new CounterRequest(key, algorithm, count, windowMillis, newCost, refundable, penalty, calendar, lease,

@@ -38,6 +38,11 @@ public abstract class ForwardingRateLimitStore implements RateLimitStore {
     }
 
     @Override
+    public void counterReset(String counterKey) {
+        delegate.counterReset(counterKey);
+    }
+
+    @Override
     public Set<Algorithm> supportedAlgorithms() {
         return delegate.supportedAlgorithms();
     }

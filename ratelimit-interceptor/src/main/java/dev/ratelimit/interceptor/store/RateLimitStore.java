@@ -36,9 +36,11 @@ public interface RateLimitStore {
     /**
      * Settles requests whose cost was an estimate ({@link CounterRequest#settled()}): what a response used
      * beyond its estimate is charged, past the limit if need be (a debt, paid off before the client is
-     * admitted again), and what it did not use is given back as a refund would be. Sent without waiting,
-     * never retried, never throws for an outage; one that fails leaves the estimate charged. A store without
-     * settlements keeps the estimates.
+     * admitted again), and what it did not use is given back as a refund would be. A request that held its
+     * units pending ({@link CounterRequest#holdsPendingUnits()}) holds them no more, also when its response
+     * used exactly what it took (a {@code countWhen} that matched): it is confirmed. Sent without waiting,
+     * never retried, never throws for an outage; one that fails leaves the estimate charged (and pending). A
+     * store without settlements keeps the estimates.
      */
     default void settle(List<Settlement> settlements) {
     }
@@ -51,6 +53,14 @@ public interface RateLimitStore {
      * @param leases the requests as they took their leases
      */
     default void renew(List<CounterRequest> leases) {
+    }
+
+    /**
+     * Forgets what this store keeps in the process of one counter, its penalty included: an operator reset it
+     * (an unblock), which deletes it in Redis and is announced to every instance. A store that keeps nothing of
+     * a counter in the process has nothing to forget.
+     */
+    default void counterReset(String counterKey) {
     }
 
     /** The algorithms this store implements; a rule with another fails the start. */

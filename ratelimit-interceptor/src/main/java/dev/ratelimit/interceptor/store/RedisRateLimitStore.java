@@ -37,6 +37,8 @@ public class RedisRateLimitStore implements RateLimitStore {
     /** What the fixed window and the token bucket share between their decision and a charge after the response. */
     private static final String FIXED_WINDOW_NOW = "fixed_window_now.lua";
     private static final String TOKEN_BUCKET_TIME = "token_bucket_time.lua";
+    /** What a refund, a charge and a confirmation do first: the request's units are no longer pending. */
+    private static final String PENDING_RELEASE = "pending_release.lua";
     private static final Map<Algorithm, LuaScript> SCRIPTS = new EnumMap<>(Map.of(
             Algorithm.FIXED_WINDOW, counting("fixed_window.lua", FIXED_WINDOW_NOW),
             Algorithm.SLIDING_WINDOW, counting("sliding_window.lua"),
@@ -44,17 +46,21 @@ public class RedisRateLimitStore implements RateLimitStore {
             Algorithm.TOKEN_BUCKET, counting("token_bucket.lua", TOKEN_BUCKET_TIME),
             Algorithm.CONCURRENCY, counting("concurrency.lua")));
     private static final Map<Algorithm, LuaScript> REFUNDS = new EnumMap<>(Map.of(
-            Algorithm.FIXED_WINDOW, LuaScript.load(HEAD, "fixed_window_refund.lua"),
-            Algorithm.SLIDING_WINDOW, LuaScript.load(HEAD, "sliding_window_refund.lua"),
-            Algorithm.SLIDING_LOG, LuaScript.load(HEAD, "sliding_log_refund.lua"),
-            Algorithm.TOKEN_BUCKET, LuaScript.load(HEAD, "token_bucket_refund.lua"),
+            Algorithm.FIXED_WINDOW, LuaScript.load(HEAD, PENDING_RELEASE, "fixed_window_refund.lua"),
+            Algorithm.SLIDING_WINDOW, LuaScript.load(HEAD, PENDING_RELEASE, "sliding_window_refund.lua"),
+            Algorithm.SLIDING_LOG, LuaScript.load(HEAD, PENDING_RELEASE, "sliding_log_refund.lua"),
+            Algorithm.TOKEN_BUCKET, LuaScript.load(HEAD, PENDING_RELEASE, "token_bucket_refund.lua"),
             Algorithm.CONCURRENCY, LuaScript.load(HEAD, "concurrency_refund.lua")));
     private static final Map<Algorithm, LuaScript> CHARGES = new EnumMap<>(Map.of(
-            Algorithm.FIXED_WINDOW, LuaScript.load(HEAD, FIXED_WINDOW_NOW, "fixed_window_charge.lua"),
-            Algorithm.TOKEN_BUCKET, LuaScript.load(HEAD, TOKEN_BUCKET_TIME, "token_bucket_charge.lua")));
+            Algorithm.FIXED_WINDOW, LuaScript.load(HEAD, FIXED_WINDOW_NOW, PENDING_RELEASE, "fixed_window_charge.lua"),
+            Algorithm.TOKEN_BUCKET, LuaScript.load(HEAD, TOKEN_BUCKET_TIME, PENDING_RELEASE, "token_bucket_charge.lua")));
+    /** The confirmation of a request whose pending units its response keeps counted. */
+    private static final LuaScript KEPT = LuaScript.load(HEAD, PENDING_RELEASE, "pending_kept.lua");
     private static final LuaScript RENEWAL = LuaScript.load(HEAD, "concurrency_renew.lua");
     /** The arguments of {@code counter_head.lua} before the leases. */
     private static final int HEAD_ARGS = 12;
+    /** All the arguments of {@code counter_head.lua}. */
+    private static final int ALL_ARGS = 18;
     private static final byte[] NO_VALUE = new byte[0];
     private static final byte[] PEEK = bytes("1");
     private static final byte[] SETTLED = bytes("1");
@@ -89,7 +95,7 @@ public class RedisRateLimitStore implements RateLimitStore {
     /** Opens the connection and loads every script: see {@link LimiterRedisConnection#open}. */
     public void open(Duration connectTimeout) {
         connection.open(Stream.of(SCRIPTS.values().stream(), REFUNDS.values().stream(), CHARGES.values().stream(),
-                        Stream.of(RENEWAL))
+                        Stream.of(KEPT, RENEWAL))
                 .flatMap(scripts -> scripts).map(LuaScript::body).toList(), connectTimeout);
     }
 
@@ -171,7 +177,7 @@ public class RedisRateLimitStore implements RateLimitStore {
         List<byte[]> bodies = new ArrayList<>(refunds.size());
         for (Refund refund : refunds) {
             LuaScript script = script(REFUNDS, refund.request().algorithm());
-            calls.add(new ScriptCall(script.sha1(), new byte[][] {bytes(refund.request().key())},
+            calls.add(new ScriptCall(script.sha1(), settlingKeys(refund.request()),
                     args(refund.request(), number(refund.reservedAt()), false)));
             bodies.add(script.body());
         }
@@ -179,22 +185,27 @@ public class RedisRateLimitStore implements RateLimitStore {
     }
 
     /**
-     * A charge script for what a response used beyond its estimate, a refund script for what it did not use,
-     * all sent together without waiting, as refunds are.
+     * A charge script for what a response used beyond its estimate, a refund script for what it did not use, a
+     * confirmation for a request that holds its units pending and used them all, all sent together without
+     * waiting, as refunds are.
      */
     @Override
     public void settle(List<Settlement> settlements) {
         List<ScriptCall> calls = new ArrayList<>(settlements.size());
         List<byte[]> bodies = new ArrayList<>(settlements.size());
         for (Settlement settlement : settlements) {
+            CounterRequest request = settlement.request();
             long difference = settlement.difference();
-            if (difference == 0) {
+            if (difference == 0 && !request.holdsPendingUnits()) {
                 continue;
             }
-            LuaScript script = script(difference > 0 ? CHARGES : REFUNDS, settlement.request().algorithm());
-            byte[][] args = args(settlement.request(), number(settlement.reservedAt()), false);
-            args[3] = number(Math.abs(difference));
-            calls.add(new ScriptCall(script.sha1(), new byte[][] {bytes(settlement.request().key())}, args));
+            LuaScript script = difference > 0 ? script(CHARGES, request.algorithm())
+                    : difference < 0 ? script(REFUNDS, request.algorithm()) : KEPT;
+            byte[][] args = args(request, number(settlement.reservedAt()), false);
+            if (difference != 0) {
+                args[3] = number(Math.abs(difference));
+            }
+            calls.add(new ScriptCall(script.sha1(), settlingKeys(request), args));
             bodies.add(script.body());
         }
         if (!calls.isEmpty()) {
@@ -267,6 +278,13 @@ public class RedisRateLimitStore implements RateLimitStore {
         });
     }
 
+    /** The keys of a refund, charge or confirmation: the counter, and the penalty hash where its units are pending. */
+    private static byte[][] settlingKeys(CounterRequest request) {
+        byte[] key = bytes(request.key());
+        return request.holdsPendingUnits() ? new byte[][] {key, bytes(RedisKeys.penalty(request.key()))}
+                : new byte[][] {key};
+    }
+
     private ScriptCall call(CounterRequest request, boolean peek) {
         String sha1 = script(SCRIPTS, request.algorithm()).sha1();
         byte[] key = bytes(request.key());
@@ -279,11 +297,11 @@ public class RedisRateLimitStore implements RateLimitStore {
     /**
      * The arguments of {@code counter_head.lua}: limit, window, the test's clock, the cost, a refund's
      * reservation, a penalty's blocks, a calendar quota's period starts, the peeking flag, a lease, the
-     * settled flag, a batch, its sharers and what the instance holds; empty where a later one follows, left out at the end. The common request (no test clock,
-     * cost 1) sends the first two only.
+     * settled flag, a batch, its sharers and what the instance holds, the units it holds pending; empty where a
+     * later one follows, left out at the end. The common request (no test clock, cost 1) sends the first two only.
      */
     private byte[][] args(CounterRequest request, byte[] reservedAt, boolean peek) {
-        byte[][] args = new byte[HEAD_ARGS + 5][];
+        byte[][] args = new byte[ALL_ARGS][];
         Arrays.fill(args, NO_VALUE);
         args[0] = number(request.count());
         args[1] = number(request.windowMillis());
@@ -322,6 +340,9 @@ public class RedisRateLimitStore implements RateLimitStore {
             args[14] = number(batch.units());
             args[15] = number(batch.sharers());
             args[16] = number(batch.held());
+        }
+        if (request.holdsPendingUnits() && !peek) {
+            args[17] = number(request.cost());
         }
         int used = args.length;
         while (used > 2 && args[used - 1].length == 0) {

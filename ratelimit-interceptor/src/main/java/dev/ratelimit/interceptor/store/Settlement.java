@@ -3,7 +3,9 @@ package dev.ratelimit.interceptor.store;
 /**
  * What a request whose cost is settled after the response really used: it was admitted on an estimate,
  * {@code request.cost()}, and its response said {@code units}. The difference is given back (within the
- * request's window, as a refund is) or charged, past the limit if need be: a debt.
+ * request's window, as a refund is) or charged, past the limit if need be: a debt. For a request whose units
+ * were pending ({@link CounterRequest#holdsPendingUnits()}) it also confirms them: a {@code countWhen} request
+ * whose response matched is settled at its cost.
  *
  * @param request    the counter request the store decided, the estimate its cost
  * @param reservedAt the {@link Decision#decidedAt()} of that decision

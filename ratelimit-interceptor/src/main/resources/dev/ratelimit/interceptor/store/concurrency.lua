@@ -3,7 +3,7 @@
 -- while fewer than limit leases are live, and holds its lease until it ends (concurrency_refund.lua) or,
 -- should its instance die, until the lease expires: every instance renews the leases of its requests
 -- still running (concurrency_renew.lua). A request takes one slot whatever it weighs; a denied one is
--- not recorded.
+-- not recorded. A denial is final, for a penalty: the leases are requests running now, none pending.
 local live = '(' .. now
 if not dry then
   redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
@@ -20,10 +20,10 @@ local reset = 0
 if held > 0 then
   reset = tonumber(redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2]) - now
   if remaining < 1 then
-    -- When a running request ends is unknown, so the wait is a guess: a second, or less when the first
-    -- lease expires sooner (its instance died holding it).
+    -- When a running request ends is unknown, so the wait is a guess, or less when the first lease
+    -- expires sooner (its instance died holding it).
     local earliest = redis.call('ZRANGEBYSCORE', key, live, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
-    wait = math.min(1000, tonumber(earliest[2]) - now)
+    wait = math.min(until_a_request_ends, tonumber(earliest[2]) - now)
   end
   expire_after(allowed, reset)
 end

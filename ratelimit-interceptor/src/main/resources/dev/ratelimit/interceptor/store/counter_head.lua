@@ -21,10 +21,14 @@
 --          permits); ARGV[16] the instances sharing the counter, ARGV[17] the permits the instance holds of it
 --          already: it never holds more than its share of the room left after the request and what it holds,
 --          so that one instance cannot hold what the others' clients need.
+-- ARGV[18] optional, for a limit with a penalty whose units stay pending until the response settles them
+--          (countWhen, an estimate): in a counting script, the units the request holds pending if admitted (its
+--          cost); in a refund, charge or confirmation (pending_release.lua), the pending units it gives up.
 -- Every counting script returns {allowed 1|0, remaining, wait ms, reset ms, now ms}: remaining = units
 -- still free right now after this request; wait = time until a request of cost 1 is admitted (0 while
 -- remaining > 0); reset = time until the whole quota is back; now = the time of the decision, which
--- names the request to a refund. Asked for a batch (ARGV[15]), an admission adds {units taken, the window
+-- names the request to a refund. An algorithm's denial may add whether it is final (1 or 0, see final),
+-- which counter_tail.lua takes off. Asked for a batch (ARGV[15]), an admission adds {units taken, the window
 -- they belong to, ms they stay good}: they are counted now, and are void once that window is over; a refund
 -- gives back those unused, as it gives back a request. Refund scripts return {1} when they gave units back,
 -- else {0}; charge scripts return {1}.
@@ -37,6 +41,9 @@ local dry = ARGV[12] == '1'
 local batch = tonumber(ARGV[15]) or 0
 local sharers = tonumber(ARGV[16]) or 1
 local held = tonumber(ARGV[17]) or 0
+local pending_units = tonumber(ARGV[18])
+-- When a running request ends is unknown: a denial that its end could undo tells this wait, or less.
+local until_a_request_ends = 1000
 -- Added to every TTL. Under a test's clock Redis still expires keys by its own clock, which may run
 -- ahead of the test's; a minute more keeps them. No decision relies on a key expiring (every script
 -- ages its state by now), so the slack changes memory use only.
@@ -72,4 +79,25 @@ local function admission(remaining, wait, reset, units, window_id, good_for)
     return {1, remaining, wait, reset, now, units, window_id, good_for}
   end
   return {1, remaining, wait, reset, now}
+end
+-- Whether a denial is final, for the penalty. A limit whose units stay pending until the responses settle
+-- them (ARGV[18]) denies for good only a request that would still be denied once the units reserved at since
+-- (ms) or later, all that a refund could still give back, came back; fits(units) says whether it then fits.
+-- The penalty hash (KEYS[2]) keeps the pending units, a field 'p<ms>' per time of reservation; one reserved
+-- before since is pending no more (its request died, or its confirmation was lost), and goes.
+local function final(since, fits)
+  if dry or not pending_units or not KEYS[2] then
+    return true
+  end
+  local units = 0
+  local fields = redis.call('HGETALL', KEYS[2])
+  for i = 1, #fields, 2 do
+    local at = tonumber(string.match(fields[i], '^p(%d+)$'))
+    if at and at >= since then
+      units = units + tonumber(fields[i + 1])
+    elseif at then
+      redis.call('HDEL', KEYS[2], fields[i])
+    end
+  end
+  return units == 0 or not fits(units)
 end

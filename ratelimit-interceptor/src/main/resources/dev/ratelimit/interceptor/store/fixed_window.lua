@@ -34,4 +34,7 @@ used = count - cost
 if settled or used < limit then
   redis.call('HINCRBY', key, 'count', -cost)
 end
-return {0, math.max(0, limit - used), admits_at(start, used) - now, paid_off(start, used) - now, now}
+-- The units admitted in the window: the count beyond the limit is denied requests, but a settled one's debt.
+local admitted = settled and used or math.min(used, limit)
+return {0, math.max(0, limit - used), admits_at(start, used) - now, paid_off(start, used) - now, now,
+  final(start, function(units) return admitted - units + cost <= limit end) and 1 or 0}

@@ -35,4 +35,9 @@ if count > 0 then
   end
   expire_after(allowed, reset)
 end
-return {allowed and 1 or 0, math.max(0, remaining), wait, reset, now}
+if allowed then
+  return {1, math.max(0, remaining), wait, reset, now}
+end
+-- A refund gives back only entries still in the log.
+return {0, math.max(0, remaining), wait, reset, now,
+  final(now - window + 1, function(units) return count - units + cost <= limit end) and 1 or 0}

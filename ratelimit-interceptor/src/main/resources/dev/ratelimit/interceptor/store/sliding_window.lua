@@ -47,4 +47,7 @@ end
 if allowed then
   return admission(remaining, wait, reset, units, index, (index + 1) * window - now)
 end
-return {0, remaining, wait, reset, now}
+-- A refund gives back only within the current fixed window.
+return {0, remaining, wait, reset, now, final(index * window, function(pending)
+  return weighted + (current - pending + cost) * window <= limit * window
+end) and 1 or 0}

@@ -32,4 +32,12 @@ if allowed then
   -- Tokens belong to no window: the instance holds a batch of them for its longest hold at most.
   return admission(remaining, wait, reset, units, 0, window)
 end
-return {0, remaining, wait, reset, now}
+-- A refund moves the TAT back, never before now, for a request of the last window.
+return {0, remaining, wait, reset, now, final(now - window + 1, function(units)
+  local back, back_rest = advance(tat, tat_rest, -units)
+  if back < now or (back == now and back_rest == 0) then
+    back, back_rest = now, 0
+  end
+  local fit, fit_rest = advance(back, back_rest, cost)
+  return fit - now < window or (fit - now == window and fit_rest == 0)
+end) and 1 or 0}

@@ -47,6 +47,8 @@ class RateLimitStoreContractTest {
     private static final long WINDOW = 1_000;
     /** The lease of the concurrency tests. */
     private static final long LEASE = 10_000;
+    /** The penalty of the tests of pending units: 60 s, doubling up to 240 s. */
+    private static final Penalty BLOCK = new Penalty(60_000, 240_000);
 
     private static RedisServerProcess redis;
     private static StringRedisTemplate template;
@@ -330,6 +332,139 @@ class RateLimitStoreContractTest {
         Decision later = Stores.decide(store, new CounterRequest("crowd", algorithm, 50, 1_000, 1, false, penalty));
         assertThat(later.allowed()).as("two windows later, still blocked").isFalse();
         assertThat(later.retryAfterMillis()).isEqualTo(3_600_000 - 2_000);
+    }
+
+    /**
+     * 3 per 10 s with a 60 s block, on a limit whose units stay pending until the response (countWhen): units
+     * that requests still running hold start no block, whatever they deny, and such a denial tells the wait of
+     * a request's end; a refund makes room at once. Once the responses kept them counted, the next denial is
+     * final and blocks for the penalty, to the millisecond.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyStoreAndAlgorithm")
+    void onlyADenialThatNoPendingUnitCouldUndoStartsABlock(StoreKind kind, Algorithm algorithm) {
+        RateLimitStore store = store(kind);
+        CounterRequest login = new CounterRequest("login", algorithm, 3, 10_000, 1, true, BLOCK);
+        List<Decision> running = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            running.add(Stores.decide(store, login));
+            clock.advance(10);
+        }
+        assertThat(running).allMatch(Decision::allowed);
+
+        Decision whileRunning = Stores.decide(store, login);
+        assertThat(whileRunning.allowed()).isFalse();
+        assertThat(whileRunning.retryAfterMillis()).as("until a running request may end").isBetween(1L, 1_000L);
+        store.refund(List.of(new Refund(login, running.get(0).decidedAt())));
+        running.set(0, Stores.decide(store, login));
+        assertThat(running.get(0).allowed()).as("not blocked: the unit given back is there").isTrue();
+
+        store.settle(running.stream().map(taken -> new Settlement(login, taken.decidedAt(), 1)).toList());
+        Decision counted = Stores.decide(store, login);
+        assertThat(counted.allowed()).isFalse();
+        assertThat(counted.retryAfterMillis()).as("the block").isEqualTo(BLOCK.firstBlockMillis());
+        clock.advance(BLOCK.firstBlockMillis() - 1);
+        assertThat(Stores.decide(store, login).retryAfterMillis()).as("1 ms before the block ends").isEqualTo(1);
+    }
+
+    /**
+     * Pending units make a denial undecided only when their return would make room for the request: two
+     * counted and one pending of 3 refuse a request of 2 for good; and units pending in a window that is over,
+     * which no refund gives back any more, undo nothing.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyStoreAndAlgorithm")
+    void pendingUnitsThatCouldNotMakeRoomUndoNothing(StoreKind kind, Algorithm algorithm) {
+        RateLimitStore store = store(kind);
+        CounterRequest one = new CounterRequest("heavy", algorithm, 3, 10_000, 1, true, BLOCK);
+        CounterRequest two = one.withCost(2);
+        List<Decision> counted = List.of(Stores.decide(store, one), Stores.decide(store, one));
+        store.settle(counted.stream().map(taken -> new Settlement(one, taken.decidedAt(), 1)).toList());
+        assertThat(Stores.decide(store, one).allowed()).as("the third unit, pending").isTrue();
+
+        assertThat(Stores.decide(store, two).retryAfterMillis()).as("2 more never fit beside 2 counted")
+                .isEqualTo(BLOCK.firstBlockMillis());
+
+        CounterRequest late = new CounterRequest("late", algorithm, 3, 10_000, 1, true, BLOCK);
+        assertThat(Stores.decide(store, late).allowed()).as("a request that runs past its window").isTrue();
+        // A sliding window's request weighs until the end of the next fixed window.
+        clock.advance(algorithm == Algorithm.SLIDING_WINDOW ? 20_000 : 10_000);
+        List<Decision> next = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            next.add(Stores.decide(store, late));
+        }
+        assertThat(next).allMatch(Decision::allowed);
+        store.settle(next.stream().map(taken -> new Settlement(late, taken.decidedAt(), 1)).toList());
+        assertThat(Stores.decide(store, late).retryAfterMillis()).as("the old window's unit gives nothing back")
+                .isEqualTo(BLOCK.firstBlockMillis());
+    }
+
+    /**
+     * 10 units per second with a 60 s block, estimates of 4 settled after the response: estimates still running
+     * start no block; what the responses said they used is counted, and the denial it causes blocks.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyStoreAndSettlingAlgorithm")
+    void estimatesStillRunningStartNoBlockAndWhatTheyUsedDoes(StoreKind kind, Algorithm algorithm) {
+        RateLimitStore store = store(kind);
+        CounterRequest estimate = CounterRequest.settled("spent", algorithm, LIMIT, WINDOW, 4, BLOCK);
+        List<Decision> running = List.of(Stores.decide(store, estimate), Stores.decide(store, estimate));
+        Decision whileRunning = Stores.decide(store, estimate);
+        assertThat(whileRunning.allowed()).isFalse();
+        assertThat(whileRunning.retryAfterMillis()).as("until a running request may end").isBetween(1L, 1_000L);
+
+        store.settle(running.stream().map(taken -> new Settlement(estimate, taken.decidedAt(), 3)).toList());
+        Decision last = Stores.decide(store, estimate);
+        assertThat(last.allowed()).as("6 used, 4 fit").isTrue();
+        assertThat(Stores.decide(store, estimate).retryAfterMillis()).as("an estimate running").isBetween(1L, 1_000L);
+        store.settle(List.of(new Settlement(estimate, last.decidedAt(), 4)));
+        assertThat(Stores.decide(store, estimate).retryAfterMillis()).as("10 used").isEqualTo(BLOCK.firstBlockMillis());
+    }
+
+    /**
+     * Random requests of limits with a penalty whose units stay pending (countWhen on every algorithm, estimates
+     * on those that settle), refunded, confirmed or settled at random, at random moments: the in-process store
+     * and the scripts, on both clients, decide alike every time, blocks and pending denials included.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
+    void bothStoresDecideAlikeOnARandomTraceOfPendingUnits(Algorithm algorithm) {
+        List<RateLimitStore> stores = everyStoreKind();
+        Penalty penalty = new Penalty(1_000, 4_000);
+        boolean settles = algorithm == Algorithm.FIXED_WINDOW || algorithm == Algorithm.TOKEN_BUCKET;
+        Random random = new Random(41);
+        List<CounterRequest> requests = new ArrayList<>();
+        List<Decision> taken = new ArrayList<>();
+        Tally tally = new Tally();
+        for (int i = 0; i < 3_000; i++) {
+            advanceInBursts(random, 100, 1_500);
+            int action = random.nextInt(10);
+            if (action < 6 || requests.isEmpty()) {
+                CounterRequest request = settles && random.nextBoolean()
+                        ? CounterRequest.settled("estimated", algorithm, 6, 2_000, 1 + random.nextInt(3), penalty)
+                        : new CounterRequest("counted", algorithm, 4, 2_000, 1 + random.nextInt(2), true, penalty);
+                boolean peek = action == 5;
+                Decision decision = alike(stores, request, peek, i);
+                if (tally.add(decision) && !peek) {
+                    requests.add(request);
+                    taken.add(decision);
+                }
+                continue;
+            }
+            int ended = random.nextInt(requests.size());
+            CounterRequest request = requests.remove(ended);
+            long reservedAt = taken.remove(ended).decidedAt();
+            long units = request.settled() ? random.nextInt(2 * (int) request.cost() + 1)
+                    : action < 8 ? 0 : request.cost();
+            onEachStore(stores, request, (store, asked) -> {
+                if (units == 0 && !asked.settled()) {
+                    store.refund(List.of(new Refund(asked, reservedAt)));
+                } else {
+                    store.settle(List.of(new Settlement(asked, reservedAt, units)));
+                }
+            });
+        }
+        tally.assertBoth(300);
     }
 
     /**

@@ -3,13 +3,19 @@ package dev.ratelimit.interceptor.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.Dimension;
+import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.RateLimitService;
+import dev.ratelimit.interceptor.blocked.BlockedClients;
 import dev.ratelimit.interceptor.decision.VerdictContext;
 import dev.ratelimit.interceptor.fixture.ConcurrencyController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.fixture.PenaltyController;
 import dev.ratelimit.interceptor.fixture.SettledCostController;
 import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.metrics.OutcomeCounts;
+import dev.ratelimit.interceptor.rule.RuleId;
+import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.testsupport.GatedBurst;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
@@ -20,6 +26,7 @@ import io.micrometer.observation.ObservationRegistry;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 import org.awaitility.Awaitility;
@@ -142,6 +149,50 @@ class FailurePolicyTest {
         Awaitility.await("50 units charged in process").atMost(Duration.ofSeconds(10)).until(() -> service.peek(
                 SettledCostController.rule("roomy", Algorithm.TOKEN_BUCKET), "olga").orElseThrow().remaining()
                 == SettledCostController.ROOMY - 50);
+    }
+
+    /**
+     * An operator's Unblock frees a client the in-process fallback blocked while Redis was down: the
+     * announcement of the reset resets that counter in process too, so the client is not refused by what the
+     * fallback kept, at the next outage or while the circuit stays open.
+     */
+    @Test
+    void anUnblockFreesAClientTheFallbackBlocked() {
+        HttpProbe http = startAndKillRedis();
+        ConfigurableApplicationContext app = env.apps().get(0);
+        String path = PenaltyController.path(Algorithm.FIXED_WINDOW) + "?usercode=olga";
+        IntStream.range(0, PenaltyController.LIMIT).forEach(i -> assertThat(http.status(path)).isEqualTo(200));
+        assertThat(http.get(path).headers().firstValue("Retry-After")).as("blocked in process")
+                .hasValue(Long.toString(PenaltyController.BLOCK_SECONDS));
+
+        env.redis().restart();
+        RedisKeys keys = app.getBean(RedisKeys.class);
+        CircuitBreaker circuit = app.getBean(CircuitBreaker.class);
+        Awaitility.await("Redis decides again, and the instance hears announcements").atMost(Duration.ofSeconds(10))
+                .until(() -> {
+                    http.get("/method");
+                    return circuit.isClosed() && env.redis().commands().pubsubNumsub(keys.configChangedChannel())
+                            .get(keys.configChangedChannel()) > 0;
+                });
+        long kept = countersInProcess(app);
+        String counter = keys.counter(RuleId.of("fixture", "PenaltyController.fixedWindow"), Dimension.USER,
+                Algorithm.FIXED_WINDOW, "olga");
+        app.getBean(BlockedClients.class).unblock("fixture", keys.counterWithinModule("fixture", counter));
+        Awaitility.await("the counter forgotten in process").atMost(Duration.ofSeconds(10))
+                .until(() -> countersInProcess(app) == kept - 1);
+
+        env.redis().stop();
+        Awaitility.await("the circuit open again").atMost(Duration.ofSeconds(10)).until(() -> {
+            http.get("/method");
+            return !circuit.isClosed();
+        });
+        assertThat(http.status(path)).as("free in process").isEqualTo(200);
+    }
+
+    /** The counters the in-process fallback holds. */
+    private static long countersInProcess(ConfigurableApplicationContext app) {
+        Map<?, ?> whileOpen = (Map<?, ?>) app.getBean(RateLimitStore.class).describe().details().get("whileOpen");
+        return ((Number) whileOpen.get("counters")).longValue();
     }
 
     private HttpProbe startAndKillRedis(String... properties) {

@@ -366,12 +366,14 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
         hot.forEach(this::cooled);
     }
 
-    /** Gives back the permits of one counter: an operator reset it. */
-    public void giveBack(String key) {
-        HotCounter counter = hot.get(key);
+    /** Gives back the permits of one counter, which an operator reset: they are void. */
+    @Override
+    public void counterReset(String counterKey) {
+        HotCounter counter = hot.get(counterKey);
         if (counter != null) {
-            cooled(key, counter);
+            cooled(counterKey, counter);
         }
+        delegate.counterReset(counterKey);
     }
 
     /** The counters batched now. */

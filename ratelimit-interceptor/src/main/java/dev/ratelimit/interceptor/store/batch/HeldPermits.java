@@ -6,7 +6,7 @@ import dev.ratelimit.interceptor.stats.PeriodicRedisWrite;
 /**
  * The permits of hot counters this instance holds ({@link BatchingRateLimitStore}, which the store's own bean
  * builds and hands over by {@link #keep}): given back on a thread of its own once held past their time,
- * checked every {@link #TICK_MILLIS}; given back when an operator resets their counter; all given back when
+ * checked every {@link #TICK_MILLIS}; all given back when
  * the app stops, before the limiter's connection closes, so that the other instances can use them at once.
  * Counted for the heartbeat.
  */
@@ -21,14 +21,6 @@ public final class HeldPermits extends RedisBackgroundWork {
 
     public void keep(BatchingRateLimitStore batching) {
         this.store = batching;
-    }
-
-    /** Gives back what this instance holds of a counter: an operator reset it, and its permits are void. */
-    public void counterReset(String key) {
-        BatchingRateLimitStore batching = store;
-        if (batching != null) {
-            batching.giveBack(key);
-        }
     }
 
     /** The counters batched here now. */

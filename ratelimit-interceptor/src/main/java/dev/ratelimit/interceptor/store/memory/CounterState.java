@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.store.memory;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The state of one counter in process: the Java twin of an algorithm's Lua script, with the same
@@ -11,6 +12,9 @@ import dev.ratelimit.interceptor.store.Decision;
  */
 sealed interface CounterState permits FixedWindowState, SlidingWindowState, SlidingLogState, TokenBucketState,
         ConcurrencyState {
+
+    /** When a running request ends is unknown: a denial that its end could undo tells this wait, or less. */
+    long UNTIL_A_REQUEST_ENDS_MILLIS = 1000;
 
     /** Counts the request's cost at {@code now} (ms) against its limit per window. */
     default Decision acquire(long now, CounterRequest request) {
@@ -27,6 +31,16 @@ sealed interface CounterState permits FixedWindowState, SlidingWindowState, Slid
 
     /** The algorithm: decides the request at {@code now}, and counts it if admitted and {@code admit}. */
     Decision decide(long now, CounterRequest request, boolean admit);
+
+    /**
+     * Whether the request this state just denied at {@code now} would fit once the units pending of the
+     * requests still running came back, as far as a refund could still give them back; then the denial is not
+     * final, as {@code final} in {@code counter_head.lua} says. {@code pendingSince} gives the units pending that
+     * were reserved at a time or later. A concurrency limit's leases are requests running, none pending.
+     */
+    default boolean fitsOnceReturned(long now, CounterRequest request, LongUnaryOperator pendingSince) {
+        return false;
+    }
 
     /**
      * Gives back the request's cost, which this state admitted at {@code reservedAt}, as the algorithm's

@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.store.memory;
 
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
+import java.util.function.LongUnaryOperator;
 
 /**
  * {@code fixed_window.lua} in process: the window opens with the first request, or, for a calendar
@@ -35,6 +36,16 @@ final class FixedWindowState implements CounterState {
         }
         return new Decision(false, limit, Math.max(0, limit - before), admitsAt(start, before, request) - now,
                 paidOff(start, before, request) - now, now);
+    }
+
+    /**
+     * The units admitted in the window open now: the count beyond the limit is denied requests, but a settled
+     * limit's debt. A refund gives back only within this window.
+     */
+    @Override
+    public boolean fitsOnceReturned(long now, CounterRequest request, LongUnaryOperator pendingSince) {
+        long admitted = request.settled() ? count : Math.min(count, request.count());
+        return admitted - pendingSince.applyAsLong(start) + request.cost() <= request.count();
     }
 
     /** As the script peeks: the units used in the window open now (a debt carried into it), none if there is none. */

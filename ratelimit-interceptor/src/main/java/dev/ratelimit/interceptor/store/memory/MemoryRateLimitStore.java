@@ -56,13 +56,10 @@ public class MemoryRateLimitStore implements RateLimitStore {
         counters.clear();
     }
 
-    /**
-     * Forgets one counter and its penalty: an operator's unblock, which every instance hears announced.
-     *
-     * @return whether there was one
-     */
-    public boolean reset(String counterKey) {
-        return counters.remove(counterKey) != null;
+    /** Forgets one counter and its penalty: an operator's unblock, which every instance hears announced. */
+    @Override
+    public void counterReset(String counterKey) {
+        counters.remove(counterKey);
     }
 
     @Override
@@ -106,6 +103,7 @@ public class MemoryRateLimitStore implements RateLimitStore {
         for (Refund refund : refunds) {
             CounterRequest request = refund.request();
             counters.computeIfPresent(request.key(), (key, entry) -> {
+                entry.release(request, refund.reservedAt());
                 if (entry.algorithm() == request.algorithm()) {
                     entry.state().refund(now, refund.reservedAt(), request);
                 }
@@ -114,23 +112,33 @@ public class MemoryRateLimitStore implements RateLimitStore {
         }
     }
 
-    /** What a response did not use goes back as a refund does; what it used beyond its estimate is charged. */
+    /**
+     * What a response did not use goes back as a refund does; what it used beyond its estimate is charged; and
+     * a request that held its units pending holds them no more.
+     */
     @Override
     public void settle(List<Settlement> settlements) {
         long now = clock.millis();
         for (Settlement settlement : settlements) {
             CounterRequest request = settlement.request();
             long difference = settlement.difference();
-            if (difference < 0) {
-                refund(List.of(new Refund(request.withCost(-difference), settlement.reservedAt())));
-            } else if (difference > 0) {
+            if (difference > 0) {
                 counters.compute(request.key(), (key, entry) -> {
                     Entry live = entry == null || entry.algorithm() != request.algorithm()
                             ? new Entry(request.algorithm(), CounterState.create(request), new PenaltyState()) : entry;
+                    live.release(request, settlement.reservedAt());
                     live.state().charge(now, request, difference);
                     return live;
                 });
+                continue;
             }
+            counters.computeIfPresent(request.key(), (key, entry) -> {
+                entry.release(request, settlement.reservedAt());
+                if (difference < 0 && entry.algorithm() == request.algorithm()) {
+                    entry.state().refund(now, settlement.reservedAt(), request.withCost(-difference));
+                }
+                return entry;
+            });
         }
     }
 
@@ -210,7 +218,22 @@ public class MemoryRateLimitStore implements RateLimitStore {
                 return blocked;
             }
             Decision decision = state.acquire(now, request);
-            return decision.allowed() ? decision : penalty.offended(decision, now, request.penalty());
+            if (!request.holdsPendingUnits()) {
+                return decision.allowed() ? decision : penalty.offended(decision, now, request.penalty());
+            }
+            if (decision.allowed()) {
+                penalty.reserved(decision, request.cost());
+                return decision;
+            }
+            return state.fitsOnceReturned(now, request, penalty::pendingSince) ? PenaltyState.undecided(decision)
+                    : penalty.offended(decision, now, request.penalty());
+        }
+
+        /** The request admitted at {@code reservedAt} holds its units pending no more, if it held any. */
+        void release(CounterRequest request, long reservedAt) {
+            if (request.holdsPendingUnits()) {
+                penalty.released(reservedAt, request.cost());
+            }
         }
 
         Decision peek(CounterRequest request, long now) {

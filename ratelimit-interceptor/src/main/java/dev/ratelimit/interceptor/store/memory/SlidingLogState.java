@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.store.memory;
 
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
+import java.util.function.LongUnaryOperator;
 
 /**
  * {@code sliding_log.lua} in process: the times of the admitted requests of the last window, oldest
@@ -42,6 +43,12 @@ final class SlidingLogState implements CounterState {
             }
         }
         return new Decision(allowed, limit, Math.max(0, remaining), wait, reset, now);
+    }
+
+    /** A refund gives back only entries still in the log: the denial dropped those that left it. */
+    @Override
+    public boolean fitsOnceReturned(long now, CounterRequest request, LongUnaryOperator pendingSince) {
+        return size - pendingSince.applyAsLong(now - request.windowMillis() + 1) + request.cost() <= request.count();
     }
 
     @Override

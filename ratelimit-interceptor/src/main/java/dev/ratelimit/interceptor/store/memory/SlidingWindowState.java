@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.store.memory;
 
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
+import java.util.function.LongUnaryOperator;
 
 /**
  * {@code sliding_window.lua} in process: two windows aligned to multiples of the window length, the
@@ -19,33 +20,47 @@ final class SlidingWindowState implements CounterState {
         long limit = request.count();
         long window = request.windowMillis();
         long cost = request.cost();
-        long nowIndex = Math.floorDiv(now, window);
-        long nowCurrent = current;
-        long nowPrevious = previous;
-        if (index != nowIndex) {
-            nowPrevious = index == nowIndex - 1 ? current : 0;
-            nowCurrent = 0;
-        }
-        long elapsed = now - nowIndex * window;
-        long weighted = nowPrevious * (window - elapsed);
+        Windows at = at(now, window);
+        long nowCurrent = at.current();
+        long elapsed = now - at.index() * window;
+        long weighted = at.previous() * (window - elapsed);
         boolean allowed = weighted + (nowCurrent + cost) * window <= limit * window;
         if (allowed && admit) {
             nowCurrent += cost;
-            index = nowIndex;
+            index = at.index();
             current = nowCurrent;
-            previous = nowPrevious;
-            expiresAt = (nowIndex + 2) * window;
+            previous = at.previous();
+            expiresAt = (at.index() + 2) * window;
         }
-        long reset = nowCurrent > 0 ? (nowIndex + 2) * window - now
-                : nowPrevious > 0 ? (nowIndex + 1) * window - now : 0;
+        long reset = nowCurrent > 0 ? (at.index() + 2) * window - now
+                : at.previous() > 0 ? (at.index() + 1) * window - now : 0;
         long remaining = Math.max(0, Math.floorDiv(limit * window - weighted, window) - nowCurrent);
         long wait = 0;
         if (remaining < cost) {
             long room = (limit - nowCurrent - cost) * window;
             wait = room < 0 ? window - elapsed + window - Math.floorDiv((limit - cost) * window, nowCurrent)
-                    : window - elapsed - Math.floorDiv(room, nowPrevious);
+                    : window - elapsed - Math.floorDiv(room, at.previous());
         }
         return new Decision(allowed, limit, remaining, wait, reset, now);
+    }
+
+    /** A refund gives back only within the current fixed window. */
+    @Override
+    public boolean fitsOnceReturned(long now, CounterRequest request, LongUnaryOperator pendingSince) {
+        long window = request.windowMillis();
+        Windows at = at(now, window);
+        long weighted = at.previous() * (window - (now - at.index() * window));
+        long current = at.current() - pendingSince.applyAsLong(at.index() * window);
+        return weighted + (current + request.cost()) * window <= request.count() * window;
+    }
+
+    /** The two windows as they are at {@code now}: this state's, or moved on to the window of now. */
+    private Windows at(long now, long window) {
+        long nowIndex = Math.floorDiv(now, window);
+        if (index == nowIndex) {
+            return new Windows(nowIndex, current, previous);
+        }
+        return new Windows(nowIndex, 0, index == nowIndex - 1 ? current : 0);
     }
 
     @Override
@@ -63,5 +78,9 @@ final class SlidingWindowState implements CounterState {
     @Override
     public boolean expiredAt(long now) {
         return now >= expiresAt;
+    }
+
+    /** The current window's number, its count and the previous window's. */
+    private record Windows(long index, long current, long previous) {
     }
 }

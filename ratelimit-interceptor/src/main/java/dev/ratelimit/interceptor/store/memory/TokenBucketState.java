@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.store.memory;
 
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
+import java.util.function.LongUnaryOperator;
 
 /**
  * {@code token_bucket.lua} in process: GCRA, with the theoretical arrival time kept exactly as
@@ -43,11 +44,21 @@ final class TokenBucketState implements CounterState {
         if (!tat.isAfter(now) || reservedAt <= now - window) {
             return false;
         }
-        long rest = tat.rest() - (window % limit) * cost;
-        ArrivalTime earlier = new ArrivalTime(tat.ms() - (window / limit) * cost + Math.floorDiv(rest, limit),
-                Math.floorMod(rest, limit));
+        ArrivalTime earlier = tat.earlier(cost, window, limit);
         tat = earlier.isAfter(now) ? earlier : new ArrivalTime(Long.MIN_VALUE, 0);
         return true;
+    }
+
+    /** A refund moves the arrival time back, never before now, for a request of the last window. */
+    @Override
+    public boolean fitsOnceReturned(long now, CounterRequest request, LongUnaryOperator pendingSince) {
+        long limit = request.count();
+        long window = request.windowMillis();
+        ArrivalTime back = arrival(now, limit).earlier(pendingSince.applyAsLong(now - window + 1), window, limit);
+        ArrivalTime next = (back.isAfter(now) ? back : new ArrivalTime(now, 0))
+                .plus(new ArrivalTime(window / limit, window % limit).times(request.cost(), limit), limit);
+        long ahead = next.ms() - now;
+        return ahead < window || (ahead == window && next.rest() == 0);
     }
 
     /** As {@code token_bucket_charge.lua}: the arrival time moves on by {@code units} intervals, past the burst if need be. */
@@ -76,6 +87,12 @@ final class TokenBucketState implements CounterState {
         ArrivalTime times(long n, long limit) {
             long rests = rest * n;
             return new ArrivalTime(ms * n + rests / limit, rests % limit);
+        }
+
+        /** This time {@code units} intervals of {@code window / limit} earlier; {@code units * (window % limit)} stays below 2^53. */
+        ArrivalTime earlier(long units, long window, long limit) {
+            long rests = rest - (window % limit) * units;
+            return new ArrivalTime(ms - (window / limit) * units + Math.floorDiv(rests, limit), Math.floorMod(rests, limit));
         }
 
         ArrivalTime plus(ArrivalTime other, long limit) {

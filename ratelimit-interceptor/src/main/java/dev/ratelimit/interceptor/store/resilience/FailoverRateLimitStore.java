@@ -125,6 +125,15 @@ public class FailoverRateLimitStore implements RateLimitStore {
         }
     }
 
+    /** To both stores: a client an operator freed is free in process too, now and at the next outage. */
+    @Override
+    public void counterReset(String counterKey) {
+        redis.counterReset(counterKey);
+        if (local != null) {
+            local.counterReset(counterKey);
+        }
+    }
+
     /** Only what both stores can decide: a rule must keep working when it falls back. */
     @Override
     public Set<Algorithm> supportedAlgorithms() {
