@@ -365,8 +365,14 @@ public class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(SysConfigRepository.class)
-    SysConfigEditor rateLimitSysConfigEditor(SysConfigRepository repository, EndpointCatalog catalog) {
-        return new SysConfigEditor(repository, Clock.systemUTC(), catalog::declares);
+    SysConfigEditor rateLimitSysConfigEditor(SysConfigRepository repository, EndpointCatalog catalog,
+                                             RuleSnapshotHolder snapshots, ObjectProvider<SysConfigDefaults> defaults) {
+        // A write while Redis does not hold the hash: this instance puts back its snapshot or, having none (a
+        // fresh Redis, its declarations not merged yet), its declarations; then the write is made.
+        return new SysConfigEditor(repository, Clock.systemUTC(), catalog::declares, () -> {
+            snapshots.refresh();
+            defaults.ifAvailable(SysConfigDefaults::write);
+        });
     }
 
     /** This app's rules as a document, exported and imported from code. */

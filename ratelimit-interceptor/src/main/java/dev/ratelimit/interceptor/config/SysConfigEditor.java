@@ -48,25 +48,32 @@ public class SysConfigEditor {
     private final Clock clock;
     private final Consumer<List<SysConfigWrite>> writeCheck;
     private final Predicate<RuleId> declaredHere;
+    private final Runnable putBack;
 
     public SysConfigEditor(SysConfigRepository repository, Clock clock) {
-        this(repository, clock, rule -> false);
+        this(repository, clock, rule -> false, () -> { });
     }
 
     /**
+     * The editor of an app.
+     *
      * @param declaredHere the rules this app declares, which may be edited before its declarations are merged
      *                     into the hash (they are, once it is ready)
+     * @param putBack      puts the hash back when Redis does not hold it (this instance's snapshot, else its
+     *                     declarations), so that a write made then, refused to keep the other values, can be made
      */
-    public SysConfigEditor(SysConfigRepository repository, Clock clock, Predicate<RuleId> declaredHere) {
-        this(repository, clock, writes -> { }, declaredHere);
+    public SysConfigEditor(SysConfigRepository repository, Clock clock, Predicate<RuleId> declaredHere,
+                           Runnable putBack) {
+        this(repository, clock, writes -> { }, declaredHere, putBack);
     }
 
     private SysConfigEditor(SysConfigRepository repository, Clock clock, Consumer<List<SysConfigWrite>> writeCheck,
-                            Predicate<RuleId> declaredHere) {
+                            Predicate<RuleId> declaredHere, Runnable putBack) {
         this.repository = repository;
         this.clock = clock;
         this.writeCheck = writeCheck;
         this.declaredHere = declaredHere;
+        this.putBack = putBack;
     }
 
     /**
@@ -79,7 +86,7 @@ public class SysConfigEditor {
         return new SysConfigEditor(repository, clock, writes -> {
             writeCheck.accept(writes);
             check.accept(writes);
-        }, declaredHere);
+        }, declaredHere, putBack);
     }
 
     /** Changes to be written together. */
@@ -488,7 +495,7 @@ public class SysConfigEditor {
         /** Writes every change in one atomic step and announces it; the changes in the order they were made. */
         public List<SysConfigChange> apply() {
             writeCheck.accept(checked());
-            return repository.write(writes, null);
+            return write(null);
         }
 
         /**
@@ -499,7 +506,20 @@ public class SysConfigEditor {
          */
         public List<SysConfigChange> applyIf(long version) {
             writeCheck.accept(checked());
-            return repository.write(writes, version);
+            return write(version);
+        }
+
+        /** The write, made again once when Redis did not hold the hash and this app put it back. */
+        private List<SysConfigChange> write(Long version) {
+            try {
+                return repository.write(writes, version);
+            } catch (InvalidValueException e) {
+                if (!SysConfigRepository.HASH_MISSING.equals(e.key())) {
+                    throw e;
+                }
+                putBack.run();
+                return repository.write(writes, version);
+            }
         }
 
         /** Every field this edit writes, with the rule it belongs to, as the editor's check is shown them. */
@@ -535,9 +555,14 @@ public class SysConfigEditor {
             return this;
         }
 
+        /** The hash as Redis holds it, read once; put back first when Redis lost it, so that checks read what is in force. */
         private Map<String, String> hash() {
             if (hash == null) {
                 hash = repository.readAll();
+                if (hash.isEmpty()) {
+                    putBack.run();
+                    hash = repository.readAll();
+                }
             }
             return hash;
         }

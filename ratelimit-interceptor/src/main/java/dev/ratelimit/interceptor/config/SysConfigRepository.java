@@ -35,6 +35,9 @@ public class SysConfigRepository implements ConfigHash {
     private static final RedisScript<Long> RESET_COUNTER =
             RedisScript.of(new ClassPathResource("reset_counter.lua", SysConfigRepository.class), Long.class);
 
+    /** The message key of a write refused because Redis does not hold the hash. */
+    static final String HASH_MISSING = "ratelimit.config.hashMissing";
+
     private final StringRedisTemplate redis;
     private final RedisKeys keys;
     private final DurableConfigCopy copy;
@@ -107,7 +110,7 @@ public class SysConfigRepository implements ConfigHash {
         });
         List<?> reply = redis.execute(WRITE_FIELDS, List.of(keys.sysconfig()), arguments.toArray());
         if (reply != null && reply.size() == 1 && Long.valueOf(-1).equals(reply.get(0))) {
-            throw new InvalidValueException("ratelimit.config.hashMissing");
+            throw new InvalidValueException(HASH_MISSING);
         }
         int changesEnd = 1 + 2 * writes.size();
         if (reply == null || reply.size() < changesEnd) {

@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.rule.RuleId;
@@ -115,6 +116,28 @@ class RuleSnapshotHolderTest {
         assertThat(redis.commands().hgetall(HASH)).isEqualTo(before);
         assertThat(holder.lastRestore().found()).as("the hash was gone").isNull();
         assertThat(holder.lastRestore().version()).isEqualTo(SysConfigParser.version(before));
+    }
+
+    /**
+     * A write while Redis has lost the hash would be a hash of its own field alone, newer than every copy: an
+     * app's editor first has its instance put its snapshot back, then writes; the operators' other values stay.
+     */
+    @Test
+    void aWriteWhileTheHashIsGoneIsMadeOnceTheInstancePutItsSnapshotBack() {
+        declareRule();
+        RuleSnapshotHolder holder = holder();
+        editor.setRuleCount(RULE, "2");
+        editor.setDynamicRule(RuleId.of("m", "C.open"), "1/60");
+        holder.refresh();
+        redis.commands().del(HASH);
+        SysConfigEditor ofTheApp = new SysConfigEditor(repository, Clock.systemUTC(), rule -> false, holder::refresh);
+
+        assertThatThrownBy(() -> editor.setLogSwitch(false)).as("an editor that cannot put it back")
+                .hasMessageStartingWith("the config is not in Redis");
+        ofTheApp.setRuleSwitch(RULE, false);
+
+        assertThat(redis.commands().hgetall(HASH)).containsEntry(Knob.COUNT.field(RULE), "2")
+                .containsEntry("dyn.m.C.open", "1/60").containsEntry(Knob.CHECK.field(RULE), "0");
     }
 
     /** A failover to a replica that had not yet received the last writes. */

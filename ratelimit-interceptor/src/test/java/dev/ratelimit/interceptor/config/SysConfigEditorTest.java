@@ -135,7 +135,7 @@ class SysConfigEditorTest {
         assertRefused(() -> editor.deny(DenyList.Kind.USER, "eve", Instant.parse("2020-01-01T00:00:00Z"), ""),
                 "deny.user.eve: the end 2020-01-01T00:00:00Z is not in the future");
         assertRefused(() -> editor.deny(DenyList.Kind.USER, "eve", null, "x".repeat(201)),
-                "deny.user.eve: a note is at most 200 characters, without control characters");
+                "deny.user.eve: a note is one line of at most 200 characters: no line breaks or other control characters");
         assertRefused(() -> editor.setRuleSwitch(RuleId.of("deny", "ip"), false),
                 "'deny.ip' is not a rule id: deny.ip., deny.user. and deny.key. name deny-list entries");
         assertThat(redis.commands().hexists(HASH, "deny.user.eve")).isFalse();

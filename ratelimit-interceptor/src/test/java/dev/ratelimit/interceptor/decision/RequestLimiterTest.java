@@ -76,7 +76,6 @@ class RequestLimiterTest {
     static void start() throws Exception {
         redis = RedisServerProcess.start();
         SysConfigRepository repository = new SysConfigRepository(redis.template(), new RedisKeys("ratelimit"));
-        editor = new SysConfigEditor(repository, Clock.systemUTC());
         snapshots = new RuleSnapshotHolder(repository, null, List::of, Duration.ofSeconds(30), Duration.ofSeconds(1),
                 Duration.ofSeconds(3), Clock.systemUTC());
         EndpointCatalog endpoints = new EndpointCatalog(new RuleNaming("shop"), EnumSet.allOf(Algorithm.class),
@@ -97,6 +96,8 @@ class RequestLimiterTest {
                 .findFirst().orElseThrow();
         tenant = endpoints.endpoints().stream().filter(endpoint -> endpoint.id().rule().equals("Orders.tenant"))
                 .findFirst().orElseThrow();
+        // As an app's editor: the rules its catalog declares are declared, merged or not.
+        editor = new SysConfigEditor(repository, Clock.systemUTC(), endpoints::declares, snapshots::refresh);
         leases = new HeldLeases(Stores.DEFAULTS.concurrency().maxHold());
         limiter = new RequestLimiter(new RuleCatalog(endpoints, snapshots), new RedisKeys("ratelimit"),
                 new MemoryRateLimitStore(Clock.systemUTC(), 1000), log, new RecordingMetrics(), Whitelist.EMPTY,
