@@ -69,7 +69,7 @@ public class RuleSnapshotHolder extends RedisBackgroundWork
     /** Listeners are beans too: found once every bean exists, so none is looked up inside start-up's lock. */
     private volatile List<ConfigReadListener> listening = List.of();
     private boolean read;
-    private boolean lastRefreshFailed;
+    private volatile boolean lastRefreshFailed;
     private boolean lossReported;
 
     /**
@@ -188,7 +188,11 @@ public class RuleSnapshotHolder extends RedisBackgroundWork
         }
     }
 
-    /** Reads the version alone, and the whole hash only when it is not the snapshot's. */
+    /**
+     * Reads the version alone, and the whole hash only when it is not the snapshot's, or when the last read
+     * failed: a change reported while Redis could not be read (a hand edit during a failover) changes no
+     * version, and would otherwise wait for the periodic refresh.
+     */
     private void check() {
         Long version;
         try {
@@ -196,7 +200,7 @@ public class RuleSnapshotHolder extends RedisBackgroundWork
         } catch (RuntimeException e) {
             return; // Redis away: the next full read says so, once
         }
-        if (version == null ? current.holdsConfig() : version != current.version()) {
+        if (lastRefreshFailed || (version == null ? current.holdsConfig() : version != current.version())) {
             refresh();
         }
     }

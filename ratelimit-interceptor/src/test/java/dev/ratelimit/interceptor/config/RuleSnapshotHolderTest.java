@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -200,6 +201,51 @@ class RuleSnapshotHolderTest {
         Awaitility.await("put back by the version check").atMost(Duration.ofSeconds(5))
                 .until(() -> before.equals(redis.commands().hgetall(HASH)));
         assertThat(holder.current().fields()).isEqualTo(before);
+    }
+
+    /**
+     * A change reported while Redis could not be read (a hand edit during a failover) advances no version: the
+     * check that follows a failed read reads the whole hash again, rather than wait for the periodic refresh.
+     */
+    @Test
+    void aReadThatFailedIsMadeAgainAtTheNextCheck() throws Exception {
+        declareRule();
+        editor.setRuleCount(RULE, "2");
+        // Redis answers the version but not the whole hash, for a while: as in a cluster's failover, where the
+        // report of a change arrives before the hash can be read.
+        AtomicBoolean reads = new AtomicBoolean(true);
+        ConfigHash failing = new ConfigHash() {
+            @Override
+            public Map<String, String> readAll() {
+                if (!reads.get()) {
+                    throw new IllegalStateException("the hash's node is failing over");
+                }
+                return repository.readAll();
+            }
+
+            @Override
+            public Long version() {
+                return repository.version();
+            }
+
+            @Override
+            public boolean restore(long version, Map<String, String> copy) {
+                return repository.restore(version, copy);
+            }
+        };
+        RuleSnapshotHolder holder = new RuleSnapshotHolder(failing, null, List::of, Duration.ofSeconds(30),
+                Duration.ofSeconds(1), Duration.ofSeconds(3), Clock.systemUTC());
+        holders.add(holder);
+        holder.afterPropertiesSet();
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> holder.current().holdsConfig());
+        reads.set(false);
+        redis.commands().hset(HASH, Knob.COUNT.field(RULE), "3"); // by hand: no version, no announcement
+        assertThat(holder.refresh()).as("the read the report of the change asked for").isFalse();
+
+        reads.set(true);
+
+        Awaitility.await("read again within a few checks, not the 30 s refresh").atMost(Duration.ofSeconds(10))
+                .until(() -> "3".equals(holder.current().fields().get(Knob.COUNT.field(RULE))));
     }
 
     @Test
