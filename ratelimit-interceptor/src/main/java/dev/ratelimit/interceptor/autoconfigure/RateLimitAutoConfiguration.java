@@ -306,12 +306,14 @@ public class RateLimitAutoConfiguration {
     /**
      * Refreshes the snapshot the moment a change is announced, and clears the near cache's denials, since
      * a change may free a client. Subscribed when the app is ready, not with the context, so that a Redis
-     * that is away neither delays nor fails the start.
+     * that is away neither delays nor fails the start; on the connection of the limiter's background work,
+     * so that a subscription being made while Redis hangs never holds the app's own connection factory.
      */
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(SysConfigRepository.class)
-    ConfigChangeSubscription rateLimitConfigChangeSubscription(StringRedisTemplate redis, RuleSnapshotHolder snapshots,
+    ConfigChangeSubscription rateLimitConfigChangeSubscription(StringRedisTemplate redis,
+            ObjectProvider<LimiterRedisConnection> limiter, RuleSnapshotHolder snapshots,
             RedisKeys keys, ObjectProvider<NearCache> nearCache, ObjectProvider<RateLimitStore> store,
             ObjectProvider<HeldPermits> heldPermits) {
         NearCache denials = nearCache.getIfAvailable();
@@ -319,7 +321,8 @@ public class RateLimitAutoConfiguration {
         HeldPermits batches = heldPermits.getIfAvailable();
         Consumer<String> counterReset = store.getIfAvailable() instanceof MemoryRateLimitStore memory
                 ? memory::reset : batches != null ? batches::counterReset : counterKey -> { };
-        return new ConfigChangeSubscription(redis.getRequiredConnectionFactory(), keys.configChangedChannel(),
+        return new ConfigChangeSubscription(LimiterRedisConnection.forBackgroundWork(limiter.getIfAvailable(), redis)
+                .getRequiredConnectionFactory(), keys.configChangedChannel(),
                 new ConfigChangeListener(snapshots, denials == null ? () -> { } : denials::clear, counterReset));
     }
 
