@@ -67,6 +67,11 @@ public final class ChildApp implements AutoCloseable {
         }
     }
 
+    /** Starts it against a Redis Cluster, with extra {@code key=value} properties, and waits until it serves. */
+    public static ChildApp start(RedisClusterProcess cluster, String... properties) {
+        return start(cluster.port(0), cluster.springProperties(properties));
+    }
+
     public int port() {
         return port;
     }
