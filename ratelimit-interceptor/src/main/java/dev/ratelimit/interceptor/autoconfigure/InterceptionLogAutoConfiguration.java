@@ -18,6 +18,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
@@ -27,11 +28,13 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 /**
  * The interception log in the app's database, when the app has one DataSource and MyBatis; without
  * either this backs off and {@link RateLimitAutoConfiguration} installs a log that keeps nothing.
- * Runs before it so that the writer is the {@link InterceptionLog} the interceptor gets.
+ * Runs before it so that the writer is the {@link InterceptionLog} the interceptor gets. Only in a
+ * servlet web app, as the limiter: another app's database is left alone.
  */
 @AutoConfiguration(before = RateLimitAutoConfiguration.class, afterName = {
         "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
         "org.mybatis.spring.boot.autoconfigure.MybatisAutoConfiguration"})
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({SqlSessionFactory.class, ResourceDatabasePopulator.class, EmbeddedDatabaseConnection.class,
         DatabaseInitializationMode.class})
 @ConditionalOnSingleCandidate(DataSource.class)

@@ -310,9 +310,8 @@ public class RateLimitAutoConfiguration {
     }
 
     /**
-     * Refreshes the snapshot the moment a change is announced, and clears the near cache's denials, since
-     * a change may free a client. Subscribed when the app is ready, not with the context, so that a Redis
-     * that is away neither delays nor fails the start.
+     * What a change announced or reported does: refreshes the snapshot at once, and clears the near cache's
+     * denials, since a change may free a client.
      */
     @Bean
     @ConditionalOnMissingBean
@@ -327,12 +326,18 @@ public class RateLimitAutoConfiguration {
         return new ConfigChangeListener(snapshots, denials == null ? () -> { } : denials::clear, counterReset);
     }
 
+    /**
+     * The announcements. Subscribed when the app is ready, not with the context, so that a Redis that is away
+     * neither delays nor fails the start; on the connection of the limiter's background work, so that a
+     * subscription being made while Redis hangs never holds the app's own connection factory.
+     */
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(ConfigChangeListener.class)
-    ConfigChangeSubscription rateLimitConfigChangeSubscription(StringRedisTemplate redis, RedisKeys keys,
-                                                               ConfigChangeListener listener) {
-        return new ConfigChangeSubscription(redis.getRequiredConnectionFactory(), keys.configChangedChannel(), listener);
+    ConfigChangeSubscription rateLimitConfigChangeSubscription(StringRedisTemplate redis,
+            ObjectProvider<LimiterRedisConnection> limiter, RedisKeys keys, ConfigChangeListener listener) {
+        return new ConfigChangeSubscription(LimiterRedisConnection.forBackgroundWork(limiter.getIfAvailable(), redis)
+                .getRequiredConnectionFactory(), keys.configChangedChannel(), listener);
     }
 
     @Bean

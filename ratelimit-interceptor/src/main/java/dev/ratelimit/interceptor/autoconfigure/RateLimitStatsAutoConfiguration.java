@@ -14,6 +14,7 @@ import dev.ratelimit.interceptor.lease.HeldLeases;
 import dev.ratelimit.interceptor.rule.RuleNaming;
 import dev.ratelimit.interceptor.stats.TrafficRecorder;
 import dev.ratelimit.interceptor.stats.TrafficStatistics;
+import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.nearcache.NearCache;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
@@ -43,10 +44,12 @@ public class RateLimitStatsAutoConfiguration {
         return new TrafficStatistics(redis, keys);
     }
 
+    /** On the connection of the limiter's background work: it reads the instances for the hot counters' shares. */
     @Bean
     @ConditionalOnMissingBean
-    InstanceDirectory rateLimitInstanceDirectory(StringRedisTemplate redis, RedisKeys keys) {
-        return new InstanceDirectory(redis, keys);
+    InstanceDirectory rateLimitInstanceDirectory(StringRedisTemplate redis,
+                                                 ObjectProvider<LimiterRedisConnection> limiter, RedisKeys keys) {
+        return new InstanceDirectory(backgroundWork(redis, limiter), keys);
     }
 
     @Bean
@@ -56,7 +59,11 @@ public class RateLimitStatsAutoConfiguration {
         return new BlockedClients(redis, keys, config, Clock.systemUTC());
     }
 
-    /** The writers, in an app the limiter protects. */
+    /**
+     * The writers, in an app the limiter protects: on the connection of the limiter's background work, which
+     * refuses commands at once while Redis is away, so that neither they nor their last writes when the app
+     * stops wait for the app's own, long Redis timeout.
+     */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnBean(RateLimitInterceptor.class)
     @ConditionalOnProperty(prefix = "ratelimit.stats", name = "enabled", matchIfMissing = true)
@@ -64,32 +71,37 @@ public class RateLimitStatsAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        TrafficRecorder rateLimitTrafficRecorder(StringRedisTemplate redis, RedisKeys keys,
+        TrafficRecorder rateLimitTrafficRecorder(StringRedisTemplate redis,
+                                                 ObjectProvider<LimiterRedisConnection> limiter, RedisKeys keys,
                                                  RateLimitProperties properties) {
-            return new TrafficRecorder(redis, keys, properties.stats().flushInterval(), Clock.systemUTC());
+            return new TrafficRecorder(backgroundWork(redis, limiter), keys, properties.stats().flushInterval(),
+                    Clock.systemUTC());
         }
 
         @Bean
         @ConditionalOnMissingBean
-        BlockedClientRecorder rateLimitBlockedClientRecorder(StringRedisTemplate redis, RedisKeys keys,
-                                                             RateLimitProperties properties) {
+        BlockedClientRecorder rateLimitBlockedClientRecorder(StringRedisTemplate redis,
+                                                             ObjectProvider<LimiterRedisConnection> limiter,
+                                                             RedisKeys keys, RateLimitProperties properties) {
             RateLimitProperties.Stats stats = properties.stats();
-            return new BlockedClientRecorder(redis, keys, stats.flushInterval(), stats.maxBlockedClients(),
-                    stats.maxBlockedClients(), Clock.systemUTC());
+            return new BlockedClientRecorder(backgroundWork(redis, limiter), keys, stats.flushInterval(),
+                    stats.maxBlockedClients(), stats.maxBlockedClients(), Clock.systemUTC());
         }
 
         @Bean
         @ConditionalOnMissingBean
-        InstanceHeartbeat rateLimitInstanceHeartbeat(StringRedisTemplate redis, RedisKeys keys, RuleNaming naming,
-                                                     RateLimitStore store, ObjectProvider<CircuitBreaker> circuit,
+        InstanceHeartbeat rateLimitInstanceHeartbeat(StringRedisTemplate redis,
+                                                     ObjectProvider<LimiterRedisConnection> limiter, RedisKeys keys,
+                                                     RuleNaming naming, RateLimitStore store,
+                                                     ObjectProvider<CircuitBreaker> circuit,
                                                      ObjectProvider<NearCache> nearCache,
                                                      RuleSnapshotHolder snapshots, HeldLeases leases,
                                                      ObjectProvider<HeldPermits> permits,
                                                      RateLimitProperties properties) {
             InstanceState state = new InstanceState(naming.module(), store.describe().type(),
                     circuit.getIfAvailable(), nearCache.getIfAvailable(), snapshots, leases, permits.getIfAvailable());
-            return new InstanceHeartbeat(redis, keys, state, properties.stats().heartbeatInterval(),
-                    Clock.systemUTC());
+            return new InstanceHeartbeat(backgroundWork(redis, limiter), keys, state,
+                    properties.stats().heartbeatInterval(), Clock.systemUTC());
         }
 
         /** The instances that share this app's hot counters, as their heartbeats say. */
@@ -102,5 +114,11 @@ public class RateLimitStatsAutoConfiguration {
             return new LiveInstances(directory, () -> heartbeat.getObject().id(), naming.module(),
                     properties.stats().heartbeatInterval(), properties.redisFailure().instances());
         }
+    }
+
+    /** The template of the limiter's background work: {@link LimiterRedisConnection#forBackgroundWork}. */
+    private static StringRedisTemplate backgroundWork(StringRedisTemplate app,
+                                                      ObjectProvider<LimiterRedisConnection> limiter) {
+        return LimiterRedisConnection.forBackgroundWork(limiter.getIfAvailable(), app);
     }
 }

@@ -21,9 +21,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * holds nothing the stop needs: stopping closes what is open, and a connection that is opened after
  * the stop is closed at once.
  *
- * <p>Stopped before the app's connection factory ({@link RedisBackgroundWork}): the
- * factory's stop closes its connection pool, which warns about the subscription's connection if it is
- * still borrowed.
+ * <p>Stopped before the connection factory it subscribes on (the limiter's own, see
+ * {@code LimiterRedisConnection.forBackgroundWork}; {@link RedisBackgroundWork}): the factory's stop
+ * closes its connection pool, which warns about the subscription's connection if it is still borrowed.
  */
 public final class ConfigChangeSubscription extends RedisBackgroundWork implements DisposableBean {
 

@@ -4,10 +4,13 @@ import dev.ratelimit.interceptor.RateLimit;
 import dev.ratelimit.interceptor.RateLimitRule;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import java.lang.reflect.Proxy;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.stereotype.Controller;
@@ -26,16 +29,38 @@ public final class LimitedBeans {
 
     /** Registers them in {@code catalog}; throws when one is misdeclared. */
     public static void register(ConfigurableListableBeanFactory beans, EndpointCatalog catalog) {
+        catalog.registerMethods(candidates(beans).stream().filter(type -> !isController(type)).toList());
+        beans.getBeansOfType(RateLimitRule.class).forEach((name, rule) ->
+                catalog.registerRule("RateLimitRule bean '" + name + "'", rule.annotation()));
+    }
+
+    /**
+     * Where the beans declare {@code @RateLimit}, controllers included, as {@code Type} (on a class) or
+     * {@code Type.method}, in order: what the limiter would limit in a servlet web app. Makes no bean.
+     */
+    public static List<String> declarations(ConfigurableListableBeanFactory beans) {
+        List<String> found = new ArrayList<>();
+        for (Class<?> type : candidates(beans)) {
+            if (EndpointCatalog.isLimited(type)) {
+                found.add(type.getSimpleName());
+            }
+            MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<Boolean>) method ->
+                            EndpointCatalog.isLimited(method) ? Boolean.TRUE : null).keySet().stream()
+                    .map(method -> type.getSimpleName() + "." + method.getName()).sorted().forEach(found::add);
+        }
+        return found;
+    }
+
+    /** The classes of the beans that may carry {@code @RateLimit}, behind their proxies. */
+    private static Set<Class<?>> candidates(ConfigurableListableBeanFactory beans) {
         Set<Class<?>> types = new LinkedHashSet<>();
         for (String name : beans.getBeanDefinitionNames()) {
             Class<?> type = beans.getMergedBeanDefinition(name).isAbstract() ? null : typeOf(beans, name);
-            if (type != null && !isController(type) && AnnotationUtils.isCandidateClass(type, RateLimit.class)) {
+            if (type != null && AnnotationUtils.isCandidateClass(type, RateLimit.class)) {
                 types.add(type);
             }
         }
-        catalog.registerMethods(types);
-        beans.getBeansOfType(RateLimitRule.class).forEach((name, rule) ->
-                catalog.registerRule("RateLimitRule bean '" + name + "'", rule.annotation()));
+        return types;
     }
 
     /** Whether a class is a controller: its handler methods are limited by the web layer, never by the advisor. */

@@ -7,6 +7,7 @@ import dev.ratelimit.interceptor.RateLimit;
 import dev.ratelimit.interceptor.RateLimitExempt;
 import dev.ratelimit.interceptor.RateLimits;
 import dev.ratelimit.interceptor.store.Penalty;
+import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.time.DateTimeException;
@@ -109,8 +110,7 @@ public final class EndpointCatalog {
     public void registerMethods(Collection<Class<?>> beanTypes) {
         List<EndpointKey> keys = new ArrayList<>();
         for (Class<?> type : beanTypes) {
-            if (AnnotatedElementUtils.hasAnnotation(type, RateLimit.class)
-                    || AnnotatedElementUtils.hasAnnotation(type, RateLimits.class)) {
+            if (isLimited(type)) {
                 throw new IllegalStateException("Invalid @RateLimit on " + type.getName() + ": on a class it limits "
                         + "the handler methods of a controller, and this bean is none; put it on the methods to limit");
             }
@@ -226,10 +226,13 @@ public final class EndpointCatalog {
                 || AnnotatedElementUtils.hasAnnotation(method, RateLimitExempt.class);
     }
 
-    /** Whether a method declares limits of its own: {@code @RateLimit}, on it or on the method it implements. */
-    public static boolean isLimited(Method method) {
-        return AnnotatedElementUtils.hasAnnotation(method, RateLimit.class)
-                || AnnotatedElementUtils.hasAnnotation(method, RateLimits.class);
+    /**
+     * Whether a method (or a class) declares limits of its own: {@code @RateLimit}, on it or on the method it
+     * implements.
+     */
+    public static boolean isLimited(AnnotatedElement element) {
+        return AnnotatedElementUtils.hasAnnotation(element, RateLimit.class)
+                || AnnotatedElementUtils.hasAnnotation(element, RateLimits.class);
     }
 
     private Endpoint describe(EndpointKey key, Endpoint.Kind kind, Collection<String> patterns, Set<String> httpMethods) {

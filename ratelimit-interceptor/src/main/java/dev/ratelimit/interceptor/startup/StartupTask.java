@@ -110,6 +110,11 @@ public final class StartupTask extends RedisBackgroundWork
     }
 
     @Override
+    protected String what() {
+        return "the task to " + description;
+    }
+
+    @Override
     public void destroy() {
         executor.shutdownNow();
     }

@@ -48,7 +48,7 @@ public abstract class IntervalRedisWriter extends RedisBackgroundWork {
     @Override
     protected void stopping() {
         writes.cancel();
-        flush();
+        writes.runLast();
     }
 
 }

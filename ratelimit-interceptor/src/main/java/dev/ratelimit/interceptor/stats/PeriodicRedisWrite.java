@@ -54,6 +54,16 @@ public final class PeriodicRedisWrite {
         attempt(false);
     }
 
+    /** Writes once more, on the calling thread, as the app stops: what does not reach Redis now is lost. */
+    public void runLast() {
+        try {
+            write.run();
+        } catch (RuntimeException e) {
+            log.warn("Rate limit {}: the last write, as the app stops, did not reach Redis and is lost: {}", what,
+                    e.toString());
+        }
+    }
+
     private void attempt(boolean scheduled) {
         try {
             write.run();

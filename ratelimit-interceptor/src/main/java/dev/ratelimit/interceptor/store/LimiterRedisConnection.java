@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.store;
 
+import dev.ratelimit.interceptor.RedisBackgroundWork;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
@@ -9,11 +10,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -29,8 +35,10 @@ import org.springframework.util.ClassUtils;
  * <p>On Lettuce, Spring Boot's default client, scripts are sent on the connection's asynchronous
  * commands, several together without waiting, and their replies awaited by a {@link ReplyWatch}: a
  * request waits while Redis answers and gives up when Redis falls silent, and a reply that comes
- * after a request gave up is still handed to whoever asked for it. Other clients are used through the
- * template, synchronously, with that client's own timeouts.
+ * after a request gave up is still handed to whoever asked for it. The connection is made on a thread of
+ * its own, and a request waits for it no longer than for a reply: Lettuce makes it under the factory's lock
+ * and waits for Redis' handshake up to its command timeout. Other clients are used through the template,
+ * synchronously, with that client's own timeouts.
  */
 public final class LimiterRedisConnection implements DisposableBean {
 
@@ -39,27 +47,37 @@ public final class LimiterRedisConnection implements DisposableBean {
             LimiterRedisConnection.class.getClassLoader());
     private static final byte[] PROBE_SCRIPT = "return 1".getBytes(StandardCharsets.UTF_8);
     private static final byte[][] NO_KEYS = new byte[0][];
+    /** Longer than any attempt to connect lasts (Lettuce ends one within its connect and command timeouts). */
+    private static final Duration BACKGROUND_WAIT = Duration.ofMinutes(1);
 
     private final StringRedisTemplate template;
     private final ReplyWatch watch;
     private final Runnable close;
     private final LettuceConnectionFactory lettuce;
+    private final ExecutorService connector = Executors.newSingleThreadExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "ratelimit-redis-connect");
+        thread.setDaemon(true);
+        return thread;
+    });
+    /** The attempt to connect under way or last made; {@code null} before the first. */
+    private final AtomicReference<CompletableFuture<Void>> connecting = new AtomicReference<>();
     private volatile RedisScriptingAsyncCommands<byte[], byte[]> commands;
     private volatile ReplyReaders readers = ReplyReaders.UNWATCHED;
 
     /**
-     * @param template the connection's template
+     * @param template the connection's template; on Lettuce, its factory's connection
      * @param silence  how long Redis may answer nothing while a request waits before it is judged silent
      *                 ({@code ratelimit.redis.timeout})
      * @param maxWait  the longest a request waits while Redis answers others ({@code ratelimit.redis.max-wait})
      * @param close    releases what this connection owns; run when the app stops
      */
     public LimiterRedisConnection(StringRedisTemplate template, Duration silence, Duration maxWait, Runnable close) {
-        this.template = template;
         this.watch = new ReplyWatch(silence, maxWait);
         this.close = close;
         RedisConnectionFactory factory = template.getRequiredConnectionFactory();
         this.lettuce = LETTUCE && factory instanceof LettuceConnectionFactory lettuceFactory ? lettuceFactory : null;
+        this.template = lettuce == null ? template
+                : new StringRedisTemplate(new ConnectedOnlyFactory(lettuce, this::awaitConnected));
     }
 
     /**
@@ -77,9 +95,11 @@ public final class LimiterRedisConnection implements DisposableBean {
 
     /**
      * The template of the limiter's background work with Redis (the config hash, its version checks, the
-     * API index): the limiter's own connection when there is one, which reconnects within a probe interval
-     * of Redis coming back and refuses commands at once while Redis is away, so that no background read
-     * waits for the app's long timeouts; else the app's.
+     * API index, statistics, heartbeats, the config-change subscription): the limiter's own connection when
+     * there is one, which reconnects within a probe interval of Redis coming back and refuses commands at
+     * once while Redis is away, so that no background work, and none of its last writes when the app stops,
+     * waits for the app's long timeouts; else the app's. On Lettuce it hands out connections only once the
+     * limiter's own is made ({@link ConnectedOnlyFactory}).
      */
     public static StringRedisTemplate forBackgroundWork(LimiterRedisConnection limiter, StringRedisTemplate app) {
         return limiter == null ? app : limiter.template;
@@ -92,9 +112,10 @@ public final class LimiterRedisConnection implements DisposableBean {
 
     /**
      * Opens the connection and loads the scripts, so that the first requests after the start find both
-     * ready: called once while the app starts, before it takes requests. Never fails the start.
-     *
-     * @param connectTimeout how long this may take in all
+     * ready: called once while the app starts, before it takes requests. Never fails the start, and waits
+     * {@code connectTimeout} at most: a first connection on a busy machine, or to a Redis that does not
+     * answer, is then made in the background, the scripts loaded once it is, and the first requests wait
+     * for it as long as for a reply ({@code maxWait}).
      */
     void open(List<byte[]> scripts, Duration connectTimeout) {
         try {
@@ -105,16 +126,16 @@ public final class LimiterRedisConnection implements DisposableBean {
                 });
                 return;
             }
-            RedisScriptingAsyncCommands<byte[], byte[]> async = commands();
-            List<RedisFuture<String>> loads = new ArrayList<>(scripts.size());
-            scripts.forEach(script -> loads.add(async.scriptLoad(script)));
-            long deadline = System.nanoTime() + connectTimeout.toNanos();
-            for (RedisFuture<String> load : loads) {
-                load.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            }
-        } catch (RuntimeException | ExecutionException | TimeoutException e) {
+            connect().thenCompose(connected -> CompletableFuture.allOf(scripts.stream()
+                            .map(script -> commands.scriptLoad(script).toCompletableFuture())
+                            .toArray(CompletableFuture[]::new)))
+                    .get(connectTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RuntimeException | ExecutionException e) {
             log.warn("Rate limiter: cannot open the Redis connection and load the scripts at start-up; "
-                    + "the first requests will: {}", e.toString());
+                    + "the first requests will: {}", (e instanceof ExecutionException ? e.getCause() : e).toString());
+        } catch (TimeoutException e) {
+            log.info("Rate limiter: the Redis connection is not open within {} of the start; it is made in the "
+                    + "background, and requests wait for it up to {}", connectTimeout, watch.maxWait());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -177,27 +198,88 @@ public final class LimiterRedisConnection implements DisposableBean {
         return watch.maxWait();
     }
 
+    /**
+     * Closes the connection, waiting for it {@link RedisBackgroundWork#STOP_WAIT} at most. An attempt to
+     * connect under way is interrupted first, so that it gives back the factory's lock, which closing needs,
+     * and whoever waits for it is told at once.
+     */
     @Override
     public void destroy() {
-        readers.close();
-        close.run();
+        connector.shutdownNow();
+        CompletableFuture<Void> attempt = connecting.get();
+        if (attempt != null) {
+            attempt.completeExceptionally(new RedisConnectionFailureException("The app is stopping"));
+        }
+        RedisBackgroundWork.runBounded("the limiter's Redis connection", () -> {
+            readers.close();
+            close.run();
+        }).join();
+    }
+
+    /** The connection's commands: until the connection is made, waits for it {@code maxWait} at most. */
+    private RedisScriptingAsyncCommands<byte[], byte[]> commands() {
+        RedisScriptingAsyncCommands<byte[], byte[]> async = commands;
+        return async != null ? async : connected(connect(), watch.maxWait());
+    }
+
+    /**
+     * Waits for the connection as background work may: as long as the attempt under way lasts (the close
+     * interrupts it), then throws if it failed.
+     */
+    private void awaitConnected() {
+        if (commands == null) {
+            connected(connect(), BACKGROUND_WAIT);
+        }
+    }
+
+    private RedisScriptingAsyncCommands<byte[], byte[]> connected(CompletableFuture<Void> attempt, Duration atMost) {
+        try {
+            attempt.get(atMost.toNanos(), TimeUnit.NANOSECONDS);
+            return commands;
+        } catch (ExecutionException e) {
+            throw new RedisConnectionFailureException("The rate limiter cannot connect to Redis: "
+                    + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new RedisConnectionFailureException("The rate limiter's connection to Redis is not made within "
+                    + atMost);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedisConnectionFailureException("Interrupted while connecting to Redis", e);
+        }
+    }
+
+    /** The attempt to connect under way, or a new one: one at a time, on the connector's thread. */
+    private CompletableFuture<Void> connect() {
+        CompletableFuture<Void> last = connecting.get();
+        if (last != null && (!last.isDone() || commands != null)) {
+            return last;
+        }
+        CompletableFuture<Void> attempt = new CompletableFuture<>();
+        if (!connecting.compareAndSet(last, attempt)) {
+            return connecting.get();
+        }
+        try {
+            connector.execute(() -> {
+                try {
+                    connectNow();
+                    attempt.complete(null);
+                } catch (RuntimeException e) {
+                    attempt.completeExceptionally(e);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            attempt.completeExceptionally(new RedisConnectionFailureException("The app is stopping", e));
+        }
+        return attempt;
     }
 
     @SuppressWarnings("unchecked")
-    private RedisScriptingAsyncCommands<byte[], byte[]> commands() {
-        RedisScriptingAsyncCommands<byte[], byte[]> async = commands;
-        if (async == null) {
-            synchronized (this) {
-                async = commands;
-                if (async == null) {
-                    // The factory's shared connection: Lettuce reconnects it by itself, so it is fetched once.
-                    async = (RedisScriptingAsyncCommands<byte[], byte[]>) lettuce.getConnection().getNativeConnection();
-                    readers = EventLoopReaders.of(lettuce.getRequiredNativeClient());
-                    commands = async;
-                }
-            }
-        }
-        return async;
+    private void connectNow() {
+        // The factory's shared connection: Lettuce reconnects it by itself, so it is fetched once.
+        RedisScriptingAsyncCommands<byte[], byte[]> async =
+                (RedisScriptingAsyncCommands<byte[], byte[]>) lettuce.getConnection().getNativeConnection();
+        readers = EventLoopReaders.of(lettuce.getRequiredNativeClient());
+        commands = async;
     }
 
     private List<CompletableFuture<Object>> sendThroughTemplate(List<ScriptCall> calls, List<byte[]> bodies) {

@@ -20,12 +20,12 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.test.context.FilteredClassLoader;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 
-/** When the database log switches on, what replaces it, and how its properties bind. */
+/** When the database log of a servlet web app switches on, what replaces it, and how its properties bind. */
 class InterceptionLogAutoConfigurationTest {
 
-    private final ApplicationContextRunner withDataSource = new ApplicationContextRunner()
+    private final WebApplicationContextRunner withDataSource = new WebApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
                     InterceptionLogAutoConfiguration.class))
             .withPropertyValues("spring.datasource.generate-unique-name=true");
@@ -46,7 +46,7 @@ class InterceptionLogAutoConfigurationTest {
 
     @Test
     void withoutADataSourceTheLogIsOff() {
-        new ApplicationContextRunner()
+        new WebApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(InterceptionLogAutoConfiguration.class))
                 .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(LogDatabase.class)
                         .doesNotHaveBean(InterceptionLog.class));

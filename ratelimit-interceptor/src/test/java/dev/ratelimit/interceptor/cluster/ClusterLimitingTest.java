@@ -10,11 +10,13 @@ import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.CallLimitsContract;
+import dev.ratelimit.interceptor.testsupport.ChildApp;
 import dev.ratelimit.interceptor.testsupport.ConcurrencyLimitsContract;
 import dev.ratelimit.interceptor.testsupport.Concurrently;
 import dev.ratelimit.interceptor.testsupport.ConfigHashLimitsContract;
 import dev.ratelimit.interceptor.testsupport.DenyListContract;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
+import dev.ratelimit.interceptor.testsupport.KilledInstanceContract;
 import dev.ratelimit.interceptor.testsupport.LimitKindsContract;
 import dev.ratelimit.interceptor.testsupport.RedisClusterProcess;
 import dev.ratelimit.interceptor.testsupport.SettledCostsContract;
@@ -39,7 +41,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * change made on one instance reaches the other through pub/sub.
  */
 class ClusterLimitingTest implements LimitKindsContract, ConfigHashLimitsContract, CallLimitsContract,
-        DenyListContract, ConcurrencyLimitsContract, SettledCostsContract {
+        DenyListContract, ConcurrencyLimitsContract, SettledCostsContract, KilledInstanceContract {
 
     static final int THREADS = 64;
     static final int IDENTITIES = 200;
@@ -99,6 +101,11 @@ class ClusterLimitingTest implements LimitKindsContract, ConfigHashLimitsContrac
     @Override
     public List<ConfigurableApplicationContext> apps() {
         return List.of(first, second);
+    }
+
+    @Override
+    public ChildApp startChild() {
+        return ChildApp.start(cluster);
     }
 
     @Test

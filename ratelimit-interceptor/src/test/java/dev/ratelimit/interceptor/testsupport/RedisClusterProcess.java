@@ -63,11 +63,16 @@ public final class RedisClusterProcess implements AutoCloseable {
         return nodes.stream().map(node -> "127.0.0.1:" + node.port()).collect(Collectors.joining(","));
     }
 
-    /** The Spring properties that point an app at this cluster, with topology refresh so it follows a failover. */
-    public String[] springProperties() {
-        return new String[] {"spring.data.redis.cluster.nodes=" + nodeList(),
+    /**
+     * The Spring properties that point an app at this cluster, with topology refresh so it follows a
+     * failover, followed by {@code more}.
+     */
+    public String[] springProperties(String... more) {
+        List<String> all = new ArrayList<>(List.of("spring.data.redis.cluster.nodes=" + nodeList(),
                 "spring.data.redis.lettuce.cluster.refresh.adaptive=true",
-                "spring.data.redis.lettuce.cluster.refresh.period=1s"};
+                "spring.data.redis.lettuce.cluster.refresh.period=1s"));
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
     }
 
     public int port(int node) {

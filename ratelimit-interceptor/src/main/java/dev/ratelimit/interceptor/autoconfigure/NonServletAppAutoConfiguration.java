@@ -1,0 +1,38 @@
+package dev.ratelimit.interceptor.autoconfigure;
+
+import dev.ratelimit.interceptor.method.UnappliedLimits;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+
+/**
+ * In an app that is not a servlet web application (a batch job, a message consumer, a reactive app), which
+ * {@link RateLimitAutoConfiguration} leaves alone: only a warning at start-up when the app declares limits,
+ * since none of them apply there. Adds nothing else to such an app.
+ */
+@AutoConfiguration
+@Conditional(NonServletAppAutoConfiguration.NotServletWebApplication.class)
+@ConditionalOnProperty(prefix = "ratelimit", name = "enabled", matchIfMissing = true)
+public class NonServletAppAutoConfiguration {
+
+    @Bean
+    static UnappliedLimits rateLimitUnappliedLimits(ConfigurableListableBeanFactory beans) {
+        return new UnappliedLimits(beans, "as this app is not a servlet web application (spring.main."
+                + "web-application-type is none or reactive, or Spring MVC is not on the classpath)");
+    }
+
+    static class NotServletWebApplication extends NoneNestedConditions {
+
+        NotServletWebApplication() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+        static class ServletWebApplication {
+        }
+    }
+}

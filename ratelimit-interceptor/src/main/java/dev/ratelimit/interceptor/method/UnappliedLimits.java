@@ -1,0 +1,40 @@
+package dev.ratelimit.interceptor.method;
+
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+
+/**
+ * Says once, when the app has made its beans, that its {@code @RateLimit} declarations do not apply, in
+ * an app the limiter is not installed in: otherwise every call of a limited method would run, silently.
+ * Reads the beans' classes only; makes no bean, and says nothing when nothing is declared.
+ */
+public final class UnappliedLimits implements SmartInitializingSingleton {
+
+    private static final Logger log = LoggerFactory.getLogger(UnappliedLimits.class);
+    /** Enough to recognise the app's own; the count says how many more. */
+    private static final int NAMED = 10;
+
+    private final ConfigurableListableBeanFactory beans;
+    private final String reason;
+
+    /** @param reason why the limiter is not installed, for the log */
+    public UnappliedLimits(ConfigurableListableBeanFactory beans, String reason) {
+        this.beans = beans;
+        this.reason = reason;
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        List<String> declared = LimitedBeans.declarations(beans);
+        if (declared.isEmpty()) {
+            return;
+        }
+        String named = String.join(", ", declared.subList(0, Math.min(NAMED, declared.size())))
+                + (declared.size() > NAMED ? ", ..." : "");
+        log.warn("Rate limiter: not installed, {}; the {} @RateLimit declaration(s) of this app do not apply, every "
+                + "call runs: {}", reason, declared.size(), named);
+    }
+}

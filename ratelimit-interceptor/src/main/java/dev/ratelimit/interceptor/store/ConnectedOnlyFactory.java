@@ -1,0 +1,53 @@
+package dev.ratelimit.interceptor.store;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisSentinelConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * The limiter's Lettuce connection factory as its background work uses it: a connection only once the
+ * limiter's own is made ({@code awaitConnected} throws until then). Lettuce makes the factory's shared
+ * connection under the factory's lock and waits for Redis' handshake up to its command timeout; a
+ * background thread doing so while Redis hangs would hold every other caller, and the factory's close,
+ * that long. So only the limiter's connecting thread makes it, and the close interrupts that thread.
+ */
+final class ConnectedOnlyFactory implements RedisConnectionFactory {
+
+    private final LettuceConnectionFactory factory;
+    private final Runnable awaitConnected;
+
+    ConnectedOnlyFactory(LettuceConnectionFactory factory, Runnable awaitConnected) {
+        this.factory = factory;
+        this.awaitConnected = awaitConnected;
+    }
+
+    @Override
+    public RedisConnection getConnection() {
+        awaitConnected.run();
+        return factory.getConnection();
+    }
+
+    @Override
+    public RedisClusterConnection getClusterConnection() {
+        awaitConnected.run();
+        return factory.getClusterConnection();
+    }
+
+    @Override
+    public boolean getConvertPipelineAndTxResults() {
+        return factory.getConvertPipelineAndTxResults();
+    }
+
+    @Override
+    public RedisSentinelConnection getSentinelConnection() {
+        return factory.getSentinelConnection();
+    }
+
+    @Override
+    public DataAccessException translateExceptionIfPossible(RuntimeException ex) {
+        return factory.translateExceptionIfPossible(ex);
+    }
+}
