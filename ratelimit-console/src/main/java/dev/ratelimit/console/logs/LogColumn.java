@@ -2,6 +2,7 @@ package dev.ratelimit.console.logs;
 
 import dev.ratelimit.interceptor.log.report.LogEntry;
 import dev.ratelimit.interceptor.log.report.LogSort;
+import dev.ratelimit.interceptor.rule.RuleId;
 import java.time.format.DateTimeFormatter;
 import java.util.function.Function;
 
@@ -14,7 +15,7 @@ public enum LogColumn {
             entry -> entry.createdAt().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS"))),
     MODULE("console.column.module", LogSort.MODULE, 14, LogEntry::module),
     /** The rule's id, {@code <module>.<rule>}: the one name the overview, the rules page and the filter use. */
-    RULE("console.column.rule", LogSort.RULE, 44, entry -> entry.module() + "." + entry.rule()),
+    RULE("console.column.rule", LogSort.RULE, 44, entry -> RuleId.of(entry.module(), entry.rule()).toString()),
     USER("console.column.user", LogSort.USER, 18, LogEntry::user),
     IP("console.column.ip", LogSort.IP, 18, LogEntry::ip),
     HTTP_METHOD("console.column.httpMethod", null, 9, LogEntry::httpMethod),

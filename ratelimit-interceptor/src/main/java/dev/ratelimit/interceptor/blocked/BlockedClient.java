@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.blocked;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.identity.DenyList;
+import dev.ratelimit.interceptor.rule.RuleId;
 import java.time.Instant;
 
 /**
@@ -20,7 +21,7 @@ public record BlockedClient(String module, String member, String rule, String di
                             Instant until) {
 
     public String ruleId() {
-        return module + "." + rule;
+        return RuleId.of(module, rule).toString();
     }
 
     /**
