@@ -2,6 +2,7 @@ package dev.ratelimit.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratelimit.console.access.ConsoleLocales;
 import dev.ratelimit.console.logs.LogColumn;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.fixture.AlgorithmController;
@@ -10,13 +11,18 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.ResourceBundle;
 import java.util.TreeMap;
 import org.apache.poi.xssf.usermodel.XSSFWorkbook;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.web.util.HtmlUtils;
 
 /**
  * The blocked clients page: a client refused by two instances, listed once, with "deny for ..." beside it,
@@ -205,10 +211,24 @@ class ConsoleBlockedTest {
         assertThat(anonymous.headers().firstValue("Location").orElse("")).doesNotContain("unblocked");
     }
 
+    /** The console offers every language the bundle has a file for, and speaks it. */
     @Test
-    void thePageInJapanese() {
+    void thePageInEveryLanguageOfTheBundle() {
+        ResourceBundle.Control noFallback = ResourceBundle.Control.getNoFallbackControl(ResourceBundle.Control.FORMAT_PROPERTIES);
+        List<String> bundled = Arrays.stream(Locale.getAvailableLocales()).map(Locale::getLanguage).distinct()
+                .filter(language -> !language.isEmpty() && ResourceBundle.getBundle("ratelimit/messages",
+                        Locale.forLanguageTag(language), noFallback).getLocale().getLanguage().equals(language))
+                .toList();
+        assertThat(ConsoleLocales.SUPPORTED.stream().map(Locale::getLanguage)).containsAll(bundled);
+
         ConsoleSession console = instances.signedIn(0);
+        for (Locale language : ConsoleLocales.SUPPORTED) {
+            String title = ResourceBundle.getBundle("ratelimit/messages", language, noFallback).getString("console.blocked.title");
+            assertThat(console.get(CONSOLE + "/blocked?lang=" + language.toLanguageTag()).body()).as(language.toString())
+                    .contains(HtmlUtils.htmlEscape(title, "UTF-8"));
+        }
         assertThat(console.get(CONSOLE + "/blocked?lang=ja").body()).contains("遮断中のクライアント");
+        console.get(CONSOLE + "/blocked?lang=en");
     }
 
     /** The entries of the test's long list a page of the deny list shows. */

@@ -8,12 +8,14 @@ import java.util.Locale;
 
 /**
  * The console's language: {@code ?lang=} (remembered in a cookie), else the cookie, else the best of
- * the browser's languages, else English. Only the four languages of the i18n module are offered.
+ * the browser's languages, else English. The languages of the i18n module are offered, each with every
+ * label translated.
  */
 public final class ConsoleLocales {
 
-    public static final List<Locale> SUPPORTED = List.of(Locale.ENGLISH, Locale.SIMPLIFIED_CHINESE,
-            Locale.TRADITIONAL_CHINESE, Locale.JAPANESE);
+    public static final List<Locale> SUPPORTED = List.of(Locale.ENGLISH, Locale.GERMAN, Locale.forLanguageTag("es"),
+            Locale.FRENCH, Locale.forLanguageTag("pt"), Locale.JAPANESE, Locale.KOREAN, Locale.SIMPLIFIED_CHINESE,
+            Locale.TRADITIONAL_CHINESE);
     static final String PARAMETER = "lang";
     static final String COOKIE = "rlc_lang";
 
@@ -49,12 +51,11 @@ public final class ConsoleLocales {
 
     /** zh-TW, zh-HK, zh-MO and zh-Hant read Traditional Chinese; any other zh reads Simplified. */
     private static Locale match(Locale locale) {
-        return switch (locale.getLanguage()) {
-            case "en" -> Locale.ENGLISH;
-            case "ja" -> Locale.JAPANESE;
-            case "zh" -> "Hant".equals(locale.getScript()) || List.of("TW", "HK", "MO").contains(locale.getCountry())
+        if (locale.getLanguage().equals("zh")) {
+            return "Hant".equals(locale.getScript()) || List.of("TW", "HK", "MO").contains(locale.getCountry())
                     ? Locale.TRADITIONAL_CHINESE : Locale.SIMPLIFIED_CHINESE;
-            default -> null;
-        };
+        }
+        return SUPPORTED.stream().filter(supported -> supported.getLanguage().equals(locale.getLanguage()))
+                .findFirst().orElse(null);
     }
 }

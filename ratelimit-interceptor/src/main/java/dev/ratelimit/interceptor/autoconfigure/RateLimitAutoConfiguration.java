@@ -49,8 +49,8 @@ import dev.ratelimit.interceptor.store.resilience.CircuitProbe;
 import dev.ratelimit.interceptor.store.resilience.FailoverRateLimitStore;
 import dev.ratelimit.interceptor.store.resilience.FailurePolicy;
 import dev.ratelimit.interceptor.web.AllowanceController;
-import dev.ratelimit.interceptor.web.JsonRejectionHandler;
 import dev.ratelimit.interceptor.web.LimitResponseWriter;
+import dev.ratelimit.interceptor.web.NegotiatedRejectionHandler;
 import dev.ratelimit.interceptor.web.RateLimitInterceptor;
 import dev.ratelimit.interceptor.web.RejectionHandler;
 import dev.ratelimit.interceptor.web.RejectionMessages;
@@ -63,6 +63,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -80,6 +81,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.servlet.HandlerInterceptor;
+import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
@@ -432,8 +434,9 @@ public class RateLimitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    RejectionHandler rateLimitRejectionHandler(RateLimitProperties properties) {
-        return new JsonRejectionHandler(properties.responseOptions());
+    RejectionHandler rateLimitRejectionHandler(RateLimitProperties properties, RejectionMessages messages,
+                                               ListableBeanFactory beans) {
+        return new NegotiatedRejectionHandler(properties.responseOptions(), messages, beans);
     }
 
     @Bean
@@ -513,8 +516,9 @@ public class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     LimitResponseWriter rateLimitResponseWriter(RejectionHandler rejectionHandler, RejectionMessages messages,
-                                                RateLimitProperties properties) {
-        return new LimitResponseWriter(properties.responseOptions(), rejectionHandler, messages);
+                                                RateLimitProperties properties, ObjectProvider<HandlerMapping> mappings) {
+        return new LimitResponseWriter(properties.responseOptions(), rejectionHandler, messages,
+                () -> mappings.orderedStream().toList());
     }
 
     @Bean

@@ -41,6 +41,12 @@ public class RejectionMessages {
         return text != null ? text : FALLBACK_TEXT;
     }
 
+    /** A text without arguments, such as a page's title; {@code fallback} if neither the app nor the bundle has {@code key}. */
+    public String text(String key, Locale locale, String fallback) {
+        String text = lookup(key, locale, null);
+        return text != null ? text : fallback;
+    }
+
     private String lookup(String key, Locale locale, Object[] args) {
         String text = appMessages == null ? null : appMessages.getMessage(key, args, null, locale);
         return text != null ? text : bundled.getMessage(key, args, null, locale);

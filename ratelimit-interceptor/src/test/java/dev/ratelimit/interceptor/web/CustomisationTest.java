@@ -39,6 +39,8 @@ class CustomisationTest {
             assertThat(rejected.statusCode()).isEqualTo(418);
             assertThat(rejected.body()).matches("teapot:LimitedController.stacked#user:(59|60)");
             assertThat(rejected.headers().firstValue("Retry-After")).isEmpty();
+            assertThat(http.get("/stacked?usercode=paul", "Accept", RefusalPagesTest.BROWSER).body())
+                    .as("a browser too gets the app's answer, not a page").startsWith("teapot:");
         }
     }
 
