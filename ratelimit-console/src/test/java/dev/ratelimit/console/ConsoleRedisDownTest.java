@@ -48,15 +48,9 @@ class ConsoleRedisDownTest {
 
     @AfterAll
     static void stop() {
-        if (app != null) {
-            app.close();
-        }
-        if (redis != null) {
-            redis.close();
-        }
-        if (errors != null) {
-            errors.close();
-        }
+        errors.close();
+        app.close();
+        redis.close();
     }
 
     @Test

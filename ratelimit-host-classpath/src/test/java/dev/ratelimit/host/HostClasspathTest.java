@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -26,7 +25,6 @@ import org.springframework.core.type.AnnotationMetadata;
 import org.springframework.core.type.classreading.MetadataReader;
 import org.springframework.core.type.classreading.SimpleMetadataReaderFactory;
 import org.springframework.util.ClassUtils;
-import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
@@ -39,7 +37,6 @@ import org.w3c.dom.NodeList;
  */
 class HostClasspathTest {
 
-    private static final Path ROOT = Path.of("..");
     private static final ClassLoader LOADER = HostClasspathTest.class.getClassLoader();
     private static final PathMatchingResourcePatternResolver RESOURCES = new PathMatchingResourcePatternResolver(LOADER);
 
@@ -47,15 +44,22 @@ class HostClasspathTest {
     @Test
     void everyPublishedLibraryModuleIsOnThisClasspath() throws Exception {
         Set<String> dependencies = new TreeSet<>();
-        NodeList declared = pom(Path.of(".")).getElementsByTagName("dependency");
+        NodeList declared = ReactorPoms.pom(Path.of(".")).getElementsByTagName("dependency");
         for (int i = 0; i < declared.getLength(); i++) {
             Element dependency = (Element) declared.item(i);
-            if (text(dependency, "groupId").equals("dev.ratelimit") && text(dependency, "scope").isEmpty()) {
-                dependencies.add(text(dependency, "artifactId"));
+            if (ReactorPoms.text(dependency, "groupId").equals("dev.ratelimit") && ReactorPoms.text(dependency, "scope").isEmpty()) {
+                dependencies.add(ReactorPoms.text(dependency, "artifactId"));
             }
         }
 
-        assertThat(dependencies).containsExactlyInAnyOrderElementsOf(publishedLibraries());
+        List<String> libraries = new ArrayList<>();
+        for (String module : ReactorPoms.publishedJarModules()) {
+            if (!ReactorPoms.isApp(module)) {
+                libraries.add(module);
+            }
+        }
+
+        assertThat(dependencies).as("the published modules, but the runnable apps").containsExactlyInAnyOrderElementsOf(libraries);
     }
 
     /**
@@ -148,36 +152,5 @@ class HostClasspathTest {
 
     private static List<URL> resources(String name) throws IOException {
         return Collections.list(LOADER.getResources(name));
-    }
-
-    /** The reactor's jar modules that are deployed and are no runnable app (the console app is one). */
-    private static List<String> publishedLibraries() throws Exception {
-        List<String> published = new ArrayList<>();
-        NodeList modules = pom(ROOT).getElementsByTagName("module");
-        for (int i = 0; i < modules.getLength(); i++) {
-            String module = modules.item(i).getTextContent().strip();
-            Document pom = pom(ROOT.resolve(module));
-            boolean deployed = pom.getElementsByTagName("maven.deploy.skip").getLength() == 0;
-            boolean jar = !"pom".equals(text(pom.getDocumentElement(), "packaging"));
-            boolean app = pom.getDocumentElement().getTextContent().contains("spring-boot-maven-plugin");
-            if (deployed && jar && !app) {
-                published.add(module);
-            }
-        }
-        return published;
-    }
-
-    private static Document pom(Path module) throws Exception {
-        return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(module.resolve("pom.xml").toFile());
-    }
-
-    /** The text of {@code element}'s own child named {@code name}, empty when it has none. */
-    private static String text(Element element, String name) {
-        for (var child = element.getFirstChild(); child != null; child = child.getNextSibling()) {
-            if (child instanceof Element candidate && candidate.getTagName().equals(name)) {
-                return candidate.getTextContent().strip();
-            }
-        }
-        return "";
     }
 }
