@@ -6,9 +6,14 @@ import dev.ratelimit.console.access.ConsoleLocales;
 import dev.ratelimit.console.denylist.DenyDuration;
 import dev.ratelimit.console.live.LiveSpan;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.util.List;
 import java.util.Locale;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.data.redis.RedisSystemException;
 import org.springframework.http.HttpStatus;
+import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.ModelAttribute;
@@ -16,7 +21,8 @@ import org.springframework.web.servlet.ModelAndView;
 
 /**
  * What every console page needs: its base path, the operator, the CSRF token, the language menu, the
- * live spans and the notes of a form's redirect; and the page of a change the operator's role refused.
+ * live spans and the notes of a form's redirect; the page of a change the operator's role refused; and
+ * how a page says that Redis did not answer.
  */
 @ControllerAdvice(basePackages = "dev.ratelimit.console")
 public class ConsoleModel {
@@ -66,6 +72,43 @@ public class ConsoleModel {
         ModelAndView page = new ModelAndView("ratelimit-console/refused", HttpStatus.FORBIDDEN);
         page.addObject("consolePath", consolePath(request));
         return page;
+    }
+
+    /**
+     * What a page shows when Redis, where its content lives, did not answer: 503, and the notice in place of
+     * that content (the template shows {@code redisError} and hides what it could not read).
+     */
+    public static void redisDidNotAnswer(Model model, HttpServletResponse response, RuntimeException failure) {
+        response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+        model.addAttribute("redisError", failure.getClass().getSimpleName());
+    }
+
+    /**
+     * 503 with the console's error page saying so, for whatever a page or a form did not catch while Redis
+     * did not answer (a download, a write): not the app's error page and an ERROR with a stack trace. A
+     * timeout is Redis' when a Redis client raised it; the database's otherwise.
+     */
+    @ExceptionHandler({RedisConnectionFailureException.class, RedisSystemException.class, QueryTimeoutException.class})
+    public ModelAndView didNotAnswer(RuntimeException failure, HttpServletRequest request) {
+        ModelAndView page = new ModelAndView("ratelimit-console/error", HttpStatus.SERVICE_UNAVAILABLE);
+        page.addObject("consolePath", consolePath(request));
+        page.addObject("status", HttpStatus.SERVICE_UNAVAILABLE.value());
+        page.addObject("meaning", fromRedis(failure) ? "console.error.redis" : "console.error.database");
+        page.addObject("failure", failure.getClass().getSimpleName());
+        return page;
+    }
+
+    private static boolean fromRedis(RuntimeException failure) {
+        if (!(failure instanceof QueryTimeoutException)) {
+            return true;
+        }
+        for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
+            String client = cause.getClass().getName();
+            if (client.startsWith("io.lettuce.") || client.startsWith("redis.clients.")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @ModelAttribute("languages")

@@ -5,23 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratelimit.console.rules.ConsoleRules;
 import dev.ratelimit.interceptor.blocked.BlockedClient;
 import dev.ratelimit.interceptor.blocked.BlockedClients;
-import dev.ratelimit.interceptor.config.RuleDescription;
 import dev.ratelimit.interceptor.config.RulesInForce;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.identity.DenyList;
-import dev.ratelimit.interceptor.log.Interception;
-import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import java.io.UncheckedIOException;
-import java.lang.reflect.RecordComponent;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +25,6 @@ import java.util.TreeSet;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,13 +33,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.core.MethodParameter;
-import org.springframework.web.bind.annotation.RequestMethod;
-import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.ValueConstants;
-import org.springframework.web.method.HandlerMethod;
-import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
-import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 import org.springframework.web.util.HtmlUtils;
 
 /**
@@ -224,83 +210,6 @@ class ConsolePagesMatrixTest {
         }
     }
 
-    /**
-     * The console's GET pages from its handler mappings: each without parameters when it needs none, and with
-     * each value this test has for the parameters it takes.
-     */
-    private static Set<String> consolePages() {
-        Map<Set<String>, List<Map<String, String>>> values = parameterValues();
-        Set<String> pages = new LinkedHashSet<>();
-        RequestMappingHandlerMapping mappings = app.getBean("requestMappingHandlerMapping", RequestMappingHandlerMapping.class);
-        for (Map.Entry<RequestMappingInfo, HandlerMethod> mapping : mappings.getHandlerMethods().entrySet()) {
-            HandlerMethod handler = mapping.getValue();
-            Set<RequestMethod> methods = mapping.getKey().getMethodsCondition().getMethods();
-            if (!handler.getBeanType().getPackageName().startsWith("dev.ratelimit.console")
-                    || !methods.isEmpty() && !methods.contains(RequestMethod.GET)) {
-                continue;
-            }
-            Map<String, Boolean> parameters = queryParameters(handler);
-            for (String path : mapping.getKey().getPatternValues()) {
-                boolean anyRequired = parameters.containsValue(true);
-                if (!anyRequired) {
-                    pages.add(path);
-                }
-                values.forEach((names, variants) -> {
-                    if (parameters.keySet().containsAll(names)) {
-                        variants.forEach(variant -> {
-                            QueryString query = QueryString.of();
-                            variant.forEach(query::add);
-                            pages.add(query.appendTo(path));
-                        });
-                    }
-                });
-                parameters.forEach((name, required) -> {
-                    if (required && values.keySet().stream().noneMatch(names -> names.contains(name))) {
-                        throw new AssertionError(path + " needs parameter '" + name + "': give this test values for it");
-                    }
-                });
-            }
-        }
-        return pages;
-    }
-
-    /** The query parameters of a handler, by name, and whether each is required. */
-    private static Map<String, Boolean> queryParameters(HandlerMethod handler) {
-        Map<String, Boolean> parameters = new LinkedHashMap<>();
-        for (MethodParameter parameter : handler.getMethodParameters()) {
-            RequestParam param = parameter.getParameterAnnotation(RequestParam.class);
-            if (param != null) {
-                String name = param.name().isEmpty() ? parameter.getParameterName() : param.name();
-                parameters.put(name, param.required() && param.defaultValue().equals(ValueConstants.DEFAULT_NONE)
-                        && !parameter.isOptional());
-            } else if (parameter.getParameterType().isRecord()) {
-                Arrays.stream(parameter.getParameterType().getRecordComponents()).map(RecordComponent::getName)
-                        .forEach(name -> parameters.put(name, false));
-            }
-        }
-        return parameters;
-    }
-
-    /** Values for groups of parameters, from what this test made. */
-    private static Map<Set<String>, List<Map<String, String>>> parameterValues() {
-        RulesInForce rules = rules();
-        Set<RuleId> ids = new LinkedHashSet<>();
-        rules.rules().stream().map(RuleDescription::id).forEach(ids::add);
-        blocked().forEach(client -> ids.add(RuleId.of(client.module(), client.rule())));
-        Arrays.stream(DenyList.Kind.values()).forEach(kind -> ids.add(RuleId.of(EveryKind.MODULE, kind.rule())));
-        Map<Set<String>, List<Map<String, String>>> values = new LinkedHashMap<>();
-        values.put(Set.of("module", "rule"), ids.stream()
-                .map(id -> Map.of("module", id.module(), "rule", id.rule())).toList());
-        values.put(Set.of("preview"), Stream.concat(rules.uriRules().keySet().stream(), Stream.of("/**", "/nothing/here"))
-                .map(pattern -> Map.of("preview", pattern)).toList());
-        values.put(Set.of("reason"), Arrays.stream(Interception.Reason.values())
-                .map(reason -> Map.of("reason", reason.value())).toList());
-        values.put(Set.of("user"), blocked().stream().map(BlockedClient::identity).distinct()
-                .map(identity -> Map.of("user", identity)).toList());
-        values.put(Set.of("ip"), List.of(Map.of("ip", "127.0.0.1")));
-        return values;
-    }
-
     /** The limiter's actuator endpoints (Spring Boot's own left to Spring Boot) and the health it reports to, without credentials. */
     private static List<String> actuatorViews() {
         List<String> views = new ArrayList<>(List.of("/actuator/health"));
@@ -317,6 +226,10 @@ class ConsolePagesMatrixTest {
         ConsoleSession session = new ConsoleSession(FixtureApplication.port(app));
         assertThat(session.login(user, password).statusCode()).as(user + " signed in").isEqualTo(302);
         return session;
+    }
+
+    private static Set<String> consolePages() {
+        return ConsolePages.of(app, ConsolePages.parameterValues(rules(), blocked()));
     }
 
     private static RulesInForce rules() {

@@ -5,6 +5,7 @@ import dev.ratelimit.console.logs.LogClock;
 import dev.ratelimit.interceptor.RateLimitExempt;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.List;
+import java.util.Optional;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -20,15 +21,19 @@ public class AuditController {
 
     private final AuditTrail trail;
     private final LogClock clock;
+    private final String notKept;
 
-    public AuditController(AuditTrail trail, LogClock clock) {
+    /** @param missing what the app lacks for the log's database, when it lacks something */
+    public AuditController(AuditTrail trail, LogClock clock, Optional<MissingLogDatabase> missing) {
         this.trail = trail;
         this.clock = clock;
+        this.notKept = missing.map(MissingLogDatabase::auditMessageKey).orElse("console.audit.notKept");
     }
 
     @GetMapping("/audit")
     public String audit(Model model, HttpServletResponse response) {
         model.addAttribute("persistent", trail.isPersistent());
+        model.addAttribute("notKept", notKept);
         try {
             model.addAttribute("entries", trail.recent(SHOWN).stream()
                     .map(entry -> new AuditLine(clock.format(entry.at()), entry)).toList());

@@ -13,6 +13,7 @@ import dev.ratelimit.console.audit.AuditController;
 import dev.ratelimit.console.audit.AuditTrail;
 import dev.ratelimit.console.audit.AuditedEditor;
 import dev.ratelimit.console.audit.LoggedAuditTrail;
+import dev.ratelimit.console.audit.MissingLogDatabase;
 import dev.ratelimit.console.audit.ViewOnlyGuard;
 import dev.ratelimit.console.blocked.BlockedController;
 import dev.ratelimit.console.denylist.DenyListController;
@@ -39,6 +40,7 @@ import dev.ratelimit.interceptor.stats.TrafficStatistics;
 import java.time.Clock;
 import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -51,6 +53,7 @@ import org.springframework.context.MessageSource;
 import org.springframework.boot.webmvc.autoconfigure.error.ErrorViewResolver;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.web.servlet.config.annotation.ResourceHandlerRegistry;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
@@ -191,8 +194,9 @@ public class ConsoleAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    AuditController ratelimitConsoleAudit(AuditTrail trail, LogClock clock) {
-        return new AuditController(trail, clock);
+    AuditController ratelimitConsoleAudit(AuditTrail trail, LogClock clock, ConfigurableListableBeanFactory beans,
+                                          Environment environment) {
+        return new AuditController(trail, clock, MissingLogDatabase.of(beans, environment));
     }
 
     @Bean

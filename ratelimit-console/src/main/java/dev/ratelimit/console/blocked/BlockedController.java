@@ -1,6 +1,7 @@
 package dev.ratelimit.console.blocked;
 
 import dev.ratelimit.apiindex.ApiIndexRepository;
+import dev.ratelimit.console.ConsoleModel;
 import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.Operators;
@@ -55,8 +56,7 @@ public class BlockedController {
             model.addAttribute("clients", blocked.now(index.modules(), SHOWN_PER_MODULE).stream()
                     .map(client -> new BlockedLine(time.format(client.until()), client)).toList());
         } catch (RuntimeException e) {
-            response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
-            model.addAttribute("redisError", e.getClass().getSimpleName());
+            ConsoleModel.redisDidNotAnswer(model, response, e);
             model.addAttribute("clients", List.of());
         }
         return "ratelimit-console/blocked";

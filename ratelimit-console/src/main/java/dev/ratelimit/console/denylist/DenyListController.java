@@ -1,5 +1,6 @@
 package dev.ratelimit.console.denylist;
 
+import dev.ratelimit.console.ConsoleModel;
 import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.Operators;
@@ -86,8 +87,7 @@ public class DenyListController {
             model.addAttribute("entries", shown.stream().map(entry -> line(entry,
                     added.get(SysConfigFields.deny(entry.kind(), entry.target())))).toList());
         } catch (RuntimeException e) {
-            response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
-            model.addAttribute("redisError", e.getClass().getSimpleName());
+            ConsoleModel.redisDidNotAnswer(model, response, e);
             model.addAttribute("size", 0);
             model.addAttribute("pages", 1);
             model.addAttribute("entries", List.of());

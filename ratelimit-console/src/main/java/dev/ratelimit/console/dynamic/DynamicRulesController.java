@@ -1,5 +1,6 @@
 package dev.ratelimit.console.dynamic;
 
+import dev.ratelimit.console.ConsoleModel;
 import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.Operators;
@@ -15,6 +16,7 @@ import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.SysConfigParser;
 import dev.ratelimit.interceptor.rule.RuleId;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.util.Map;
 import java.util.function.Function;
 import org.springframework.context.MessageSource;
@@ -52,8 +54,16 @@ public class DynamicRulesController {
     }
 
     @GetMapping("/dynamic")
-    public String dynamic(@RequestParam(required = false) String preview, HttpServletRequest request, Model model) {
-        DynamicRules dynamic = rules(request);
+    public String dynamic(@RequestParam(required = false) String preview, HttpServletRequest request,
+                          HttpServletResponse response, Model model) {
+        model.addAttribute("error", Refusal.message(request, messages));
+        DynamicRules dynamic;
+        try {
+            dynamic = rules(request);
+        } catch (RuntimeException e) {
+            ConsoleModel.redisDidNotAnswer(model, response, e);
+            return "ratelimit-console/dynamic";
+        }
         Map<String, String> typed = Refusal.typed(request);
         model.addAttribute("endpoints", dynamic.unannotatedEndpoints());
         model.addAttribute("endpointRules", dynamic.endpointRules());
@@ -61,7 +71,6 @@ public class DynamicRulesController {
         model.addAttribute("typed", typed);
         model.addAttribute("dimensions", LimitSpec.DIMENSIONS);
         model.addAttribute("algorithms", Algorithm.values());
-        model.addAttribute("error", Refusal.message(request, messages));
         String pattern = preview != null && !preview.isBlank() ? preview : typed.get("pattern");
         if (pattern != null && !pattern.isBlank()) {
             model.addAttribute("previewPattern", pattern);

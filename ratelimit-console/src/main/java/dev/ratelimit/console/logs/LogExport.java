@@ -1,10 +1,10 @@
 package dev.ratelimit.console.logs;
 
-import com.alibaba.excel.EasyExcel;
-import com.alibaba.excel.ExcelWriter;
-import com.alibaba.excel.write.metadata.WriteSheet;
-import com.alibaba.excel.metadata.Head;
-import com.alibaba.excel.write.style.column.AbstractHeadColumnWidthStyleStrategy;
+import cn.idev.excel.ExcelWriter;
+import cn.idev.excel.FastExcel;
+import cn.idev.excel.metadata.Head;
+import cn.idev.excel.write.metadata.WriteSheet;
+import cn.idev.excel.write.style.column.AbstractHeadColumnWidthStyleStrategy;
 import dev.ratelimit.interceptor.log.report.LogEntry;
 import dev.ratelimit.interceptor.log.report.LogFilter;
 import dev.ratelimit.interceptor.log.report.LogReports;
@@ -17,8 +17,8 @@ import org.springframework.context.MessageSource;
 
 /**
  * Streams log rows into an .xlsx: rows are read from the database and written to the sheet a chunk at
- * a time (EasyExcel keeps only a window of rows in memory), up to a row cap. Headers are the
- * on-screen column labels in the operator's language.
+ * a time (FastExcel, EasyExcel's API, keeps only a window of rows in memory), up to a row cap. Headers are
+ * the on-screen column labels in the operator's language.
  */
 final class LogExport {
 
@@ -40,13 +40,13 @@ final class LogExport {
         for (LogColumn column : LogColumn.values()) {
             head.add(List.of(messages.getMessage(column.messageKey(), null, column.name(), locale)));
         }
-        ExcelWriter writer = EasyExcel.write(out).head(head).autoCloseStream(false).useDefaultStyle(false)
+        ExcelWriter writer = FastExcel.write(out).head(head).autoCloseStream(false).useDefaultStyle(false)
                 .registerWriteHandler(new SheetLayout())
                 .registerWriteHandler(new LiteralTextCells())
                 .registerWriteHandler(new ColumnWidths())
                 .build();
         try {
-            WriteSheet sheet = EasyExcel.writerSheet("interceptions").build();
+            WriteSheet sheet = FastExcel.writerSheet("interceptions").build();
             List<List<Object>> chunk = new ArrayList<>(CHUNK);
             long rows = reports.forEach(filter, sort, descending, maxRows, entry -> {
                 chunk.add(cells(entry));

@@ -1,11 +1,11 @@
 package dev.ratelimit.console.logs;
 
-import com.alibaba.excel.write.handler.CellWriteHandler;
-import com.alibaba.excel.write.handler.SheetWriteHandler;
-import com.alibaba.excel.write.handler.WorkbookWriteHandler;
-import com.alibaba.excel.write.handler.context.CellWriteHandlerContext;
-import com.alibaba.excel.write.handler.context.SheetWriteHandlerContext;
-import com.alibaba.excel.write.handler.context.WorkbookWriteHandlerContext;
+import cn.idev.excel.write.handler.CellWriteHandler;
+import cn.idev.excel.write.handler.SheetWriteHandler;
+import cn.idev.excel.write.handler.WorkbookWriteHandler;
+import cn.idev.excel.write.handler.context.CellWriteHandlerContext;
+import cn.idev.excel.write.handler.context.SheetWriteHandlerContext;
+import cn.idev.excel.write.handler.context.WorkbookWriteHandlerContext;
 import javax.xml.namespace.QName;
 import org.apache.poi.ss.usermodel.Cell;
 import org.apache.poi.ss.usermodel.CellStyle;

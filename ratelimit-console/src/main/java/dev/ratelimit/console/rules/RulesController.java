@@ -1,5 +1,6 @@
 package dev.ratelimit.console.rules;
 
+import dev.ratelimit.console.ConsoleModel;
 import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.Operators;
@@ -17,6 +18,7 @@ import dev.ratelimit.interceptor.config.RulesInForce;
 import dev.ratelimit.interceptor.config.SysConfigFields;
 import dev.ratelimit.interceptor.rule.RuleId;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.util.Map;
 import org.springframework.context.MessageSource;
 import org.springframework.stereotype.Controller;
@@ -57,8 +59,16 @@ public class RulesController {
     }
 
     @GetMapping("/rules")
-    public String rules(HttpServletRequest request, Model model) {
-        RulesInForce inForce = rules.now();
+    public String rules(HttpServletRequest request, HttpServletResponse response, Model model) {
+        model.addAttribute("error", Refusal.message(request, messages));
+        model.addAttribute("imported", PageNotes.of(request).first(PageNotes.IMPORTED));
+        RulesInForce inForce;
+        try {
+            inForce = rules.now();
+        } catch (RuntimeException e) {
+            ConsoleModel.redisDidNotAnswer(model, response, e);
+            return "ratelimit-console/rules";
+        }
         RuleSnapshot snapshot = inForce.snapshot();
         Map<String, String> typed = Refusal.typed(request);
         model.addAttribute("globalOn", snapshot.globalCheck());
@@ -71,8 +81,6 @@ public class RulesController {
                 snapshot.fields().getOrDefault(SysConfigFields.WHITELIST_USERS, "")));
         model.addAttribute("ignored", snapshot.ignored());
         model.addAttribute("modules", RuleLines.of(inForce, audit, clock, typed));
-        model.addAttribute("error", Refusal.message(request, messages));
-        model.addAttribute("imported", PageNotes.of(request).first(PageNotes.IMPORTED));
         return "ratelimit-console/rules";
     }
 

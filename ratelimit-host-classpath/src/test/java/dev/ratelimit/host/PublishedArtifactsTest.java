@@ -1,5 +1,9 @@
-package dev.ratelimit.demo;
+package dev.ratelimit.host;
 
+import static dev.ratelimit.host.ReactorPoms.ROOT;
+import static dev.ratelimit.host.ReactorPoms.pom;
+import static dev.ratelimit.host.ReactorPoms.publishedJarModules;
+import static dev.ratelimit.host.ReactorPoms.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -7,20 +11,18 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.ZipFile;
-import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
- * What a release publishes, checked in the reactor build (this module builds after every published one):
+ * What a release publishes, checked in the reactor build (this module, last in it, builds after every published one):
  * the BOM manages exactly the published modules at its own version; every published jar has its sources
  * and javadoc next to it; every published pom carries a license, SCM and developers.
  */
 class PublishedArtifactsTest {
 
-    private static final Path ROOT = Path.of("..");
     private static final String VERSION = "0.1.0-SNAPSHOT";
 
     @Test
@@ -66,35 +68,5 @@ class PublishedArtifactsTest {
             assertThat(text(project, "developers")).as("%s developers", pom).isNotBlank();
             assertThat(text(project, "url")).as("%s url", pom).isNotBlank();
         }
-    }
-
-    /** The parent's modules that are jars and not marked maven.deploy.skip. */
-    private static List<String> publishedJarModules() throws Exception {
-        List<String> published = new ArrayList<>();
-        NodeList modules = pom(ROOT).getElementsByTagName("module");
-        for (int i = 0; i < modules.getLength(); i++) {
-            String module = modules.item(i).getTextContent().strip();
-            Element project = pom(ROOT.resolve(module)).getDocumentElement();
-            boolean notDeployed = project.getElementsByTagName("maven.deploy.skip").getLength() > 0;
-            boolean pomOnly = "pom".equals(text(project, "packaging"));
-            if (!notDeployed && !pomOnly) {
-                published.add(module);
-            }
-        }
-        return published;
-    }
-
-    private static Document pom(Path module) throws Exception {
-        return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(module.resolve("pom.xml").toFile());
-    }
-
-    /** The text of {@code element}'s own child named {@code name}, empty when it has none. */
-    private static String text(Element element, String name) {
-        for (var child = element.getFirstChild(); child != null; child = child.getNextSibling()) {
-            if (child instanceof Element candidate && candidate.getTagName().equals(name)) {
-                return candidate.getTextContent().strip();
-            }
-        }
-        return "";
     }
 }
