@@ -83,13 +83,18 @@ public final class ConfigChangeSubscription extends RedisBackgroundWork implemen
         close(open);
     }
 
+    /** Closes a connection whose subscription failed, unless the stop has taken and closed it already. */
     private void forget(RedisConnection failed) {
+        boolean ours;
         synchronized (this) {
-            if (connection == failed) {
+            ours = connection == failed;
+            if (ours) {
                 connection = null;
             }
         }
-        close(failed);
+        if (ours) {
+            close(failed);
+        }
     }
 
     private static void close(RedisConnection connection) {

@@ -238,8 +238,18 @@ public final class ConfigHashTracking extends RedisBackgroundWork implements Dis
     /** The connection that is sent the invalidations, and what closes it (on a cluster, the cluster's connection). */
     private record Tracked(StatefulRedisPubSubConnection<String, String> connection, AsyncCloseable owner) {
 
+        /**
+         * Closes it and waits for the close, which is local to the client and quick, a bounded while: a client
+         * shut down (the app's, as it stops) while the close is under way would close it again, with a warning.
+         */
         void close() {
-            owner.closeAsync();
+            try {
+                owner.closeAsync().get(RedisBackgroundWork.STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                log.debug("Closing the connection that tracks the rate limit config hash: {}", e.toString());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }
