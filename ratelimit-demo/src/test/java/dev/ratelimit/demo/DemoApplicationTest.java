@@ -7,6 +7,7 @@ import dev.ratelimit.interceptor.log.report.LogEntry;
 import dev.ratelimit.interceptor.log.report.LogFilter;
 import dev.ratelimit.interceptor.log.report.LogPageRequest;
 import dev.ratelimit.interceptor.log.report.LogReports;
+import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -90,7 +91,7 @@ class DemoApplicationTest {
         try (ConfigurableApplicationContext demo = startDemo()) {
             HttpProbe http = new HttpProbe(Integer.parseInt(demo.getEnvironment().getProperty("local.server.port")));
             assertThat(http.status("/api/account?usercode=mallory")).isEqualTo(200);
-            StringRedisTemplate redis = demo.getBean(StringRedisTemplate.class);
+            StringRedisTemplate redis = demo.getBean(LimiterRedisConnection.class).backgroundWork();
 
             redis.opsForHash().put("ratelimit:sysconfig", "deny.user.mallory", "forever scraping the accounts");
             redis.convertAndSend("ratelimit:config-changed", "deny.user.mallory");

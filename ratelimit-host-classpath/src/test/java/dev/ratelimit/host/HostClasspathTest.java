@@ -72,8 +72,19 @@ class HostClasspathTest {
     }
 
     /**
-     * No cache library that Spring Boot's cache auto-configuration would pick up, besides Redis: the limiter
-     * runs on Redis, and whether the app's cache uses it depends on the beans, not the classpath.
+     * Not Spring Boot's Redis: with its auto-configuration the app would get a {@code RedisConnectionFactory}, its
+     * cache would move to Redis and its health would wait on Redis. The limiter opens a connection of its own.
+     */
+    @Test
+    void noSpringBootRedisAutoConfiguration() {
+        assertThat(ClassUtils.isPresent("org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration", LOADER))
+                .isFalse();
+    }
+
+    /**
+     * No cache library that Spring Boot's cache auto-configuration would pick up, besides Redis' classes: the
+     * limiter talks to Redis through Spring Data Redis, whose cache Spring Boot takes only for an app with a
+     * {@code RedisConnectionFactory} bean, which the limiter never declares.
      */
     @Test
     void noCacheLibraryThatSpringBootWouldPickUp() throws IOException {

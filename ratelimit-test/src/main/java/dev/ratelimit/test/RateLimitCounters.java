@@ -1,6 +1,7 @@
 package dev.ratelimit.test;
 
 import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.store.nearcache.NearCache;
@@ -31,7 +32,7 @@ public final class RateLimitCounters {
         if (store instanceof MemoryRateLimitStore memory) {
             memory.clear();
         } else {
-            StringRedisTemplate redis = app.getBean(StringRedisTemplate.class);
+            StringRedisTemplate redis = app.getBean(LimiterRedisConnection.class).backgroundWork();
             String counters = app.getBean(RedisKeys.class).counterPrefix();
             deleteMatching(redis, glob(counters) + "*");
             deleteMatching(redis, "{" + glob(counters) + "*}:penalty");

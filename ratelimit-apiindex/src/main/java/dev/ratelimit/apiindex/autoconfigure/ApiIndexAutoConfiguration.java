@@ -7,13 +7,11 @@ import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.ExcludedPaths;
 import dev.ratelimit.interceptor.startup.StartupTask;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Reports the app's handler methods to the API index once per start, when the app is ready, in the
@@ -21,15 +19,14 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * index (the standalone console) sets {@code ratelimit.api-index.report=false}.
  */
 @AutoConfiguration(afterName = "dev.ratelimit.interceptor.autoconfigure.RateLimitAutoConfiguration")
-@ConditionalOnBean({EndpointCatalog.class, ExcludedPaths.class, StringRedisTemplate.class})
+@ConditionalOnBean({EndpointCatalog.class, ExcludedPaths.class, LimiterRedisConnection.class})
 public class ApiIndexAutoConfiguration {
 
     /** On the connection of the limiter's background work: its checks run on the thread that reads the config. */
     @Bean
     @ConditionalOnMissingBean
-    ApiIndexRepository apiIndexRepository(StringRedisTemplate redis, ObjectProvider<LimiterRedisConnection> limiter,
-                                          RedisKeys keys) {
-        return new ApiIndexRepository(LimiterRedisConnection.forBackgroundWork(limiter.getIfAvailable(), redis), keys);
+    ApiIndexRepository apiIndexRepository(LimiterRedisConnection limiter, RedisKeys keys) {
+        return new ApiIndexRepository(limiter.backgroundWork(), keys);
     }
 
     @Bean

@@ -8,6 +8,7 @@ import dev.ratelimit.console.access.PasswordLogin;
 import dev.ratelimit.console.access.RedisSessionRevocations;
 import dev.ratelimit.console.access.SessionRevocations;
 import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Base64;
@@ -17,7 +18,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * The console's built-in password login, unless the app declares its own {@link ConsoleAccessPolicy}.
@@ -33,8 +33,8 @@ public class ConsoleLoginAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    SessionRevocations ratelimitConsoleSessionRevocations(StringRedisTemplate redis, RedisKeys keys) {
-        return new RedisSessionRevocations(redis, keys);
+    SessionRevocations ratelimitConsoleSessionRevocations(LimiterRedisConnection limiter, RedisKeys keys) {
+        return new RedisSessionRevocations(limiter.backgroundWork(), keys);
     }
 
     @Bean

@@ -76,10 +76,10 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.context.MessageSource;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.util.ClassUtils;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
@@ -88,13 +88,13 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 
 /**
  * Installs the rate limiter in a servlet web app: counters in Redis ({@code ratelimit.store=redis},
- * the default), on a connection of the limiter's own, behind a circuit breaker and a near cache of
- * denials, or in this process
- * ({@code memory}); every part is a bean an app can replace by declaring its own.
+ * the default), on a connection of the limiter's own ({@link LimiterRedisServer} says to which Redis),
+ * behind a circuit breaker and a near cache of denials, or in this process ({@code memory}, which touches
+ * no Redis at all); every part is a bean an app can replace by declaring its own.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-@ConditionalOnClass({HandlerInterceptor.class, StringRedisTemplate.class})
+@ConditionalOnClass(HandlerInterceptor.class)
 @ConditionalOnProperty(prefix = "ratelimit", name = "enabled", matchIfMissing = true)
 @EnableConfigurationProperties(RateLimitProperties.class)
 public class RateLimitAutoConfiguration {
@@ -111,21 +111,45 @@ public class RateLimitAutoConfiguration {
         return RuleNaming.of(properties.module(), environment.getProperty("spring.application.name"));
     }
 
-    /** The limiter's own connection to the app's Redis, with the limiter's short timeout. */
+    /**
+     * The Redis the limiter connects to when the app does not use Spring Boot's Redis:
+     * {@code ratelimit.redis.url}, else {@code spring.data.redis.*}.
+     */
     @Bean
     @ConditionalOnMissingBean
-    @ConditionalOnBean(StringRedisTemplate.class)
     @ConditionalOnProperty(prefix = "ratelimit", name = "store", havingValue = "redis", matchIfMissing = true)
-    LimiterRedisConnection rateLimitRedisConnection(StringRedisTemplate redis,
-                                                    ObjectProvider<DataRedisConnectionDetails> details,
-                                                    RateLimitProperties properties) {
-        RateLimitProperties.Redis limiter = properties.redis();
-        if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", getClass().getClassLoader())) {
-            return LimiterRedisConnection.sharedWith(redis, "the Redis client is not Lettuce", limiter.timeout(),
-                    limiter.maxWait());
+    LimiterRedisServer rateLimitRedisServer(RateLimitProperties properties, Environment environment) {
+        String url = properties.redis().url();
+        return url != null ? LimiterRedisServer.ofUrl(url, "ratelimit.redis.url") : LimiterRedisServer.ofProperties(environment);
+    }
+
+    /** The limiter's own connection, with the limiter's short timeout; never a bean the app's Redis use would see. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(LimiterRedisServer.class)
+    LimiterRedisConnection rateLimitRedisConnection(LimiterRedisServer server, RateLimitProperties properties) {
+        return LimiterConnectionFactory.create(server, properties.redis(), properties.redisFailure().probeInterval());
+    }
+
+    /**
+     * The app's own Redis as Spring Boot describes it, when the app uses Spring Boot's Redis: a service
+     * connection (Testcontainers, Docker Compose) or the properties, with the app's client settings.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails")
+    @ConditionalOnBean(type = "org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails")
+    @ConditionalOnProperty(prefix = "ratelimit", name = "store", havingValue = "redis", matchIfMissing = true)
+    static class AppRedis {
+
+        @Bean
+        @ConditionalOnMissingBean
+        LimiterRedisServer rateLimitAppRedisServer(RateLimitProperties properties,
+                                                   ObjectProvider<DataRedisConnectionDetails> details,
+                                                   ObjectProvider<LettuceConnectionFactory> appFactory) {
+            String url = properties.redis().url();
+            return url != null ? LimiterRedisServer.ofUrl(url, "ratelimit.redis.url")
+                    : AppRedisServer.of(details.getObject(), appFactory.getIfUnique());
         }
-        return LimiterConnectionFactory.create(redis, details.getIfAvailable(), limiter,
-                properties.redisFailure().probeInterval());
     }
 
     @Bean
@@ -213,16 +237,6 @@ public class RateLimitAutoConfiguration {
         return rules;
     }
 
-    /** Counters in Redis without a Redis client: a limiter that silently limits nothing would be worse than no start. */
-    @Bean
-    @ConditionalOnMissingBean({RateLimitStore.class, StringRedisTemplate.class})
-    @ConditionalOnProperty(prefix = "ratelimit", name = "store", havingValue = "redis", matchIfMissing = true)
-    RateLimitStore rateLimitStoreWithoutRedis() {
-        throw new IllegalStateException("The rate limiter keeps its counters in Redis (ratelimit.store=redis) but the "
-                + "app has no StringRedisTemplate: configure Spring Data Redis (spring.data.redis.*), or set "
-                + "ratelimit.store=memory to count in this process only");
-    }
-
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnProperty(prefix = "ratelimit", name = "store", havingValue = "memory")
@@ -271,21 +285,17 @@ public class RateLimitAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    @ConditionalOnBean(StringRedisTemplate.class)
-    SysConfigRepository rateLimitSysConfigRepository(StringRedisTemplate redis,
-                                                     ObjectProvider<LimiterRedisConnection> limiter, RedisKeys keys,
+    @ConditionalOnBean(LimiterRedisConnection.class)
+    SysConfigRepository rateLimitSysConfigRepository(LimiterRedisConnection limiter, RedisKeys keys,
                                                      ObjectProvider<DurableConfigCopy> copy) {
-        return new SysConfigRepository(LimiterRedisConnection.forBackgroundWork(limiter.getIfAvailable(), redis), keys,
-                copy.getIfAvailable());
+        return new SysConfigRepository(limiter.backgroundWork(), keys, copy.getIfAvailable());
     }
 
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(SysConfigRepository.class)
-    EvictionPolicy rateLimitEvictionPolicy(StringRedisTemplate redis, ObjectProvider<LimiterRedisConnection> limiter,
-                                           RedisKeys keys) {
-        return new EvictionPolicy(LimiterRedisConnection.forBackgroundWork(limiter.getIfAvailable(), redis),
-                keys.sysconfig(), Clock.systemUTC());
+    EvictionPolicy rateLimitEvictionPolicy(LimiterRedisConnection limiter, RedisKeys keys) {
+        return new EvictionPolicy(limiter.backgroundWork(), keys.sysconfig(), Clock.systemUTC());
     }
 
     /** Warns once at start-up when a full Redis may evict operators' rules. */
@@ -336,10 +346,10 @@ public class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(ConfigChangeListener.class)
-    ConfigChangeSubscription rateLimitConfigChangeSubscription(StringRedisTemplate redis,
-            ObjectProvider<LimiterRedisConnection> limiter, RedisKeys keys, ConfigChangeListener listener) {
-        return new ConfigChangeSubscription(LimiterRedisConnection.forBackgroundWork(limiter.getIfAvailable(), redis)
-                .getRequiredConnectionFactory(), keys.configChangedChannel(), listener);
+    ConfigChangeSubscription rateLimitConfigChangeSubscription(LimiterRedisConnection limiter, RedisKeys keys,
+                                                               ConfigChangeListener listener) {
+        return new ConfigChangeSubscription(limiter.backgroundWork().getRequiredConnectionFactory(),
+                keys.configChangedChannel(), listener);
     }
 
     @Bean
@@ -356,9 +366,9 @@ public class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(ConfigChangeListener.class)
-    ConfigHashTracking rateLimitConfigHashTracking(StringRedisTemplate redis, RedisKeys keys,
+    ConfigHashTracking rateLimitConfigHashTracking(LimiterRedisConnection limiter, RedisKeys keys,
                                                    ConfigChangeListener listener, RateLimitProperties properties) {
-        return new ConfigHashTracking(redis.getRequiredConnectionFactory(), keys.sysconfig(), listener::hashChanged,
+        return new ConfigHashTracking(limiter.clientFactory(), keys.sysconfig(), listener::hashChanged,
                 properties.redis().connectTimeout());
     }
 

@@ -73,13 +73,21 @@ public record RateLimitProperties(
      * @param maxWait        the longest a request waits for its decision while Redis answers others; past it the
      *                       failure policy decides, as when Redis is silent
      * @param connectTimeout how long opening the limiter's connection may take
+     * @param url            the Redis the limiter counts and keeps its rules in, as a Redis URI
+     *                       ({@code redis://[user:password@]host:port[/database]}, {@code rediss://} for TLS,
+     *                       {@code redis-sentinel://}); when not set, the app's Redis: Spring Boot's connection
+     *                       details when the app uses Spring Boot's Redis, else {@code spring.data.redis.*}
      */
     public record Redis(@DefaultValue("ratelimit") String keyPrefix,
                         @DefaultValue("250ms") Duration timeout,
                         @DefaultValue("1s") Duration maxWait,
-                        @DefaultValue("1s") Duration connectTimeout) {
+                        @DefaultValue("1s") Duration connectTimeout,
+                        String url) {
 
         public Redis {
+            if (url != null && url.isBlank()) {
+                url = null;
+            }
             positive("ratelimit.redis.timeout", timeout);
             positive("ratelimit.redis.max-wait", maxWait);
             positive("ratelimit.redis.connect-timeout", connectTimeout);

@@ -27,7 +27,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * The live picture every instance shares through Redis ({@code ratelimit.stats.*}): each limited app
@@ -35,34 +34,33 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * console, the actuator endpoint) reads them.
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class)
-@ConditionalOnBean({StringRedisTemplate.class, RedisKeys.class})
+@ConditionalOnBean({LimiterRedisConnection.class, RedisKeys.class})
 public class RateLimitStatsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    TrafficStatistics rateLimitTrafficStatistics(StringRedisTemplate redis, RedisKeys keys) {
-        return new TrafficStatistics(redis, keys);
+    TrafficStatistics rateLimitTrafficStatistics(LimiterRedisConnection limiter, RedisKeys keys) {
+        return new TrafficStatistics(limiter.backgroundWork(), keys);
     }
 
     /** On the connection of the limiter's background work: it reads the instances for the hot counters' shares. */
     @Bean
     @ConditionalOnMissingBean
-    InstanceDirectory rateLimitInstanceDirectory(StringRedisTemplate redis,
-                                                 ObjectProvider<LimiterRedisConnection> limiter, RedisKeys keys) {
-        return new InstanceDirectory(backgroundWork(redis, limiter), keys);
+    InstanceDirectory rateLimitInstanceDirectory(LimiterRedisConnection limiter, RedisKeys keys) {
+        return new InstanceDirectory(limiter.backgroundWork(), keys);
     }
 
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(SysConfigRepository.class)
-    BlockedClients rateLimitBlockedClients(StringRedisTemplate redis, RedisKeys keys, SysConfigRepository config) {
-        return new BlockedClients(redis, keys, config, Clock.systemUTC());
+    BlockedClients rateLimitBlockedClients(LimiterRedisConnection limiter, RedisKeys keys, SysConfigRepository config) {
+        return new BlockedClients(limiter.backgroundWork(), keys, config, Clock.systemUTC());
     }
 
     /**
      * The writers, in an app the limiter protects: on the connection of the limiter's background work, which
      * refuses commands at once while Redis is away, so that neither they nor their last writes when the app
-     * stops wait for the app's own, long Redis timeout.
+     * stops wait long.
      */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnBean(RateLimitInterceptor.class)
@@ -71,27 +69,24 @@ public class RateLimitStatsAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        TrafficRecorder rateLimitTrafficRecorder(StringRedisTemplate redis,
-                                                 ObjectProvider<LimiterRedisConnection> limiter, RedisKeys keys,
+        TrafficRecorder rateLimitTrafficRecorder(LimiterRedisConnection limiter, RedisKeys keys,
                                                  RateLimitProperties properties) {
-            return new TrafficRecorder(backgroundWork(redis, limiter), keys, properties.stats().flushInterval(),
+            return new TrafficRecorder(limiter.backgroundWork(), keys, properties.stats().flushInterval(),
                     Clock.systemUTC());
         }
 
         @Bean
         @ConditionalOnMissingBean
-        BlockedClientRecorder rateLimitBlockedClientRecorder(StringRedisTemplate redis,
-                                                             ObjectProvider<LimiterRedisConnection> limiter,
-                                                             RedisKeys keys, RateLimitProperties properties) {
+        BlockedClientRecorder rateLimitBlockedClientRecorder(LimiterRedisConnection limiter, RedisKeys keys,
+                                                             RateLimitProperties properties) {
             RateLimitProperties.Stats stats = properties.stats();
-            return new BlockedClientRecorder(backgroundWork(redis, limiter), keys, stats.flushInterval(),
+            return new BlockedClientRecorder(limiter.backgroundWork(), keys, stats.flushInterval(),
                     stats.maxBlockedClients(), stats.maxBlockedClients(), Clock.systemUTC());
         }
 
         @Bean
         @ConditionalOnMissingBean
-        InstanceHeartbeat rateLimitInstanceHeartbeat(StringRedisTemplate redis,
-                                                     ObjectProvider<LimiterRedisConnection> limiter, RedisKeys keys,
+        InstanceHeartbeat rateLimitInstanceHeartbeat(LimiterRedisConnection limiter, RedisKeys keys,
                                                      RuleNaming naming, RateLimitStore store,
                                                      ObjectProvider<CircuitBreaker> circuit,
                                                      ObjectProvider<NearCache> nearCache,
@@ -100,7 +95,7 @@ public class RateLimitStatsAutoConfiguration {
                                                      RateLimitProperties properties) {
             InstanceState state = new InstanceState(naming.module(), store.describe().type(),
                     circuit.getIfAvailable(), nearCache.getIfAvailable(), snapshots, leases, permits.getIfAvailable());
-            return new InstanceHeartbeat(backgroundWork(redis, limiter), keys, state,
+            return new InstanceHeartbeat(limiter.backgroundWork(), keys, state,
                     properties.stats().heartbeatInterval(), Clock.systemUTC());
         }
 
@@ -114,11 +109,5 @@ public class RateLimitStatsAutoConfiguration {
             return new LiveInstances(directory, () -> heartbeat.getObject().id(), naming.module(),
                     properties.stats().heartbeatInterval(), properties.redisFailure().instances());
         }
-    }
-
-    /** The template of the limiter's background work: {@link LimiterRedisConnection#forBackgroundWork}. */
-    private static StringRedisTemplate backgroundWork(StringRedisTemplate app,
-                                                      ObjectProvider<LimiterRedisConnection> limiter) {
-        return LimiterRedisConnection.forBackgroundWork(limiter.getIfAvailable(), app);
     }
 }

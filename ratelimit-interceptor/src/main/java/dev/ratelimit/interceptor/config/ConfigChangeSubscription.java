@@ -22,7 +22,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * the stop is closed at once.
  *
  * <p>Stopped before the connection factory it subscribes on (the limiter's own, see
- * {@code LimiterRedisConnection.forBackgroundWork}; {@link RedisBackgroundWork}): the factory's stop
+ * {@code LimiterRedisConnection.backgroundWork}; {@link RedisBackgroundWork}): the factory's stop
  * closes its connection pool, which warns about the subscription's connection if it is still borrowed.
  */
 public final class ConfigChangeSubscription extends RedisBackgroundWork implements DisposableBean {

@@ -28,9 +28,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.ClassUtils;
 
 /**
- * The Redis connection the limiter decides on. By default a connection of its own to the app's Redis
- * (see {@code ratelimit.redis.*}), so that the app's own Redis use keeps its own timeouts. Declare a
- * bean of this type to choose another connection.
+ * The Redis connection the limiter decides on and does its background work on: a connection of its own
+ * (see {@code ratelimit.redis.*}), never a bean of the app's, so that the app's own Redis use keeps its own
+ * timeouts and its auto-configuration. Declare a bean of this type to choose another connection.
  *
  * <p>On Lettuce, Spring Boot's default client, scripts are sent on the connection's asynchronous
  * commands, several together without waiting, and their replies awaited by a {@link ReplyWatch}: a
@@ -81,28 +81,19 @@ public final class LimiterRedisConnection implements DisposableBean {
     }
 
     /**
-     * The app's own connection: for Redis clients the limiter cannot copy. Says so in the log, since the
-     * app's timeouts then apply to the limiter's commands too.
-     *
-     * @param reason why the limiter cannot have its own connection, for the log
+     * The template of the limiter's background work with Redis (the config hash, its version checks, the
+     * API index, statistics, heartbeats, the config-change subscription): on this connection, which
+     * reconnects within a probe interval of Redis coming back and refuses commands at once while Redis is
+     * away, so that no background work, and none of its last writes when the app stops, waits long. On
+     * Lettuce it hands out connections only once the limiter's own is made ({@link ConnectedOnlyFactory}).
      */
-    public static LimiterRedisConnection sharedWith(StringRedisTemplate appRedis, String reason, Duration silence,
-                                                    Duration maxWait) {
-        log.warn("Rate limiter: deciding on the app's Redis connection ({}), so its timeout (spring.data.redis.timeout) "
-                + "applies too", reason);
-        return new LimiterRedisConnection(appRedis, silence, maxWait, () -> { });
+    public StringRedisTemplate backgroundWork() {
+        return template;
     }
 
-    /**
-     * The template of the limiter's background work with Redis (the config hash, its version checks, the
-     * API index, statistics, heartbeats, the config-change subscription): the limiter's own connection when
-     * there is one, which reconnects within a probe interval of Redis coming back and refuses commands at
-     * once while Redis is away, so that no background work, and none of its last writes when the app stops,
-     * waits for the app's long timeouts; else the app's. On Lettuce it hands out connections only once the
-     * limiter's own is made ({@link ConnectedOnlyFactory}).
-     */
-    public static StringRedisTemplate forBackgroundWork(LimiterRedisConnection limiter, StringRedisTemplate app) {
-        return limiter == null ? app : limiter.template;
+    /** The connection's factory itself, for work that needs its client (tracking the config hash). */
+    public RedisConnectionFactory clientFactory() {
+        return lettuce != null ? lettuce : template.getRequiredConnectionFactory();
     }
 
     /** Whether replies are awaited by the limiter (Lettuce) rather than by the client's own timeout. */

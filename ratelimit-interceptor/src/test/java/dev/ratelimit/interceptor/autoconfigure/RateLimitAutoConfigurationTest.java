@@ -3,11 +3,13 @@ package dev.ratelimit.interceptor.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.config.SysConfigRepository;
 import dev.ratelimit.interceptor.decision.RequestLimiter;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.StoreResult;
+import dev.ratelimit.interceptor.stats.TrafficStatistics;
 import dev.ratelimit.interceptor.store.batch.BatchingRateLimitStore;
 import dev.ratelimit.interceptor.store.batch.HeldPermits;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
@@ -30,12 +32,17 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Which store the auto-configuration builds under each condition, on a real Redis: the default (Redis
- * behind the circuit and the near cache), without the near cache, the in-process store, no Redis at
- * all, an app's own store, and an app's Redis client that is not Lettuce.
+ * behind the circuit and the near cache), without the near cache, the in-process store, an app's own
+ * store; and which Redis the limiter connects to: {@code spring.data.redis.*} without Spring Boot's Redis,
+ * the app's connection details with it, {@code ratelimit.redis.url} over both, never declaring a Redis bean
+ * of its own and never using the app's.
  */
 class RateLimitAutoConfigurationTest {
 
@@ -46,7 +53,7 @@ class RateLimitAutoConfigurationTest {
     static void startRedis() {
         redis = RedisServerProcess.start();
         withRedis = new WebApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RateLimitAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class))
                 .withPropertyValues("spring.data.redis.port=" + redis.port());
     }
 
@@ -93,24 +100,63 @@ class RateLimitAutoConfigurationTest {
     }
 
     @Test
-    void theInProcessStoreNeedsNoRedisConnection() {
-        withRedis.withPropertyValues("ratelimit.store=memory").run(context -> {
-            assertThat(context).doesNotHaveBean(LimiterRedisConnection.class).doesNotHaveBean(CircuitBreaker.class)
-                    .doesNotHaveBean(NearCache.class).hasSingleBean(RateLimitInterceptor.class);
-            assertThat(context.getBean(RateLimitStore.class)).isInstanceOf(MemoryRateLimitStore.class);
+    void theInProcessStoreTouchesNoRedisEvenWhenTheAppHasOne() {
+        redis.commands().flushall();
+        withRedis.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+                        RateLimitStatsAutoConfiguration.class))
+                .withPropertyValues("ratelimit.store=memory").run(context -> {
+                    assertThat(context).doesNotHaveBean(LimiterRedisConnection.class).doesNotHaveBean(CircuitBreaker.class)
+                            .doesNotHaveBean(NearCache.class).doesNotHaveBean(SysConfigRepository.class)
+                            .doesNotHaveBean(TrafficStatistics.class).hasSingleBean(RateLimitInterceptor.class);
+                    RateLimitStore store = context.getBean(RateLimitStore.class);
+                    assertThat(store).isInstanceOf(MemoryRateLimitStore.class);
+                    assertThat(Stores.decided(store.acquire(List.of(request("alone"))))).hasSize(1);
+                    assertThat(redis.commands().clientList().lines()).as("clients of Redis: this test's only").hasSize(1);
+                });
+        assertThat(redis.commands().keys("*")).isEmpty();
+    }
+
+    @Test
+    void withoutSpringBootsRedisTheLimiterReadsSpringDataRedisItselfAndDeclaresNoRedisBean() {
+        withRedis.run(context -> {
+            assertThat(context).hasSingleBean(LimiterRedisConnection.class).doesNotHaveBean(RedisConnectionFactory.class)
+                    .doesNotHaveBean(RedisTemplate.class);
+            assertThat(Stores.decided(context.getBean(RateLimitStore.class).acquire(List.of(request("own"))))).hasSize(1);
+            assertThat(redis.commands().exists("test:own")).isEqualTo(1);
         });
     }
 
     @Test
-    void withoutARedisClientTheStartFailsWithTheWayOutUnlessCountersAreInProcess() {
-        WebApplicationContextRunner noRedis = new WebApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class));
-        noRedis.run(context -> assertThat(context).hasFailed().getFailure().rootCause()
-                .hasMessageContaining("no StringRedisTemplate").hasMessageContaining("ratelimit.store=memory"));
-        noRedis.withPropertyValues("ratelimit.store=memory").run(context -> {
-            assertThat(context).hasSingleBean(RateLimitInterceptor.class);
-            assertThat(Stores.decided(context.getBean(RateLimitStore.class).acquire(List.of(request("alone"))))).hasSize(1);
+    void withSpringBootsRedisTheLimiterConnectsAsTheAppDoesOnAConnectionOfItsOwn() {
+        withRedis.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class)).run(context -> {
+            assertThat(context).hasSingleBean(RedisConnectionFactory.class).hasSingleBean(LimiterRedisConnection.class);
+            assertThat(context.getBean(LimiterRedisConnection.class).clientFactory())
+                    .isNotSameAs(context.getBean(RedisConnectionFactory.class));
+            assertThat(context.getBean(LimiterRedisServer.class).origin()).isEqualTo("the app's Redis connection details");
+            assertThat(Stores.decided(context.getBean(RateLimitStore.class).acquire(List.of(request("boot"))))).hasSize(1);
+            assertThat(redis.commands().exists("test:boot")).isEqualTo(1);
         });
+    }
+
+    @Test
+    void ratelimitRedisUrlNamesTheLimitersRedisWhateverTheAppUses() {
+        new WebApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RateLimitAutoConfiguration.class))
+                .withPropertyValues("spring.data.redis.port=" + RedisServerProcess.freePort(),
+                        "ratelimit.redis.url=redis://127.0.0.1:" + redis.port() + "/0")
+                .run(context -> {
+                    assertThat(context.getBean(LimiterRedisServer.class).origin()).isEqualTo("ratelimit.redis.url");
+                    assertThat(Stores.decided(context.getBean(RateLimitStore.class).acquire(List.of(request("url")))))
+                            .hasSize(1);
+                    assertThat(redis.commands().exists("test:url")).isEqualTo(1);
+                });
+    }
+
+    @Test
+    void aRedisUrlThatIsNoUriFailsTheStartNamingTheProperty() {
+        withRedis.withPropertyValues("ratelimit.redis.url=localhost:6379").run(context -> assertThat(context)
+                .hasFailed().getFailure().rootCause().hasMessageContaining("ratelimit.redis.url")
+                .hasMessageContaining("redis://"));
     }
 
     @Test
@@ -122,10 +168,12 @@ class RateLimitAutoConfigurationTest {
     }
 
     @Test
-    void anAppsClientThatIsNotLettuceIsSharedWithItsOwnTimeouts() {
+    void anAppOnJedisKeepsItsClientAndTheLimiterDecidesOnItsOwn() {
         withRedis.withUserConfiguration(JedisClient.class).run(context -> {
             RateLimitStore store = context.getBean(RateLimitStore.class);
-            assertThat(store.describe().details()).containsEntry("timeouts", "the Redis client's own");
+            assertThat(context.getBean(LimiterRedisConnection.class).clientFactory())
+                    .isInstanceOf(LettuceConnectionFactory.class);
+            assertThat(store.describe().details()).containsEntry("silence", "PT0.25S");
             assertThat(Stores.decided(store.acquire(List.of(request("jedis"))))).hasSize(1);
             assertThat(redis.commands().exists("test:jedis")).isEqualTo(1);
         });
