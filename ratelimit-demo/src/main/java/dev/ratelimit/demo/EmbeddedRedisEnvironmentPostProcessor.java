@@ -11,7 +11,9 @@ import org.springframework.core.env.MapPropertySource;
 
 /**
  * Lets the demo run with nothing installed: unless {@code spring.data.redis.host}, {@code .url} or
- * {@code .port} is set, starts {@link DemoRedisServer} and points the app at it, and says how to look
+ * {@code .port} or {@code ratelimit.redis.url} is set, or the counters are in the process
+ * ({@code ratelimit.store=memory}, which connects to no Redis), starts {@link DemoRedisServer} and points
+ * the app at it, and says how to look
  * inside with {@code redis-cli}. The server stops after the app has (a Spring Boot shutdown handler),
  * so Ctrl-C stops the demo quietly. Not while the build processes the app ahead of time
  * ({@code spring-boot:process-aot}): nothing connects then.
@@ -32,7 +34,9 @@ public class EmbeddedRedisEnvironmentPostProcessor implements EnvironmentPostPro
                 || !environment.getProperty("demo.embedded-redis.enabled", Boolean.class, true)
                 || environment.containsProperty("spring.data.redis.host")
                 || environment.containsProperty("spring.data.redis.url")
-                || environment.containsProperty("spring.data.redis.port")) {
+                || environment.containsProperty("spring.data.redis.port")
+                || environment.containsProperty("ratelimit.redis.url")
+                || "memory".equalsIgnoreCase(environment.getProperty("ratelimit.store"))) {
             return;
         }
         int port = start();

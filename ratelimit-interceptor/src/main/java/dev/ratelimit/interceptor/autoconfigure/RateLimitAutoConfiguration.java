@@ -117,7 +117,7 @@ public class RateLimitAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    @ConditionalOnProperty(prefix = "ratelimit", name = "store", havingValue = "redis", matchIfMissing = true)
+    @ConditionalOnLimiterRedis
     LimiterRedisServer rateLimitRedisServer(RateLimitProperties properties, Environment environment) {
         String url = properties.redis().url();
         return url != null ? LimiterRedisServer.ofUrl(url, "ratelimit.redis.url") : LimiterRedisServer.ofProperties(environment);
@@ -138,7 +138,7 @@ public class RateLimitAutoConfiguration {
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails")
     @ConditionalOnBean(type = "org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails")
-    @ConditionalOnProperty(prefix = "ratelimit", name = "store", havingValue = "redis", matchIfMissing = true)
+    @ConditionalOnLimiterRedis
     static class AppRedis {
 
         @Bean
@@ -155,6 +155,7 @@ public class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(LimiterRedisConnection.class)
+    @ConditionalOnProperty(prefix = "ratelimit", name = "store", havingValue = "redis", matchIfMissing = true)
     CircuitBreaker rateLimitCircuitBreaker(RateLimitProperties properties) {
         RateLimitProperties.RedisFailure failure = properties.redisFailure();
         return new CircuitBreaker(failure.threshold(), failure.mode().whileRedisIsAway(), Clock.systemUTC());
@@ -172,6 +173,7 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnBean(LimiterRedisConnection.class)
     @ConditionalOnProperty(prefix = "ratelimit.near-cache", name = "enabled", matchIfMissing = true)
+    @ConditionalOnProperty(prefix = "ratelimit", name = "store", havingValue = "redis", matchIfMissing = true)
     NearCache rateLimitNearCache(RateLimitProperties properties) {
         return new NearCache(properties.nearCache().maxEntries());
     }
@@ -184,6 +186,7 @@ public class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean({LimiterRedisConnection.class, CircuitBreaker.class})
+    @ConditionalOnProperty(prefix = "ratelimit", name = "store", havingValue = "redis", matchIfMissing = true)
     RateLimitStore rateLimitStore(LimiterRedisConnection redis, CircuitBreaker circuit,
                                   ObjectProvider<NearCache> nearCache, ObjectProvider<HeldPermits> heldPermits,
                                   ObjectProvider<LiveInstances> liveInstances, RedisKeys keys, RuleNaming naming,
@@ -219,6 +222,7 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnBean(LimiterRedisConnection.class)
     @ConditionalOnProperty(prefix = "ratelimit.hot-keys", name = "enabled", matchIfMissing = true)
+    @ConditionalOnProperty(prefix = "ratelimit", name = "store", havingValue = "redis", matchIfMissing = true)
     HeldPermits rateLimitHeldPermits() {
         return new HeldPermits();
     }

@@ -117,6 +117,16 @@ class RateLimitAutoConfigurationTest {
     }
 
     @Test
+    void countersInTheProcessKeepTheirRulesInTheRedisNamedForTheLimiter() {
+        withRedis.withPropertyValues("ratelimit.store=memory", "ratelimit.redis.url=redis://127.0.0.1:" + redis.port())
+                .run(context -> {
+                    assertThat(context).hasSingleBean(LimiterRedisConnection.class).hasSingleBean(SysConfigRepository.class)
+                            .doesNotHaveBean(CircuitBreaker.class).doesNotHaveBean(NearCache.class);
+                    assertThat(context.getBean(RateLimitStore.class)).isInstanceOf(MemoryRateLimitStore.class);
+                });
+    }
+
+    @Test
     void withoutSpringBootsRedisTheLimiterReadsSpringDataRedisItselfAndDeclaresNoRedisBean() {
         withRedis.run(context -> {
             assertThat(context).hasSingleBean(LimiterRedisConnection.class).doesNotHaveBean(RedisConnectionFactory.class)

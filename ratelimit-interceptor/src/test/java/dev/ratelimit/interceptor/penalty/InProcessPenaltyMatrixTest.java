@@ -6,7 +6,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
-/** The penalty matrix on an instance counting in process ({@code ratelimit.store=memory}), its config in Redis. */
+/** The penalty matrix on an instance counting in process ({@code ratelimit.store=memory}), its config in the Redis {@code ratelimit.redis.url} names. */
 class InProcessPenaltyMatrixTest implements PenaltyMatrixContract {
 
     @RegisterExtension
@@ -14,7 +14,8 @@ class InProcessPenaltyMatrixTest implements PenaltyMatrixContract {
 
     @BeforeAll
     static void start() {
-        env.start(PenaltyMatrixApplication.class, "ratelimit.store=memory");
+        env.start(PenaltyMatrixApplication.class, "ratelimit.store=memory",
+                "ratelimit.redis.url=redis://127.0.0.1:" + env.redis().port());
     }
 
     @Override

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * {@code ratelimit.store=memory} in an app that has a Redis: the counters stay in the process, and the
+ * {@code ratelimit.store=memory} with a Redis named for the limiter ({@code ratelimit.redis.url}): the counters stay in the process, and the
  * plans, exceptions and dynamic rules an operator writes to the config hash apply to them all the same, and
  * an operator's Unblock frees a client.
  */
@@ -36,7 +36,7 @@ class InProcessCountersWithRedisConfigTest implements ConfigHashLimitsContract, 
 
     @BeforeAll
     static void start() {
-        app = env.start("ratelimit.store=memory");
+        app = env.start("ratelimit.store=memory", "ratelimit.redis.url=redis://127.0.0.1:" + env.redis().port());
     }
 
     @Test
