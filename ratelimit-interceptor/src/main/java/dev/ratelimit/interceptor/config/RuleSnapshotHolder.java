@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.config;
 
 import dev.ratelimit.interceptor.RedisBackgroundWork;
+import dev.ratelimit.interceptor.store.RedisUnreachableException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -160,8 +161,14 @@ public class RuleSnapshotHolder extends RedisBackgroundWork
                     return false;
                 }
                 if (!lastRefreshFailed) {
-                    log.warn("Cannot read the rate limit config, keeping the snapshot of {} (version {}): {}",
-                            current.loadedAt(), current.version(), e.toString());
+                    // Redis not reached at all is said once, by the limiter's connection.
+                    if (RedisUnreachableException.isCause(e)) {
+                        log.debug("Cannot read the rate limit config, keeping the snapshot of {} (version {}): {}",
+                                current.loadedAt(), current.version(), e.toString());
+                    } else {
+                        log.warn("Cannot read the rate limit config, keeping the snapshot of {} (version {}): {}",
+                                current.loadedAt(), current.version(), e.toString());
+                    }
                     lastRefreshFailed = true;
                 }
                 return false;
@@ -287,20 +294,29 @@ public class RuleSnapshotHolder extends RedisBackgroundWork
         return Map.copyOf(versioned);
     }
 
+    /** The first read begins here, and goes on while the app's other beans are made. */
     @Override
-    public void afterPropertiesSet() throws InterruptedException {
+    public void afterPropertiesSet() {
         scheduler.scheduleWithFixedDelay(this::refresh, 0, refreshInterval.toMillis(), TimeUnit.MILLISECONDS);
         scheduler.scheduleWithFixedDelay(this::check, checkInterval.toMillis(), checkInterval.toMillis(),
                 TimeUnit.MILLISECONDS);
-        if (!firstLoad.await(initialLoadTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-            log.warn("Rate limit config not loaded within {}; starting with defaults until Redis answers",
-                    initialLoadTimeout);
-        }
     }
 
+    /**
+     * Waits for the first read, once every bean exists and before the app takes requests: the wait is what
+     * is left of the read once the rest of the start is done, usually nothing, so it costs the start no time.
+     */
     @Override
     public void afterSingletonsInstantiated() {
         listening = List.copyOf(listeners.get());
+        try {
+            if (!firstLoad.await(initialLoadTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                log.warn("Rate limit config not loaded within {}; starting with defaults until Redis answers",
+                        initialLoadTimeout);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** No refresh after this: the Redis connections close next. Refreshes begin in {@link #afterPropertiesSet}. */

@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.startup;
 
 import dev.ratelimit.interceptor.RedisBackgroundWork;
+import dev.ratelimit.interceptor.store.RedisUnreachableException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -67,7 +68,7 @@ public final class StartupTask extends RedisBackgroundWork
                 log.debug("Did not {}: the app stopped first ({})", description, e.toString());
                 return;
             }
-            if (failures == 0) {
+            if (failures == 0 && !RedisUnreachableException.isCause(e)) {
                 log.warn("Cannot {} yet, retrying in the background until Redis answers: {}", description,
                         e.toString());
             } else {

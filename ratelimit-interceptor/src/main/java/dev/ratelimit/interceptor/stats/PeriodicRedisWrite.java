@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.stats;
 
 import dev.ratelimit.interceptor.RedisBackgroundWork;
+import dev.ratelimit.interceptor.store.RedisUnreachableException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -21,7 +22,10 @@ public final class PeriodicRedisWrite {
     private final String whileFailing;
     private final Runnable write;
     private final ScheduledExecutorService scheduler;
+    /** Whether failures began and were warned of. */
     private volatile boolean failing;
+    /** Whether failures began while the connection was not made, which the connection warned of. */
+    private volatile boolean quietlyFailing;
     private volatile boolean cancelled;
 
     /**
@@ -71,13 +75,20 @@ public final class PeriodicRedisWrite {
                 failing = false;
                 log.info("Rate limit {}: written to Redis again", what);
             }
+            quietlyFailing = false;
         } catch (RuntimeException e) {
             if (scheduled && cancelled) {
                 // the stop cut it short; the stopping thread writes once more
                 log.debug("Rate limit {}: a scheduled write cut short by the stop: {}", what, e.toString());
                 return;
             }
-            if (!failing) {
+            if (RedisUnreachableException.isCause(e)) {
+                // Said once by the connection, with what waits meanwhile.
+                if (!quietlyFailing) {
+                    quietlyFailing = true;
+                    log.debug("Rate limit {}: cannot write to Redis, {}: {}", what, whileFailing, e.toString());
+                }
+            } else if (!failing) {
                 failing = true;
                 log.warn("Rate limit {}: cannot write to Redis, {}: {}", what, whileFailing, e.toString());
             }

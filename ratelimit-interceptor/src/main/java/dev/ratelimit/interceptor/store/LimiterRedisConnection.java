@@ -63,6 +63,8 @@ public final class LimiterRedisConnection implements DisposableBean {
     private final AtomicReference<CompletableFuture<Void>> connecting = new AtomicReference<>();
     private volatile RedisScriptingAsyncCommands<byte[], byte[]> commands;
     private volatile ReplyReaders readers = ReplyReaders.UNWATCHED;
+    /** Whether the log says that Redis cannot be reached, since the last connection made. */
+    private volatile boolean unreachableSaid;
 
     /**
      * @param template the connection's template; on Lettuce, its factory's connection
@@ -122,8 +124,15 @@ public final class LimiterRedisConnection implements DisposableBean {
                             .toArray(CompletableFuture[]::new)))
                     .get(connectTimeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (RuntimeException | ExecutionException e) {
-            log.warn("Rate limiter: cannot open the Redis connection and load the scripts at start-up; "
-                    + "the first requests will: {}", (e instanceof ExecutionException ? e.getCause() : e).toString());
+            Throwable failure = e instanceof ExecutionException ? e.getCause() : e;
+            CompletableFuture<Void> attempt = connecting.get();
+            if (attempt != null && attempt.isCompletedExceptionally()) {
+                // A connection not made is said once, by the attempt itself.
+                log.debug("Rate limiter: cannot open the Redis connection at start-up: {}", failure.toString());
+            } else {
+                log.warn("Rate limiter: cannot open the Redis connection and load the scripts at start-up; "
+                        + "the first requests will: {}", failure.toString());
+            }
         } catch (TimeoutException e) {
             log.info("Rate limiter: the Redis connection is not open within {} of the start; it is made in the "
                     + "background, and requests wait for it up to {}", connectTimeout, watch.maxWait());
@@ -228,11 +237,11 @@ public final class LimiterRedisConnection implements DisposableBean {
             attempt.get(atMost.toNanos(), TimeUnit.NANOSECONDS);
             return commands;
         } catch (ExecutionException e) {
-            throw new RedisConnectionFailureException("The rate limiter cannot connect to Redis: "
+            throw new RedisUnreachableException("The rate limiter cannot connect to Redis: "
                     + e.getCause().getMessage(), e.getCause());
         } catch (TimeoutException e) {
-            throw new RedisConnectionFailureException("The rate limiter's connection to Redis is not made within "
-                    + atMost);
+            throw new RedisUnreachableException("The rate limiter's connection to Redis is not made within "
+                    + atMost, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RedisConnectionFailureException("Interrupted while connecting to Redis", e);
@@ -253,8 +262,13 @@ public final class LimiterRedisConnection implements DisposableBean {
             connector.execute(() -> {
                 try {
                     connectNow();
+                    if (unreachableSaid) {
+                        unreachableSaid = false;
+                        log.info("Rate limiter: connected to Redis");
+                    }
                     attempt.complete(null);
                 } catch (RuntimeException e) {
+                    sayUnreachable(e);
                     attempt.completeExceptionally(e);
                 }
             });
@@ -262,6 +276,21 @@ public final class LimiterRedisConnection implements DisposableBean {
             attempt.completeExceptionally(new RedisConnectionFailureException("The app is stopping", e));
         }
         return attempt;
+    }
+
+    /**
+     * The one warning of an app that cannot reach Redis (at start-up, typically), with what is degraded until
+     * it does; the failures that follow from it are logged at debug level ({@link RedisUnreachableException}).
+     */
+    private void sayUnreachable(RuntimeException failure) {
+        if (unreachableSaid || connector.isShutdown()) {
+            return;
+        }
+        unreachableSaid = true;
+        log.warn("Rate limiter: cannot connect to Redis ({}). Until it answers, requests are decided as "
+                + "ratelimit.redis-failure.mode says, the rules are the last read (or, before any, as declared), "
+                + "and the statistics, heartbeats and API index wait; the limiter keeps trying and says when it "
+                + "connects", failure.getMessage());
     }
 
     @SuppressWarnings("unchecked")

@@ -195,6 +195,7 @@ class RuleSnapshotHolderTest {
         Map<String, String> before = redis.commands().hgetall(HASH);
         RuleSnapshotHolder holder = holder();
         holder.afterPropertiesSet();
+        holder.afterSingletonsInstantiated();
 
         redis.commands().flushall();
 
@@ -237,6 +238,7 @@ class RuleSnapshotHolderTest {
                 Duration.ofSeconds(1), Duration.ofSeconds(3), Clock.systemUTC());
         holders.add(holder);
         holder.afterPropertiesSet();
+        holder.afterSingletonsInstantiated();
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> holder.current().holdsConfig());
         reads.set(false);
         redis.commands().hset(HASH, Knob.COUNT.field(RULE), "3"); // by hand: no version, no announcement

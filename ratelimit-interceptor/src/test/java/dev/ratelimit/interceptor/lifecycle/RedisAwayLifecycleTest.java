@@ -9,6 +9,8 @@ import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -29,6 +31,8 @@ class RedisAwayLifecycleTest {
      */
     private static final Duration START_BOUND = Duration.ofSeconds(40);
     private static final int ROUNDS = 3;
+    /** A logger of ours, as Spring Boot's console pattern abbreviates it ({@code d.r.i.store.LimiterRedisConnection}). */
+    private static final Pattern LIMITER_LOGGER = Pattern.compile(" (d\\.r|dev\\.ratelimit)\\.");
 
     /**
      * The app's endpoints, one for each kind of limit the fixture has and one without a rule. The app's
@@ -62,6 +66,12 @@ class RedisAwayLifecycleTest {
             List<String> log = Files.readAllLines(app.output());
             assertThat(log).as("the app's log, %s", app.output())
                     .noneMatch(line -> line.contains(" ERROR ") || line.startsWith("Exception in thread"));
+            int started = IntStream.range(0, log.size()).filter(i -> log.get(i).contains(" Started ")).findFirst()
+                    .orElseThrow();
+            state.warningsAtStart().ifPresent(warnings -> assertThat(log.subList(0, started))
+                    .as("the limiter's warnings until started, Redis %s", state)
+                    .filteredOn(line -> line.contains(" WARN ") && LIMITER_LOGGER.matcher(line).find())
+                    .hasSize(warnings));
             assertThat(app.startTime()).as("start").isLessThan(START_BOUND);
             assertThat(stop).as("stop").isLessThan(STOP_BOUND);
         }

@@ -4,6 +4,7 @@ import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.SleepingRedis;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * What the app's Redis (a real redis-server) does over the app's life: from before the app starts, and
@@ -21,6 +22,12 @@ enum RedisState {
         AutoCloseable beforeStart(RedisServerProcess redis) {
             redis.stop();
             return NOTHING;
+        }
+
+        /** The connection's, which says what is degraded; not one per part of the limiter. */
+        @Override
+        OptionalInt warningsAtStart() {
+            return OptionalInt.of(1);
         }
     },
 
@@ -67,6 +74,11 @@ enum RedisState {
 
     static final Duration SLOW_COMMAND = Duration.ofMillis(500);
     private static final AutoCloseable NOTHING = () -> { };
+
+    /** How many warnings the limiter logs until the app has started, where this state decides it. */
+    OptionalInt warningsAtStart() {
+        return OptionalInt.empty();
+    }
 
     /** The redis-server's command line options this state needs. */
     List<String> serverOptions() {
