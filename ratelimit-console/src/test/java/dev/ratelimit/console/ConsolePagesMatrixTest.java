@@ -56,6 +56,8 @@ class ConsolePagesMatrixTest {
     /** The fields of a page's forms. */
     private static final Pattern FIELD = Pattern.compile("<(?:input|select|textarea)[^>]* name=\"([^\"]+)\"");
     private static final String FORGED = "Call 555-0100 now";
+    /** How Thymeleaf shows a text that no message resolver has: {@code ??console.title_de??}. */
+    private static final Pattern ABSENT_TEXT = Pattern.compile("\\?\\?[\\w.-]+_[\\w-]*\\?\\?");
     private static final Pattern ORDER = Pattern.compile("\\b(sort|dir|page)=[^&]*");
 
     private static RedisServerProcess redis;
@@ -202,6 +204,10 @@ class ConsolePagesMatrixTest {
                 Matcher link = LINK.matcher(response.body());
                 while (link.find()) {
                     links.add(HtmlUtils.htmlUnescape(link.group(1)));
+                }
+                Matcher missing = ABSENT_TEXT.matcher(response.body());
+                if (missing.find()) {
+                    return response.statusCode() + " without its text " + missing.group();
                 }
             }
             return Integer.toString(response.statusCode());

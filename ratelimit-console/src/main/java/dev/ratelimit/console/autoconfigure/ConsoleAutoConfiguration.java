@@ -49,7 +49,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
-import org.springframework.context.MessageSource;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.context.ApplicationContext;
+import org.thymeleaf.spring6.SpringTemplateEngine;
+import org.thymeleaf.spring6.messageresolver.SpringMessageResolver;
 import org.springframework.boot.webmvc.autoconfigure.error.ErrorViewResolver;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -69,6 +72,32 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 public class ConsoleAutoConfiguration {
 
     static final String ECHARTS_DIST = "classpath:/META-INF/resources/webjars/echarts/5.3.1/dist/";
+
+    @Bean
+    ConsoleMessages ratelimitConsoleMessages(ApplicationContext app) {
+        return new ConsoleMessages(app);
+    }
+
+    /**
+     * The console's bundle for its pages, asked after the app's own message resolvers; static, so that the
+     * template engine it reaches is not made early.
+     */
+    @Bean
+    static BeanPostProcessor ratelimitConsoleTemplateMessages(ObjectProvider<ConsoleMessages> messages) {
+        return new BeanPostProcessor() {
+            @Override
+            public Object postProcessAfterInitialization(Object bean, String beanName) {
+                if (bean instanceof SpringTemplateEngine engine) {
+                    if (engine.getMessageResolvers().isEmpty()) {
+                        // The engine adds its Spring resolver only when it has none: keep it, first.
+                        engine.addMessageResolver(new SpringMessageResolver());
+                    }
+                    engine.addMessageResolver(messages.getObject().templateResolver());
+                }
+                return bean;
+            }
+        };
+    }
 
     @Bean
     @ConditionalOnMissingBean
@@ -138,23 +167,23 @@ public class ConsoleAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RulesController ratelimitConsoleRules(ConsoleRules rules, AuditedEditor editor, AuditTrail trail, LogClock clock,
-                                          MessageSource messages, ConsoleProperties properties) {
-        return new RulesController(rules, editor, trail, clock, messages, properties);
+                                          ConsoleMessages messages, ConsoleProperties properties) {
+        return new RulesController(rules, editor, trail, clock, messages.source(), properties);
     }
 
     @Bean
     @ConditionalOnMissingBean
     RulePageController ratelimitConsoleRulePage(ConsoleRules rules, AuditTrail trail, LogClock clock,
                                                 ObjectProvider<LiveTraffic> live, ObjectProvider<BlockedClients> blocked,
-                                                ObjectProvider<LogReports> reports, MessageSource messages) {
-        return new RulePageController(rules, trail, clock, live, blocked, reports, messages);
+                                                ObjectProvider<LogReports> reports, ConsoleMessages messages) {
+        return new RulePageController(rules, trail, clock, live, blocked, reports, messages.source());
     }
 
     @Bean
     @ConditionalOnMissingBean
     RulesDocumentController ratelimitConsoleRulesDocument(ConsoleRules rules, AuditedEditor editor, LogClock clock,
-                                                          MessageSource messages, ConsoleProperties properties) {
-        return new RulesDocumentController(rules, editor, clock, messages, properties);
+                                                          ConsoleMessages messages, ConsoleProperties properties) {
+        return new RulesDocumentController(rules, editor, clock, messages.source(), properties);
     }
 
     @Bean
@@ -167,22 +196,22 @@ public class ConsoleAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     DynamicRulesController ratelimitConsoleDynamicRules(ConsoleRules rules, AuditedEditor editor,
-                                                        MessageSource messages, ConsoleProperties properties) {
-        return new DynamicRulesController(rules, editor, messages, properties);
+                                                        ConsoleMessages messages, ConsoleProperties properties) {
+        return new DynamicRulesController(rules, editor, messages.source(), properties);
     }
 
     @Bean
     @ConditionalOnMissingBean
     DenyListController ratelimitConsoleDenyList(ConsoleRules rules, AuditedEditor editor, AuditTrail trail, LogClock clock,
-                                                MessageSource messages, ConsoleProperties properties) {
-        return new DenyListController(rules, editor, trail, clock, messages, properties);
+                                                ConsoleMessages messages, ConsoleProperties properties) {
+        return new DenyListController(rules, editor, trail, clock, messages.source(), properties);
     }
 
     @Bean
     @ConditionalOnMissingBean
-    LogsController ratelimitConsoleLogs(ObjectProvider<LogReports> reports, LogClock clock, MessageSource messages,
+    LogsController ratelimitConsoleLogs(ObjectProvider<LogReports> reports, LogClock clock, ConsoleMessages messages,
                                         ConsoleProperties properties) {
-        return new LogsController(reports, clock, messages, properties);
+        return new LogsController(reports, clock, messages.source(), properties);
     }
 
     @Bean
