@@ -14,6 +14,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.catalina.webresources.TomcatURLStreamHandlerFactory;
 import org.springframework.boot.SpringApplication;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.MessageSource;
@@ -59,7 +60,10 @@ public final class ContextFacts {
     private ContextFacts() {
     }
 
-    /** Starts the app with {@code args}, reads it and closes it. */
+    /**
+     * Starts the app with {@code args}, reads it and closes it. Spring Boot makes its choices as the app starts,
+     * however lazily it starts and whether it serves: the caller may start it lazily and without its web server.
+     */
     public static Map<String, String> of(String[] args) throws IOException {
         // Tomcat would install its URL handlers JVM-wide, which only one class loader may do.
         TomcatURLStreamHandlerFactory.disable();
@@ -92,19 +96,23 @@ public final class ContextFacts {
         return className.startsWith("dev.ratelimit.") && !className.startsWith("dev.ratelimit.hostapp.");
     }
 
+    /** The beans of {@code kind} by name, with their types as defined: none is created for it (the app runs lazily). */
     private static String beans(ConfigurableApplicationContext app, String kind, boolean withOurs) {
         ClassLoader loader = app.getClassLoader();
         if (!ClassUtils.isPresent(kind, loader)) {
             return "{}";
         }
+        ConfigurableListableBeanFactory factory = app.getBeanFactory();
         Map<String, String> beans = new TreeMap<>();
-        app.getBeansOfType(ClassUtils.resolveClassName(kind, loader), true, false).forEach((name, bean) -> {
+        for (String name : factory.getBeanNamesForType(ClassUtils.resolveClassName(kind, loader), true, false)) {
+            Class<?> type = factory.getType(name, false);
             // A JDK proxy's class is named by the order proxies were made in: the same bean has another name in each app.
-            String type = Proxy.isProxyClass(bean.getClass()) ? "a JDK proxy" : ClassUtils.getUserClass(bean).getName();
-            if (withOurs || !ours(type)) {
-                beans.put(name, type);
+            String typeName = type == null ? "unknown" : Proxy.isProxyClass(type) ? "a JDK proxy"
+                    : ClassUtils.getUserClass(type).getName();
+            if (withOurs || !ours(typeName)) {
+                beans.put(name, typeName);
             }
-        });
+        }
         return beans.toString();
     }
 
