@@ -3,6 +3,7 @@ package dev.ratelimit.guest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.SoftAssertions.assertSoftly;
 
+import java.io.File;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.net.URL;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.FutureTask;
 import org.junit.jupiter.api.Test;
@@ -66,7 +68,7 @@ class AppUnchangedByUsTest {
         });
     }
 
-    private static TreeSet<String> union(java.util.Set<String> a, java.util.Set<String> b) {
+    private static TreeSet<String> union(Set<String> a, Set<String> b) {
         TreeSet<String> all = new TreeSet<>(a);
         all.addAll(b);
         return all;
@@ -79,7 +81,7 @@ class AppUnchangedByUsTest {
             urls.add(path.toUri().toURL());
         }
         String written = Files.readString(target.resolve("runtime-classpath.txt")).strip();
-        for (String entry : written.split(java.io.File.pathSeparator)) {
+        for (String entry : written.split(File.pathSeparator)) {
             urls.add(Path.of(entry).toUri().toURL());
         }
         return urls;

@@ -13,9 +13,10 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.catalina.webresources.TomcatURLStreamHandlerFactory;
-import org.springframework.boot.SpringApplication;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport;
+import org.springframework.cache.CacheManager;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.MessageSource;
 import org.springframework.util.ClassUtils;
@@ -24,7 +25,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * What the app is made of, by Spring Boot, once started: the beans of the kinds Spring Boot configures for it, the
  * auto-configurations that matched, how its messages and its JSON read. Loaded and run in a class loader of its own
- * (see {@link AppUnchangedByUsTest}), so it answers in JDK types only.
+ * (see {@link AppUnchangedByUsTest}), so it is public and answers in JDK types only.
  */
 public final class ContextFacts {
 
@@ -86,7 +87,7 @@ public final class ContextFacts {
             messages(app.getBean(MessageSource.class), facts);
             facts.put("a book as JSON", app.getBean(JsonMapper.class).writeValueAsString(new BookView("9780199536559",
                     "Walden", null, "Henry David Thoreau", LocalDate.of(1854, 8, 9), new BigDecimal("7.25"))));
-            facts.put("cache names", app.getBean(org.springframework.cache.CacheManager.class).getCacheNames().toString());
+            facts.put("cache names", app.getBean(CacheManager.class).getCacheNames().toString());
             return facts;
         }
     }
