@@ -17,7 +17,7 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
- * What a release publishes, checked in the reactor build (this module, last in it, builds after every published one):
+ * What a release publishes, checked in the reactor build (this module builds after every published one):
  * the BOM manages exactly the published modules at its own version; every published jar has its sources
  * and javadoc next to it; every published pom carries a license, SCM and developers.
  */
