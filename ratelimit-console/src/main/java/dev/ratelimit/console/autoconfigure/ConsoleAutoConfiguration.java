@@ -52,7 +52,6 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.context.ApplicationContext;
 import org.thymeleaf.spring6.SpringTemplateEngine;
-import org.thymeleaf.spring6.messageresolver.SpringMessageResolver;
 import org.springframework.boot.webmvc.autoconfigure.error.ErrorViewResolver;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -79,8 +78,9 @@ public class ConsoleAutoConfiguration {
     }
 
     /**
-     * The console's bundle for its pages, asked after the app's own message resolvers; static, so that the
-     * template engine it reaches is not made early.
+     * The console's pages read their texts as its controllers do: the app's messages, then the console's bundle,
+     * through the app's Thymeleaf engine's own message resolver (its message source for templates); static, so
+     * that the template engine it reaches is not made early.
      */
     @Bean
     static BeanPostProcessor ratelimitConsoleTemplateMessages(ObjectProvider<ConsoleMessages> messages) {
@@ -88,11 +88,7 @@ public class ConsoleAutoConfiguration {
             @Override
             public Object postProcessAfterInitialization(Object bean, String beanName) {
                 if (bean instanceof SpringTemplateEngine engine) {
-                    if (engine.getMessageResolvers().isEmpty()) {
-                        // The engine adds its Spring resolver only when it has none: keep it, first.
-                        engine.addMessageResolver(new SpringMessageResolver());
-                    }
-                    engine.addMessageResolver(messages.getObject().templateResolver());
+                    engine.setTemplateEngineMessageSource(messages.getObject().source());
                 }
                 return bean;
             }

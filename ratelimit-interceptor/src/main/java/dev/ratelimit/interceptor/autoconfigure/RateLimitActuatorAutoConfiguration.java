@@ -28,15 +28,15 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The actuator endpoints {@code ratelimit} and {@code ratelimitrules} and the health component
- * {@code rateLimit}, when the app has Spring Boot's actuator.
+ * The actuator endpoints {@code ratelimit} and {@code ratelimitrules}, and the health component
+ * {@code rateLimit} on request, when the app has Spring Boot's actuator.
  */
 @AutoConfiguration(after = {RateLimitAutoConfiguration.class, RateLimitStatsAutoConfiguration.class})
 @ConditionalOnBean(RateLimitInterceptor.class)
@@ -101,10 +101,15 @@ public class RateLimitActuatorAutoConfiguration {
         }
     }
 
+    /**
+     * The health component, when the app asks for it ({@code management.health.ratelimit.enabled=true}): it is
+     * always UP, so it would change nothing of the app's health but what the app's health shows, which stays
+     * the app's.
+     */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass({HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class})
+    @ConditionalOnClass(HealthIndicator.class)
     @ConditionalOnBean(CircuitBreaker.class)
-    @ConditionalOnEnabledHealthIndicator("ratelimit")
+    @ConditionalOnProperty(prefix = "management.health.ratelimit", name = "enabled", havingValue = "true")
     static class HealthConfiguration {
 
         @Bean

@@ -143,9 +143,19 @@ class ActuatorTest {
     }
 
     @Test
-    void theHealthComponentStaysUpWithAnOpenCircuit() {
+    void theHealthComponentIsTheAppsChoice() {
         ConfigurableApplicationContext app = env.start("management.endpoint.health.show-details=always",
                 "management.endpoint.health.show-components=always");
+        HttpProbe http = new HttpProbe(FixtureApplication.port(app));
+
+        assertThat(http.get("/actuator/health/rateLimit").statusCode()).isEqualTo(404);
+        assertThat(json(http.get("/actuator/health")).path("components").has("rateLimit")).isFalse();
+    }
+
+    @Test
+    void theHealthComponentStaysUpWithAnOpenCircuit() {
+        ConfigurableApplicationContext app = env.start("management.endpoint.health.show-details=always",
+                "management.endpoint.health.show-components=always", "management.health.ratelimit.enabled=true");
         HttpProbe http = new HttpProbe(FixtureApplication.port(app));
         JsonNode closed = json(http.get("/actuator/health/rateLimit"));
         assertThat(closed.path("status").asString()).isEqualTo("UP");
