@@ -7,13 +7,14 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import io.netty.resolver.DefaultAddressResolverGroup;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Builds the limiter's own Lettuce connection to {@link LimiterRedisServer}, with the app's client settings
@@ -36,17 +37,56 @@ final class LimiterConnectionFactory {
 
     static LimiterRedisConnection create(LimiterRedisServer server, RateLimitProperties.Redis redis,
                                          Duration reconnectCeiling) {
-        ClientResources resources = DefaultClientResources.builder()
-                .reconnectDelay(Delay.exponential(Duration.ofMillis(1), reconnectCeiling, 2, TimeUnit.MILLISECONDS))
-                .build();
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(server.configuration(),
-                client(server, redis.connectTimeout(), resources));
-        factory.afterPropertiesSet();
-        factory.start();
-        return new LimiterRedisConnection(new StringRedisTemplate(factory), redis.timeout(), redis.maxWait(), () -> {
-            factory.destroy();
-            resources.shutdown(0, 2, TimeUnit.SECONDS);
-        });
+        Client client = new Client(server, redis.connectTimeout(), reconnectCeiling);
+        return new LimiterRedisConnection(client, redis.timeout(), redis.maxWait(), client::close);
+    }
+
+    /** The Lettuce client, made once, on the connection's thread; and what closes it when the app stops. */
+    private static final class Client implements Supplier<LettuceConnectionFactory> {
+
+        private final LimiterRedisServer server;
+        private final Duration connectTimeout;
+        private final Duration reconnectCeiling;
+        private ClientResources resources;
+        private LettuceConnectionFactory factory;
+        private boolean closed;
+
+        Client(LimiterRedisServer server, Duration connectTimeout, Duration reconnectCeiling) {
+            this.server = server;
+            this.connectTimeout = connectTimeout;
+            this.reconnectCeiling = reconnectCeiling;
+        }
+
+        @Override
+        public synchronized LettuceConnectionFactory get() {
+            if (closed) {
+                throw new IllegalStateException("The app is stopping");
+            }
+            if (factory == null) {
+                // Host names are resolved as the JVM resolves them (its hosts file and cache): Netty's DNS client,
+                // Lettuce's default, is a few hundred classes and threads more at every start.
+                resources = DefaultClientResources.builder()
+                        .addressResolverGroup(DefaultAddressResolverGroup.INSTANCE)
+                        .reconnectDelay(Delay.exponential(Duration.ofMillis(1), reconnectCeiling, 2, TimeUnit.MILLISECONDS))
+                        .build();
+                LettuceConnectionFactory made = new LettuceConnectionFactory(server.configuration(),
+                        client(server, connectTimeout, resources));
+                made.afterPropertiesSet();
+                made.start();
+                factory = made;
+            }
+            return factory;
+        }
+
+        synchronized void close() {
+            closed = true;
+            if (factory != null) {
+                factory.destroy();
+            }
+            if (resources != null) {
+                resources.shutdown(0, 2, TimeUnit.SECONDS);
+            }
+        }
     }
 
     private static LettuceClientConfiguration client(LimiterRedisServer server, Duration connectTimeout,

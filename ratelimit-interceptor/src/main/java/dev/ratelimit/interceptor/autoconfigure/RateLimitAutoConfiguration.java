@@ -181,7 +181,8 @@ public class RateLimitAutoConfiguration {
     /**
      * Redis while it answers; while it does not, the failure policy ({@code ratelimit.redis-failure.*});
      * in front of both, the denials this instance remembers ({@code ratelimit.near-cache.*}). The
-     * connection is opened and the scripts loaded here, before the app takes requests.
+     * connection is opened and the scripts loaded from here, while the app makes its other beans, and before
+     * it takes requests.
      */
     @Bean
     @ConditionalOnMissingBean
@@ -195,7 +196,7 @@ public class RateLimitAutoConfiguration {
         RateLimitStore local = failure.mode() == FailurePolicy.LOCAL
                 ? new MemoryRateLimitStore(Clock.systemUTC(), properties.memory().maxKeys()) : null;
         RedisRateLimitStore redisStore = new RedisRateLimitStore(redis);
-        redisStore.open(properties.redis().connectTimeout());
+        redisStore.beginOpening(properties.redis().connectTimeout());
         RateLimitStore store = new FailoverRateLimitStore(redisStore, circuit, failure.mode(), local,
                 failure.instances(), failure.probeInterval());
         BatchingRateLimitStore batching = null;
@@ -372,7 +373,7 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnBean(ConfigChangeListener.class)
     ConfigHashTracking rateLimitConfigHashTracking(LimiterRedisConnection limiter, RedisKeys keys,
                                                    ConfigChangeListener listener, RateLimitProperties properties) {
-        return new ConfigHashTracking(limiter.clientFactory(), keys.sysconfig(), listener::hashChanged,
+        return new ConfigHashTracking(limiter::clientFactory, keys.sysconfig(), listener::hashChanged,
                 properties.redis().connectTimeout());
     }
 

@@ -26,6 +26,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -58,7 +59,7 @@ public final class ConfigHashTracking extends RedisBackgroundWork implements Dis
     private static final long FIRST_PAUSE_MILLIS = 500;
     private static final long MAX_PAUSE_MILLIS = 10_000;
 
-    private final RedisConnectionFactory factory;
+    private final Supplier<RedisConnectionFactory> factory;
     private final String key;
     private final Runnable changed;
     private final Duration timeout;
@@ -78,11 +79,12 @@ public final class ConfigHashTracking extends RedisBackgroundWork implements Dis
     private boolean closed;
 
     /**
+     * @param factory the client the hash is tracked on: read when armed, which waits until it is made
      * @param key     the config hash's key
      * @param changed what a write of the hash does: on the client's thread, so it must not block
      * @param timeout how long each command of arming may take
      */
-    public ConfigHashTracking(RedisConnectionFactory factory, String key, Runnable changed, Duration timeout) {
+    public ConfigHashTracking(Supplier<RedisConnectionFactory> factory, String key, Runnable changed, Duration timeout) {
         this.factory = factory;
         this.key = key;
         this.changed = changed;
@@ -94,9 +96,10 @@ public final class ConfigHashTracking extends RedisBackgroundWork implements Dis
      * answer, so that the caller tries again. Where tracking is not to be had, says so and returns.
      */
     public void arm() {
-        if (!(factory instanceof LettuceConnectionFactory lettuce)) {
+        RedisConnectionFactory client = factory.get();
+        if (!(client instanceof LettuceConnectionFactory lettuce)) {
             log.info("Changes of the rate limit config hash that are not announced are applied at the next refresh: "
-                    + "tracking the hash needs Lettuce, not {}", factory.getClass().getName());
+                    + "tracking the hash needs Lettuce, not {}", client.getClass().getName());
             return;
         }
         Tracked opened;

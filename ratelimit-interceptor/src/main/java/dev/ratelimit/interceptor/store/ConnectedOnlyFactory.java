@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.store;
 
+import java.util.function.Supplier;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -16,10 +17,14 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 final class ConnectedOnlyFactory implements RedisConnectionFactory {
 
-    private final LettuceConnectionFactory factory;
+    private final Supplier<LettuceConnectionFactory> factory;
     private final Runnable awaitConnected;
 
-    ConnectedOnlyFactory(LettuceConnectionFactory factory, Runnable awaitConnected) {
+    /**
+     * @param factory        the Lettuce factory, once made (waits for it)
+     * @param awaitConnected returns once the limiter's connection is made, or throws
+     */
+    ConnectedOnlyFactory(Supplier<LettuceConnectionFactory> factory, Runnable awaitConnected) {
         this.factory = factory;
         this.awaitConnected = awaitConnected;
     }
@@ -27,27 +32,28 @@ final class ConnectedOnlyFactory implements RedisConnectionFactory {
     @Override
     public RedisConnection getConnection() {
         awaitConnected.run();
-        return factory.getConnection();
+        return factory.get().getConnection();
     }
 
     @Override
     public RedisClusterConnection getClusterConnection() {
         awaitConnected.run();
-        return factory.getClusterConnection();
+        return factory.get().getClusterConnection();
     }
 
     @Override
     public boolean getConvertPipelineAndTxResults() {
-        return factory.getConvertPipelineAndTxResults();
+        return factory.get().getConvertPipelineAndTxResults();
     }
 
     @Override
     public RedisSentinelConnection getSentinelConnection() {
-        return factory.getSentinelConnection();
+        return factory.get().getSentinelConnection();
     }
 
     @Override
     public DataAccessException translateExceptionIfPossible(RuntimeException ex) {
-        return factory.translateExceptionIfPossible(ex);
+        // The limiter's own failures (no connection yet) are already translated; only Lettuce's need it.
+        return ex instanceof DataAccessException translated ? translated : factory.get().translateExceptionIfPossible(ex);
     }
 }

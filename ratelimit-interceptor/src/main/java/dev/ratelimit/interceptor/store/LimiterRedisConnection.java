@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -16,9 +17,11 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
@@ -39,8 +42,12 @@ import org.springframework.util.ClassUtils;
  * its own, and a request waits for it no longer than for a reply: Lettuce makes it under the factory's lock
  * and waits for Redis' handshake up to its command timeout. Other clients are used through the template,
  * synchronously, with that client's own timeouts.
+ *
+ * <p>The limiter's own Lettuce client is made on that thread too, while the app goes on building its
+ * beans: loading Lettuce and Netty and shaking hands with Redis take a few hundred milliseconds of a
+ * start, which the app does not wait for unless they are still under way when its beans are all made.
  */
-public final class LimiterRedisConnection implements DisposableBean {
+public final class LimiterRedisConnection implements SmartInitializingSingleton, DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(LimiterRedisConnection.class);
     private static final boolean LETTUCE = ClassUtils.isPresent("io.lettuce.core.RedisClient",
@@ -53,7 +60,8 @@ public final class LimiterRedisConnection implements DisposableBean {
     private final StringRedisTemplate template;
     private final ReplyWatch watch;
     private final Runnable close;
-    private final LettuceConnectionFactory lettuce;
+    /** The Lettuce factory, made on the connector's thread; {@code null} for other clients. */
+    private final CompletableFuture<LettuceConnectionFactory> lettuce;
     private final ExecutorService connector = Executors.newSingleThreadExecutor(runnable -> {
         Thread thread = new Thread(runnable, "ratelimit-redis-connect");
         thread.setDaemon(true);
@@ -65,6 +73,9 @@ public final class LimiterRedisConnection implements DisposableBean {
     private volatile ReplyReaders readers = ReplyReaders.UNWATCHED;
     /** Whether the log says that Redis cannot be reached, since the last connection made. */
     private volatile boolean unreachableSaid;
+    /** The connection being opened and the scripts loaded, which the start waits for; {@code null} before. */
+    private volatile CompletableFuture<Void> opening;
+    private volatile Duration openingWait = Duration.ZERO;
 
     /**
      * @param template the connection's template; on Lettuce, its factory's connection
@@ -77,9 +88,29 @@ public final class LimiterRedisConnection implements DisposableBean {
         this.watch = new ReplyWatch(silence, maxWait);
         this.close = close;
         RedisConnectionFactory factory = template.getRequiredConnectionFactory();
-        this.lettuce = LETTUCE && factory instanceof LettuceConnectionFactory lettuceFactory ? lettuceFactory : null;
-        this.template = lettuce == null ? template
-                : new StringRedisTemplate(new ConnectedOnlyFactory(lettuce, this::awaitConnected));
+        this.lettuce = LETTUCE && factory instanceof LettuceConnectionFactory lettuceFactory
+                ? CompletableFuture.completedFuture(lettuceFactory) : null;
+        this.template = lettuce == null ? template : connectedOnly();
+    }
+
+    /**
+     * A connection on a Lettuce client that {@code client} makes, started, on the connection's own thread.
+     *
+     * @param close releases what {@code client} made, if it made anything; run when the app stops
+     */
+    public LimiterRedisConnection(Supplier<LettuceConnectionFactory> client, Duration silence, Duration maxWait,
+                                  Runnable close) {
+        this.watch = new ReplyWatch(silence, maxWait);
+        this.close = close;
+        this.lettuce = CompletableFuture.supplyAsync(client, connector);
+        this.template = connectedOnly();
+    }
+
+    private StringRedisTemplate connectedOnly() {
+        StringRedisTemplate connectedOnly = new StringRedisTemplate();
+        connectedOnly.setConnectionFactory(new ConnectedOnlyFactory(this::lettuceFactory, this::awaitConnected));
+        connectedOnly.afterPropertiesSet();
+        return connectedOnly;
     }
 
     /**
@@ -93,9 +124,12 @@ public final class LimiterRedisConnection implements DisposableBean {
         return template;
     }
 
-    /** The connection's factory itself, for work that needs its client (tracking the config hash). */
+    /**
+     * The connection's factory itself, for work that needs its client (tracking the config hash): on
+     * Lettuce, waits until the client is made.
+     */
     public RedisConnectionFactory clientFactory() {
-        return lettuce != null ? lettuce : template.getRequiredConnectionFactory();
+        return lettuce != null ? lettuceFactory() : template.getRequiredConnectionFactory();
     }
 
     /** Whether replies are awaited by the limiter (Lettuce) rather than by the client's own timeout. */
@@ -104,38 +138,58 @@ public final class LimiterRedisConnection implements DisposableBean {
     }
 
     /**
-     * Opens the connection and loads the scripts, so that the first requests after the start find both
-     * ready: called once while the app starts, before it takes requests. Never fails the start, and waits
-     * {@code connectTimeout} at most: a first connection on a busy machine, or to a Redis that does not
-     * answer, is then made in the background, the scripts loaded once it is, and the first requests wait
-     * for it as long as for a reply ({@code maxWait}).
+     * Opens the connection and loads the scripts, waiting {@code connectTimeout} at most: see
+     * {@link #beginOpening}.
      */
     void open(List<byte[]> scripts, Duration connectTimeout) {
+        beginOpening(scripts, connectTimeout);
+        afterSingletonsInstantiated();
+    }
+
+    /**
+     * Starts opening the connection and loading the scripts, so that the first requests after the start find
+     * both ready: called once while the app starts; the start waits for it once the app's beans are made
+     * ({@link #afterSingletonsInstantiated}), before the app takes requests. Never fails the start, and the
+     * start waits {@code connectTimeout} at most: a first connection on a busy machine, or to a Redis that
+     * does not answer, is then made in the background, the scripts loaded once it is, and the first requests
+     * wait for it as long as for a reply ({@code maxWait}).
+     */
+    void beginOpening(List<byte[]> scripts, Duration connectTimeout) {
+        openingWait = connectTimeout;
+        if (lettuce == null) {
+            opening = CompletableFuture.runAsync(() -> template.execute((RedisCallback<Object>) connection -> {
+                scripts.forEach(script -> connection.scriptingCommands().scriptLoad(script));
+                return null;
+            }), Runnable::run);
+            return;
+        }
+        opening = connect().thenCompose(connected -> CompletableFuture.allOf(scripts.stream()
+                .map(script -> commands.scriptLoad(script).toCompletableFuture())
+                .toArray(CompletableFuture[]::new)));
+    }
+
+    /** Waits for the opening begun, if any, as {@link #beginOpening} says; says in the log how it ended. */
+    @Override
+    public void afterSingletonsInstantiated() {
+        CompletableFuture<Void> begun = opening;
+        if (begun == null) {
+            return;
+        }
+        opening = null; // said once, whether the app or open() waited for it
         try {
-            if (lettuce == null) {
-                template.execute((RedisCallback<Object>) connection -> {
-                    scripts.forEach(script -> connection.scriptingCommands().scriptLoad(script));
-                    return null;
-                });
-                return;
-            }
-            connect().thenCompose(connected -> CompletableFuture.allOf(scripts.stream()
-                            .map(script -> commands.scriptLoad(script).toCompletableFuture())
-                            .toArray(CompletableFuture[]::new)))
-                    .get(connectTimeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (RuntimeException | ExecutionException e) {
-            Throwable failure = e instanceof ExecutionException ? e.getCause() : e;
+            begun.get(openingWait.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
             CompletableFuture<Void> attempt = connecting.get();
             if (attempt != null && attempt.isCompletedExceptionally()) {
                 // A connection not made is said once, by the attempt itself.
-                log.debug("Rate limiter: cannot open the Redis connection at start-up: {}", failure.toString());
+                log.debug("Rate limiter: cannot open the Redis connection at start-up: {}", e.getCause().toString());
             } else {
                 log.warn("Rate limiter: cannot open the Redis connection and load the scripts at start-up; "
-                        + "the first requests will: {}", failure.toString());
+                        + "the first requests will: {}", e.getCause().toString());
             }
         } catch (TimeoutException e) {
             log.info("Rate limiter: the Redis connection is not open within {} of the start; it is made in the "
-                    + "background, and requests wait for it up to {}", connectTimeout, watch.maxWait());
+                    + "background, and requests wait for it up to {}", openingWait, watch.maxWait());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -206,6 +260,9 @@ public final class LimiterRedisConnection implements DisposableBean {
     @Override
     public void destroy() {
         connector.shutdownNow();
+        if (lettuce != null) {
+            lettuce.completeExceptionally(new RedisConnectionFailureException("The app is stopping"));
+        }
         CompletableFuture<Void> attempt = connecting.get();
         if (attempt != null) {
             attempt.completeExceptionally(new RedisConnectionFailureException("The app is stopping"));
@@ -233,9 +290,18 @@ public final class LimiterRedisConnection implements DisposableBean {
     }
 
     private RedisScriptingAsyncCommands<byte[], byte[]> connected(CompletableFuture<Void> attempt, Duration atMost) {
+        awaited(attempt, atMost);
+        return commands;
+    }
+
+    /** The Lettuce factory, once made: waits as background work may, then throws if it could not be made. */
+    private LettuceConnectionFactory lettuceFactory() {
+        return awaited(lettuce, BACKGROUND_WAIT);
+    }
+
+    private static <T> T awaited(CompletableFuture<T> attempt, Duration atMost) {
         try {
-            attempt.get(atMost.toNanos(), TimeUnit.NANOSECONDS);
-            return commands;
+            return attempt.get(atMost.toNanos(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
             throw new RedisUnreachableException("The rate limiter cannot connect to Redis: "
                     + e.getCause().getMessage(), e.getCause());
@@ -295,10 +361,17 @@ public final class LimiterRedisConnection implements DisposableBean {
 
     @SuppressWarnings("unchecked")
     private void connectNow() {
+        LettuceConnectionFactory factory;
+        try {
+            // Made before, on this thread: the factory's task was queued before any attempt to connect.
+            factory = lettuce.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException failure ? failure : e;
+        }
         // The factory's shared connection: Lettuce reconnects it by itself, so it is fetched once.
         RedisScriptingAsyncCommands<byte[], byte[]> async =
-                (RedisScriptingAsyncCommands<byte[], byte[]>) lettuce.getConnection().getNativeConnection();
-        readers = EventLoopReaders.of(lettuce.getRequiredNativeClient());
+                (RedisScriptingAsyncCommands<byte[], byte[]>) factory.getConnection().getNativeConnection();
+        readers = EventLoopReaders.of(factory.getRequiredNativeClient());
         commands = async;
     }
 

@@ -92,11 +92,23 @@ public class RedisRateLimitStore implements RateLimitStore {
         this.listener = listener;
     }
 
-    /** Opens the connection and loads every script: see {@link LimiterRedisConnection#open}. */
+    /** Opens the connection and loads every script, waiting {@code connectTimeout} at most. */
     public void open(Duration connectTimeout) {
-        connection.open(Stream.of(SCRIPTS.values().stream(), REFUNDS.values().stream(), CHARGES.values().stream(),
+        connection.open(scriptBodies(), connectTimeout);
+    }
+
+    /**
+     * Starts opening the connection and loading every script; the app's start waits for it once its beans
+     * are made: see {@link LimiterRedisConnection#beginOpening}.
+     */
+    public void beginOpening(Duration connectTimeout) {
+        connection.beginOpening(scriptBodies(), connectTimeout);
+    }
+
+    private static List<byte[]> scriptBodies() {
+        return Stream.of(SCRIPTS.values().stream(), REFUNDS.values().stream(), CHARGES.values().stream(),
                         Stream.of(KEPT, RENEWAL))
-                .flatMap(scripts -> scripts).map(LuaScript::body).toList(), connectTimeout);
+                .flatMap(scripts -> scripts).map(LuaScript::body).toList();
     }
 
     @Override

@@ -82,7 +82,9 @@ class ReplyWatchTest {
     @Test
     void slicesInWhichTheReadersDidNotRunDoNotCount() {
         Duration stall = SILENCE.multipliedBy(3);
-        long stalledUntil = System.nanoTime() + stall.toNanos();
+        // The clock starts before the stall's end is set, so that the time between the two is not taken as stall.
+        long start = System.nanoTime();
+        long stalledUntil = start + stall.toNanos();
         ReplyReaders stalled = new ReplyReaders() {
             @Override
             public void check() {
@@ -93,7 +95,6 @@ class ReplyWatchTest {
                 return System.nanoTime() - stalledUntil > 0;
             }
         };
-        long start = System.nanoTime();
 
         assertThat(watch.await(List.of(watch.watch(new CompletableFuture<>())), stalled))
                 .isEqualTo(ReplyWatch.Outcome.SILENT);
