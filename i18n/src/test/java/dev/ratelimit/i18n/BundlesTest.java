@@ -35,7 +35,7 @@ class BundlesTest {
 
     private static final String BASENAME = "ratelimit/messages";
 
-    /** The languages the README promises. */
+    /** The languages docs/responses.md promises. */
     private static final List<String> PROMISED = List.of("ja", "zh_CN", "zh_TW", "de", "es", "fr", "pt", "ko");
 
     /** What a refused client reads (the JSON body, the page): translated in every language, never English by fallback. */

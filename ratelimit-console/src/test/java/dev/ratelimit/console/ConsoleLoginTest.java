@@ -24,7 +24,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 class ConsoleLoginTest {
 
     private static final String CONSOLE = "/ratelimit-console";
-    /** {@code s3cret} stored as the README advises, a hash: its check takes the time a real one does. */
+    /** {@code s3cret} stored as docs/console.md (Security) advises, a hash: its check takes the time a real one does. */
     private static final String S3CRET_BCRYPT = "{bcrypt}$2a$10$w7HGms55FhAzhqwhWrPp6OVpjSZ3.0kfAxR/EZfSHZpyckWIucKtm";
     private static final String[] SHARED = {"ratelimit.console.password=" + S3CRET_BCRYPT, "ratelimit.console.secret=one-secret",
             "ratelimit.trusted-proxies=127.0.0.1"};

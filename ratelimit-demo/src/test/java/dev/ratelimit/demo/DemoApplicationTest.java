@@ -85,7 +85,7 @@ class DemoApplicationTest {
         }
     }
 
-    /** As the README shows it: a user denied by hand in the config hash is refused where no limit applies. */
+    /** As docs/getting-started.md (Demo endpoints) shows it: a user denied by hand in the config hash is refused where no limit applies. */
     @Test
     void aUserOnTheDenyListIsRefusedEvenWhereNoLimitApplies() {
         try (ConfigurableApplicationContext demo = startDemo()) {

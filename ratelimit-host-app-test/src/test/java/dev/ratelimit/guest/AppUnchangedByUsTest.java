@@ -43,7 +43,7 @@ class AppUnchangedByUsTest {
      * Lettuce, the limiter's Redis client, needs Reactor, whose presence gives the app a reactive health registry
      * beside its own (empty: the app has no reactive indicator); Spring Data Redis brings {@code RedisCache},
      * whose presence gives the cache metrics a binder for Redis caches, used only by a Redis cache, which the
-     * app does not have. Both are said in the README.
+     * app does not have. Both are said in docs/getting-started.md.
      */
     private static final Set<String> CLASSPATH_ONLY = Set.of(
             "matched org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration"

@@ -16,7 +16,7 @@ import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 
 /**
- * An app behind Spring Security, set up as the README recommends: HTTP Basic with three users (a
+ * An app behind Spring Security, set up as docs/getting-started.md (With Spring Security) recommends: HTTP Basic with three users (a
  * customer, an operator and an auditor), the limiter counting the signed-in user
  * ({@code ratelimit.identity.user-parameter} empty, so no client can name another user), and the
  * console open to role {@code OPS} to change and to role {@code AUDIT} to look through a

@@ -70,7 +70,7 @@ public final class ConsoleUsers {
         boolean encoded = ENCODED.matcher(password).find();
         if (!encoded) {
             log.warn("Rate limit console: user '{}' has a plain-text password; store a hash instead, for example "
-                    + "{bcrypt}... (see the README's console security), or write {noop}... to say it is meant", name);
+                    + "{bcrypt}... (see docs/console.md, Security), or write {noop}... to say it is meant", name);
         }
         return new Account(encoded ? password : PLAIN_ID + password, operator);
     }

@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code MEMORY USAGE} of one counter key per algorithm, as the README states it: constant for three
+ * {@code MEMORY USAGE} of one counter key per algorithm, as docs/limits.md (Algorithms) states it: constant for three
  * algorithms, growing with the requests in the window for the sliding log. Fails if a script starts
  * to keep more than it should.
  */
