@@ -72,7 +72,8 @@ public record RateLimitProperties(
      *                       {@code spring.data.redis.timeout} applies to everything else
      * @param maxWait        the longest a request waits for its decision while Redis answers others; past it the
      *                       failure policy decides, as when Redis is silent
-     * @param connectTimeout how long opening the limiter's connection may take
+     * @param connectTimeout how long opening the limiter's connection may take, and the longest the app's start
+     *                       waits for it and the scripts (it is opened while the app makes its beans)
      * @param url            the Redis the limiter counts and keeps its rules in, as a Redis URI
      *                       ({@code redis://[user:password@]host:port[/database]}, {@code rediss://} for TLS,
      *                       {@code redis-sentinel://}); when not set, the app's Redis: Spring Boot's connection
