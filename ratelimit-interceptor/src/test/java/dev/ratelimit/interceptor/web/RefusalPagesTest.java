@@ -8,7 +8,6 @@ import dev.ratelimit.interceptor.fixture.BatchController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.pages.PagesApplication;
-import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import java.net.http.HttpResponse;
@@ -255,31 +254,6 @@ class RefusalPagesTest {
         }
     }
 
-    /** {@code ratelimit.redis-failure.mode=closed} while Redis is away: the 503 a browser reads says so, in its language. */
-    @Test
-    void whileRedisIsAwayInClosedModeABrowserReadsThatTheServiceIsUnavailable() {
-        try (RedisServerProcess ownRedis = RedisServerProcess.start();
-             ConfigurableApplicationContext shop = PagesApplication.start(ownRedis.port(), "ratelimit.redis-failure.mode=closed")) {
-            HttpProbe http = new HttpProbe(FixtureApplication.port(shop));
-            ownRedis.stop();
-            CircuitBreaker circuit = shop.getBean(CircuitBreaker.class);
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {
-                http.get("/basket?usercode=" + user());
-                return !circuit.isClosed();
-            });
-
-            HttpResponse<String> page = http.get("/basket?lang=de&usercode=" + user(), "Accept", BROWSER);
-            HttpResponse<String> body = http.get("/basket?lang=de&usercode=" + user());
-
-            assertThat(page.statusCode()).isEqualTo(body.statusCode()).isEqualTo(503);
-            assertThat(page.headers().firstValue("Retry-After")).isPresent();
-            assertThat(page.body()).contains("<h1>Dienst vorübergehend nicht verfügbar</h1>",
-                    "<p>Der Dienst ist vorübergehend nicht verfügbar.");
-            assertThat(body.body()).contains("\"ratelimit\":0");
-            assertThat(message(body)).startsWith("Der Dienst ist vorübergehend nicht verfügbar.");
-        }
-    }
-
     private static HttpResponse<String> refuse(App app, Refusal refusal, String accept, String language, String... query) {
         HttpProbe http = app.http();
         List<String> headers = new ArrayList<>(List.of("Accept-Language", language));
@@ -309,13 +283,13 @@ class RefusalPagesTest {
     }
 
     /** The text of a JSON refusal. */
-    private static String message(HttpResponse<String> json) {
+    static String message(HttpResponse<String> json) {
         String body = json.body();
         int start = body.indexOf("\"error\":\"") + "\"error\":\"".length();
         return body.substring(start, body.indexOf('"', start));
     }
 
-    private static String user() {
+    static String user() {
         return "u" + UUID.randomUUID().toString().substring(0, 12);
     }
 }
