@@ -17,6 +17,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -32,6 +34,16 @@ import redis.embedded.core.ExecutableProvider;
 public final class RedisServerProcess implements AutoCloseable {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
+    /**
+     * The servers of this JVM still running, killed when it exits: a test that never closes its server (or
+     * stops at an error before it does) would otherwise leave it running after the build, on a CI machine too.
+     */
+    private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(Process::destroyForcibly),
+                "redis-test-servers"));
+    }
 
     private final File executable;
     private final int port;
@@ -112,6 +124,7 @@ public final class RedisServerProcess implements AutoCloseable {
         closeConnection();
         if (process != null) {
             process.destroyForcibly();
+            RUNNING.remove(process);
             try {
                 process.waitFor(10, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
@@ -199,6 +212,7 @@ public final class RedisServerProcess implements AutoCloseable {
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("redis.log").toFile()))
                     .start();
+            RUNNING.add(process);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot start " + executable, e);
         }
