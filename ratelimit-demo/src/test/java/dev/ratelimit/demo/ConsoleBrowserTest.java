@@ -32,7 +32,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * An operator's day in headless Chromium against the demo: sign in, limit an unannotated endpoint by
  * picking it from the dropdown, watch a request get rejected, find it in the log with the chart drawn.
- * Screenshots go to {@code target/screenshots/}. Needs Debian's chromium and chromium-driver; skipped
+ * Screenshots go to {@code target/screenshots/}; with {@code -Dratelimit.docs.screenshots=true}, those the guide shows
+ * are also written over its pictures in {@code docs/images/}, so that the guide shows today's pages. Needs Debian's chromium and chromium-driver; skipped
  * without them unless {@code RATELIMIT_REQUIRE_BROWSER=true} (as in CI), where their absence fails.
  */
 class ConsoleBrowserTest {
@@ -40,6 +41,10 @@ class ConsoleBrowserTest {
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+    private static final Path GUIDE_PICTURES = Path.of("..", "docs", "images");
+    /** The screenshots the README and the console's page show, by the name of the picture. */
+    private static final Map<String, String> GUIDE_SHOWS = Map.of("02-rules", "console-rules.png", "04-dynamic-rule-added", "console-dynamic-rules.png",
+            "05-logs", "console-logs.png");
 
     private static ConfigurableApplicationContext demo;
     private static WebDriver browser;
@@ -227,5 +232,8 @@ class ConsoleBrowserTest {
         Files.createDirectories(SCREENSHOTS);
         byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
         Files.write(SCREENSHOTS.resolve(name + ".png"), png);
+        if (Boolean.getBoolean("ratelimit.docs.screenshots") && GUIDE_SHOWS.containsKey(name)) {
+            Files.write(GUIDE_PICTURES.resolve(GUIDE_SHOWS.get(name)), png);
+        }
     }
 }
