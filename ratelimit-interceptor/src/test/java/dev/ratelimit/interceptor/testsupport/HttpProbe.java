@@ -62,11 +62,24 @@ public final class HttpProbe {
                     : new IllegalStateException(e.getCause());
         } catch (TimeoutException e) {
             response.cancel(true);
+            // The client's own timer did not fire either: say what every thread was doing, the client's included.
+            System.err.println(threadDump());
             throw new IllegalStateException(method + " " + path + " got no response, not even the client's timeout", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    private static String threadDump() {
+        StringBuilder dump = new StringBuilder("Threads when a request got no response:\n");
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            dump.append('"').append(thread.getName()).append("\" ").append(thread.getState()).append('\n');
+            for (StackTraceElement frame : stack) {
+                dump.append("    at ").append(frame).append('\n');
+            }
+        });
+        return dump.toString();
     }
 
     public int status(String path, String... headers) {
