@@ -4,6 +4,8 @@ import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.event.DefaultEventPublisherOptions;
+import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
@@ -64,8 +66,13 @@ final class LimiterConnectionFactory {
             }
             if (factory == null) {
                 // Host names are resolved as the JVM resolves them (its hosts file and cache): Netty's DNS client,
-                // Lettuce's default, is a few hundred classes and threads more at every start.
+                // Lettuce's default, is a few hundred classes and threads more at every start. Lettuce's own
+                // latency statistics are off: nothing reads them (the limiter's latency is Micrometer's), and with
+                // LatencyUtils on the classpath (Micrometer brings it) they cost a histogram write per command and
+                // three pause-detector threads that wake every 10 ms for the life of the app.
                 resources = DefaultClientResources.builder()
+                        .commandLatencyRecorder(CommandLatencyRecorder.disabled())
+                        .commandLatencyPublisherOptions(DefaultEventPublisherOptions.disabled())
                         .addressResolverGroup(DefaultAddressResolverGroup.INSTANCE)
                         .reconnectDelay(Delay.exponential(Duration.ofMillis(1), reconnectCeiling, 2, TimeUnit.MILLISECONDS))
                         .build();

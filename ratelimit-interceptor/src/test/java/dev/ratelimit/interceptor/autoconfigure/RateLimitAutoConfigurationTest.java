@@ -20,6 +20,7 @@ import dev.ratelimit.interceptor.store.resilience.FailoverRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.Stores;
 import dev.ratelimit.interceptor.web.RateLimitInterceptor;
+import io.lettuce.core.resource.ClientResources;
 import java.time.Clock;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -144,6 +145,12 @@ class RateLimitAutoConfigurationTest {
                     .isNotSameAs(context.getBean(RedisConnectionFactory.class));
             assertThat(context.getBean(LimiterRedisServer.class).origin()).isEqualTo("the app's Redis connection details");
             assertThat(Stores.decided(context.getBean(RateLimitStore.class).acquire(List.of(request("boot"))))).hasSize(1);
+            ClientResources limiters = ((LettuceConnectionFactory) context.getBean(LimiterRedisConnection.class)
+                    .clientFactory()).getClientResources();
+            assertThat(limiters.commandLatencyRecorder().isEnabled())
+                    .as("the limiter's client keeps no latency statistics (histograms, pause-detector threads)").isFalse();
+            assertThat(((LettuceConnectionFactory) context.getBean(RedisConnectionFactory.class)).getClientResources())
+                    .as("the app's client is left as Spring Boot made it").isNotSameAs(limiters);
             assertThat(redis.commands().exists("test:boot")).isEqualTo(1);
         });
     }
