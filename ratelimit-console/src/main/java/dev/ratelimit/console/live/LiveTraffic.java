@@ -4,6 +4,7 @@ import dev.ratelimit.apiindex.ApiIndexRepository;
 import dev.ratelimit.interceptor.instance.InstanceDirectory;
 import dev.ratelimit.interceptor.instance.RunningInstance;
 import dev.ratelimit.interceptor.metrics.Outcome;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.stats.TrafficCount;
 import dev.ratelimit.interceptor.stats.TrafficGranularity;
 import dev.ratelimit.interceptor.stats.TrafficStatistics;
@@ -83,30 +84,30 @@ public class LiveTraffic {
             SortedSet<String> modules = new TreeSet<>(onlyModule == null ? index.modules() : List.of(onlyModule));
             running.forEach(instance -> modules.add(instance.module()));
             List<TrafficCount> counts = statistics.read(modules, granularity, from, to).stream()
-                    .filter(count -> onlyRule == null || count.rule().equals(onlyRule)).toList();
+                    .filter(count -> onlyRule == null || count.rule().rule().equals(onlyRule)).toList();
             Instant recentTo = Instant.ofEpochSecond(RECENT_STEP.bucketStart(at.getEpochSecond()));
             Instant recentFrom = recentTo.minus(RECENT);
             List<TrafficCount> recentCounts = granularity == RECENT_STEP ? counts
                     : statistics.read(modules, RECENT_STEP, recentFrom, recentTo).stream()
-                    .filter(count -> onlyRule == null || count.rule().equals(onlyRule)).toList();
+                    .filter(count -> onlyRule == null || count.rule().rule().equals(onlyRule)).toList();
             Map<String, Series> perModule = new TreeMap<>();
             modules.forEach(module -> perModule.put(module, new Series(times.size())));
             Series total = new Series(times.size());
             for (TrafficCount count : counts) {
                 int slot = (int) ((count.bucket().getEpochSecond() - from.getEpochSecond()) / step);
                 total.add(slot, count.outcome(), count.count());
-                perModule.get(count.module()).add(slot, count.outcome(), count.count());
+                perModule.get(count.rule().module()).add(slot, count.outcome(), count.count());
             }
-            Map<TrafficCount.Rule, Series> recent = new HashMap<>();
+            Map<RuleId, Series> recent = new HashMap<>();
             for (TrafficCount count : recentCounts) {
                 if (!count.bucket().isBefore(recentFrom)) {
-                    recent.computeIfAbsent(count.ofRule(), rule -> new Series(1)).add(0, count.outcome(), count.count());
+                    recent.computeIfAbsent(count.rule(), rule -> new Series(1)).add(0, count.outcome(), count.count());
                 }
             }
             List<LiveView.ModuleRates> moduleRates = perModule.entrySet().stream()
                     .map(module -> new LiveView.ModuleRates(module.getKey(), module.getValue().rates(step, lastSeconds))).toList();
             List<LiveView.RuleNow> topRules = recent.entrySet().stream()
-                    .map(rule -> new LiveView.RuleNow(rule.getKey().id(), rule.getKey().module(), rule.getKey().name(),
+                    .map(rule -> new LiveView.RuleNow(rule.getKey().toString(), rule.getKey().module(), rule.getKey().rule(),
                             rule.getValue().at(0, Outcome.ALLOWED),
                             rule.getValue().at(0, Outcome.BLOCKED), rule.getValue().at(0, Outcome.SHADOW_BLOCKED),
                             rule.getValue().at(0, Outcome.DENIED)))

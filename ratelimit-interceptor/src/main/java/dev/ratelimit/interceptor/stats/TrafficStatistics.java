@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.stats;
 
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.metrics.Outcome;
+import dev.ratelimit.interceptor.rule.RuleId;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -73,7 +74,7 @@ public class TrafficStatistics {
         }
         try {
             Outcome outcome = Outcome.valueOf(field.substring(bar + 1).toUpperCase(Locale.ROOT));
-            counts.add(new TrafficCount(bucket.module(), field.substring(0, bar), outcome,
+            counts.add(new TrafficCount(RuleId.of(bucket.module(), field.substring(0, bar)), outcome,
                     Instant.ofEpochSecond(bucket.start()), Long.parseLong(value)));
         } catch (IllegalArgumentException e) {
             // not ours

@@ -101,7 +101,7 @@ class TrafficStatisticsTest {
         Map<Outcome, Long> totals = new EnumMap<>(Outcome.class);
         statistics.read(List.of("fixture"), granularity, from.minus(granularity.size()),
                         Instant.now().plus(Duration.ofSeconds(1)))
-                .stream().filter(count -> count.rule().equals(rule))
+                .stream().filter(count -> count.rule().rule().equals(rule))
                 .forEach(count -> totals.merge(count.outcome(), count.count(), Long::sum));
         return totals;
     }

@@ -15,6 +15,7 @@ import dev.ratelimit.interceptor.log.report.LogFilter;
 import dev.ratelimit.interceptor.log.report.LogPageRequest;
 import dev.ratelimit.interceptor.log.report.LogReports;
 import dev.ratelimit.interceptor.metrics.Outcome;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.stats.TrafficCount;
 import dev.ratelimit.interceptor.stats.TrafficGranularity;
 import dev.ratelimit.interceptor.stats.TrafficRecorder;
@@ -241,7 +242,7 @@ public interface DenyListContract {
         Instant now = Instant.now();
         return apps().get(0).getBean(TrafficStatistics.class)
                 .read(List.of("fixture"), TrafficGranularity.TEN_SECONDS, now.minus(Duration.ofHours(1)), now.plusSeconds(10))
-                .stream().filter(count -> count.rule().equals(kind.rule()) && count.outcome() == Outcome.DENIED)
+                .stream().filter(count -> count.rule().equals(RuleId.of("fixture", kind.rule())) && count.outcome() == Outcome.DENIED)
                 .mapToLong(TrafficCount::count).sum();
     }
 
