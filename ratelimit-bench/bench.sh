@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds the benchmarks and runs them, writing Markdown tables to ratelimit-bench/target/bench-results/.
 #
-# Usage: ratelimit-bench/bench.sh [redis] [hot] [latency] [local] [memory] [http] [--quick]
-#   no part named: all six, in that order. hot: one hot counter with and without permits in batches, two
+# Usage: ratelimit-bench/bench.sh [redis] [hot] [latency] [local] [memory] [http] [ratio] [--quick]
+#   no part named: all but ratio, in that order. ratio: our fixed window against the same script on a bare Lettuce
+#   connection at 1, 8 and 64 threads, hot and spread keys, two rounds, the ratio of each (about 4 minutes): the
+#   check to run before and after a change of the request path. hot: one hot counter with and without permits in batches, two
 #   instance JVMs, next to redis-benchmark's single-key EVALSHA ceiling (about 5 minutes; HOT_WARMUP, HOT_SECONDS
 #   and HOT_ROUNDS change its durations). --quick: short measurements, to try the setup (not for figures).
 # Needs Java 17, Maven, and on the PATH redis-server, redis-benchmark (Debian: redis-server, redis-tools) and,
@@ -16,8 +18,8 @@ PARTS=()
 for arg in "$@"; do
   case $arg in
     --quick) QUICK=--quick ;;
-    redis | hot | latency | local | memory | http) PARTS+=("$arg") ;;
-    *) echo "unknown argument $arg; expected redis, hot, latency, local, memory, http or --quick" >&2; exit 2 ;;
+    redis | hot | latency | local | memory | http | ratio) PARTS+=("$arg") ;;
+    *) echo "unknown argument $arg; expected redis, hot, latency, local, memory, http, ratio or --quick" >&2; exit 2 ;;
   esac
 done
 [[ ${#PARTS[@]} -gt 0 ]] || PARTS=(redis hot latency local memory http)

@@ -19,9 +19,10 @@ import java.util.stream.Stream;
  * (and to the console).
  *
  * <pre>
- * BenchmarkRun [redis] [hot] [latency] [local] [memory] [--quick] [--out DIR]
+ * BenchmarkRun [redis] [hot] [latency] [local] [memory] [ratio] [--quick] [--out DIR]
  * </pre>
- * With no part named, all five run. {@code --quick} shortens every measurement, for trying the setup.
+ * With no part named, the first five run; {@code ratio} is the short check of {@link RatioCheck}, run on its
+ * own. {@code --quick} shortens every measurement, for trying the setup.
  */
 public final class BenchmarkRun {
 
@@ -51,8 +52,9 @@ public final class BenchmarkRun {
                 case "local" -> local(out, timing);
                 case "latency" -> DecisionLatency.measure(quick ? 3 : 20);
                 case "memory" -> memory(quick ? 10_000 : MEMORY_COUNTERS);
+                case "ratio" -> RatioCheck.measure(out, quick);
                 default -> throw new IllegalArgumentException("Unknown part " + part
-                        + "; expected redis, hot, latency, local or memory");
+                        + "; expected redis, hot, latency, local, memory or ratio");
             };
             Files.writeString(out.resolve(part + ".md"), report);
             System.out.println(report);
