@@ -9,9 +9,8 @@
 # Each start gives two figures: "started", the "Started ... in X seconds" of the log, and "first answer", the
 # seconds from the launch of the JVM to the answer of its first request, GET /books, sent as soon as the log
 # says the app has started. With our modules that request is limited by a dynuri rule set in Redis before the
-# start (a limit high enough to admit every request), so it is decided by Redis: whatever the limiter does
-# after "Started" (it connects to Redis and reads its rules once the app has started) counts in the second
-# figure. The table gives each variant's medians and minimums and what it adds to the app's medians. A start
+# start (a limit high enough to admit every request), so it is decided by Redis: whatever the limiter has not
+# finished by "Started" (its connection, its first read of the rules) counts in the second figure. The table gives each variant's medians and minimums and what it adds to the app's medians. A start
 # is CPU-bound on a 2-core machine (the JIT takes one core most of the time), so run it with nothing else
 # running.
 #
