@@ -2,10 +2,7 @@ package dev.ratelimit.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,9 +52,11 @@ class DocumentedSnippetsTest {
     void everyJavaSnippetCompiles(@TempDir Path classes) {
         List<Snippet> snippets = snippets("java");
         assertThat(snippets).as("Java snippets of the pages").hasSizeGreaterThan(10);
+        List<String> units = new ArrayList<>();
         List<JavaFileObject> sources = new ArrayList<>();
         for (int i = 0; i < snippets.size(); i++) {
-            sources.add(source("Snippet" + i, snippets.get(i)));
+            units.add(unit("Snippet" + i, snippets.get(i).text()));
+            sources.add(source("Snippet" + i, units.get(i)));
         }
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
@@ -67,9 +66,9 @@ class DocumentedSnippetsTest {
         List<String> errors = new ArrayList<>();
         for (Diagnostic<? extends JavaFileObject> diagnostic : diagnostics.getDiagnostics()) {
             if (diagnostic.getKind() == Diagnostic.Kind.ERROR) {
-                Snippet snippet = snippets.get(sources.indexOf(diagnostic.getSource()));
-                errors.add(snippet.where() + ": " + diagnostic.getMessage(Locale.ROOT) + "\n    in: "
-                        + line(snippet.compiled(), diagnostic.getLineNumber()));
+                int index = sources.indexOf(diagnostic.getSource());
+                errors.add(snippets.get(index).where() + ": " + diagnostic.getMessage(Locale.ROOT) + "\n    in: "
+                        + line(units.get(index), diagnostic.getLineNumber()));
             }
         }
         assertThat(errors).as("snippets that do not compile").isEmpty();
@@ -101,7 +100,7 @@ class DocumentedSnippetsTest {
                     end++;
                 }
                 if (fence.group(1).equals(language)) {
-                    snippets.add(new Snippet(Documentation.ROOT.relativize(page) + ":" + (start),
+                    snippets.add(new Snippet(Documentation.ROOT.relativize(page) + ":" + start,
                             String.join("\n", lines.subList(start, end))));
                 }
                 i = end;
@@ -110,23 +109,26 @@ class DocumentedSnippetsTest {
         return snippets;
     }
 
-    private static JavaFileObject source(String name, Snippet snippet) {
+    /** The snippet as a compilation unit: the class {@code name}, with the imports. */
+    private static String unit(String name, String snippet) {
         StringBuilder unit = new StringBuilder("package dev.ratelimit.host;\n");
         IMPORTS.forEach(imported -> unit.append("import ").append(imported).append(";\n"));
-        unit.append("class ").append(name).append(" extends SnippetContext {\n").append(members(snippet.text()))
-                .append("\n}\n");
-        snippet.compiled = unit.toString();
+        return unit.append("class ").append(name).append(" extends SnippetContext {\n").append(members(snippet))
+                .append("\n}\n").toString();
+    }
+
+    private static JavaFileObject source(String name, String unit) {
         return new SimpleJavaFileObject(URI.create("string:///dev/ratelimit/host/" + name + ".java"),
                 JavaFileObject.Kind.SOURCE) {
             @Override
             public CharSequence getCharContent(boolean ignoreEncodingErrors) {
-                return snippet.compiled;
+                return unit;
             }
         };
     }
 
     /** The snippet with what it leaves out put back, as the class Javadoc says. */
-    static String members(String text) {
+    private static String members(String text) {
         String filled = text.replace("(...)", "()")
                 .replaceAll("\\)(\\s*(?:throws [\\w., ]+)?)\\s*\\{ \\.\\.\\. }", ")$1 { throw new UnsupportedOperationException(); }")
                 .replace("{ ... }", "{ }")
@@ -207,27 +209,6 @@ class DocumentedSnippetsTest {
         return number >= 1 && number <= lines.length ? lines[(int) number - 1].strip() : "";
     }
 
-    private static final class Snippet {
-
-        private final String where;
-        private final String text;
-        private String compiled;
-
-        Snippet(String where, String text) {
-            this.where = where;
-            this.text = text;
-        }
-
-        String where() {
-            return where;
-        }
-
-        String text() {
-            return text;
-        }
-
-        String compiled() {
-            return compiled;
-        }
+    private record Snippet(String where, String text) {
     }
 }
