@@ -3,8 +3,6 @@ package dev.ratelimit.test;
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.store.RateLimitStore;
-import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
-import dev.ratelimit.interceptor.store.nearcache.NearCache;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.context.ApplicationContext;
@@ -13,9 +11,10 @@ import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Resets the limits of an app under test: every counter and penalty, and every denial the app's near
- * cache remembers, so that each test starts with the full limit. Counters in this process
- * ({@code ratelimit.store=memory}) are cleared; counters in Redis are deleted from the Redis the app is
+ * Resets the limits of an app under test: every counter and penalty, every denial the app's near cache
+ * remembers and every permit of a hot counter it holds, so that each test starts with the full limit.
+ * Counters in this process ({@code ratelimit.store=memory}, or the fallback's during an outage) are
+ * cleared; counters in Redis are deleted from the Redis the app is
  * connected to (a test's own Redis: every key under {@code <prefix>:counter:} and their penalty hashes; on a
  * Redis Cluster, Lettuce's SCAN walks every master).
  * Rules, switches and the rest of the config hash stay as they are.
@@ -28,16 +27,13 @@ public final class RateLimitCounters {
     }
 
     public static void reset(ApplicationContext app) {
-        RateLimitStore store = app.getBean(RateLimitStore.class);
-        if (store instanceof MemoryRateLimitStore memory) {
-            memory.clear();
-        } else {
-            StringRedisTemplate redis = app.getBean(LimiterRedisConnection.class).backgroundWork();
+        app.getBean(RateLimitStore.class).allCountersReset();
+        app.getBeanProvider(LimiterRedisConnection.class).ifAvailable(connection -> {
+            StringRedisTemplate redis = connection.backgroundWork();
             String counters = app.getBean(RedisKeys.class).counterPrefix();
             deleteMatching(redis, glob(counters) + "*");
             deleteMatching(redis, "{" + glob(counters) + "*}:penalty");
-        }
-        app.getBeanProvider(NearCache.class).ifAvailable(NearCache::clear);
+        });
     }
 
     private static void deleteMatching(StringRedisTemplate redis, String pattern) {

@@ -6,7 +6,9 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.fixture.HotController;
 import dev.ratelimit.interceptor.fixture.PenaltyController;
+import dev.ratelimit.interceptor.store.batch.HeldPermits;
 import dev.ratelimit.interceptor.testsupport.RedisClusterProcess;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
@@ -76,6 +78,29 @@ class RateLimitCountersTest {
                 app.close();
             }
         }
+    }
+
+    /**
+     * A counter hot enough to be taken in batches: the instance holds permits of it, which the reset must void,
+     * or the next test would have them on top of the full limit in Redis.
+     */
+    @Test
+    void aResetVoidsThePermitsHeldOfAHotCounter() throws Exception {
+        ConfigurableApplicationContext app = env.start();
+        MockMvc mvc = MockMvcBuilders.webAppContextSetup((WebApplicationContext) app).build();
+        HeldPermits held = app.getBean(HeldPermits.class);
+        int sent = 0;
+        while (held.permits() == 0 && sent < HotController.LIMIT / 2) {
+            mvc.perform(get(HotController.PATH).param("usercode", "tess"));
+            sent++;
+        }
+        assertThat(held.permits()).as("permits held after %d requests", sent).isPositive();
+
+        RateLimitCounters.reset(app);
+
+        assertThat(held.permits()).as("permits held after the reset").isZero();
+        assertThat(held.counters()).as("counters batched after the reset").isZero();
+        EndpointLimit.of(mvc, () -> get(HotController.PATH).param("usercode", "tess")).admitsExactly(HotController.LIMIT);
     }
 
     private static void assertTheResetGivesTheFullLimitBack(ConfigurableApplicationContext app, Algorithm algorithm)

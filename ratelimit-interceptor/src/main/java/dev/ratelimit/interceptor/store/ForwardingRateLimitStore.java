@@ -43,6 +43,11 @@ public abstract class ForwardingRateLimitStore implements RateLimitStore {
     }
 
     @Override
+    public void allCountersReset() {
+        delegate.allCountersReset();
+    }
+
+    @Override
     public Set<Algorithm> supportedAlgorithms() {
         return delegate.supportedAlgorithms();
     }

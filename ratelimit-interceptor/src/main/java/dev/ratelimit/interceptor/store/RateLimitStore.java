@@ -63,6 +63,14 @@ public interface RateLimitStore {
     default void counterReset(String counterKey) {
     }
 
+    /**
+     * Forgets what this store keeps in the process of every counter, as if the app had just started: an app's
+     * tests start over ({@code RateLimitCounters} of {@code ratelimit-test}, which deletes the counters in Redis
+     * itself). A store that keeps nothing of its counters in the process has nothing to forget.
+     */
+    default void allCountersReset() {
+    }
+
     /** The algorithms this store implements; a rule with another fails the start. */
     Set<Algorithm> supportedAlgorithms();
 

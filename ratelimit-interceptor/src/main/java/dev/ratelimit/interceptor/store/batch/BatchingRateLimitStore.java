@@ -376,6 +376,16 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
         delegate.counterReset(counterKey);
     }
 
+    /**
+     * Forgets every hot counter, giving back its permits: a refund changes nothing in a window that is no longer
+     * the counter's, so the permits are void once the counter in Redis is deleted too.
+     */
+    @Override
+    public void allCountersReset() {
+        giveBackAll();
+        delegate.allCountersReset();
+    }
+
     /** The counters batched now. */
     public int batchedCounters() {
         return hot.size();

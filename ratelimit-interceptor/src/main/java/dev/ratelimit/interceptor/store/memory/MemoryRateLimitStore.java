@@ -51,8 +51,9 @@ public class MemoryRateLimitStore implements RateLimitStore {
         this.maxKeys = maxKeys;
     }
 
-    /** Forgets every counter and penalty, as if the app had just started (tests reset it between cases). */
-    public void clear() {
+    /** Forgets every counter and penalty. */
+    @Override
+    public void allCountersReset() {
         counters.clear();
     }
 

@@ -65,6 +65,13 @@ public class NearCacheRateLimitStore extends ForwardingRateLimitStore {
         return new StoreResult.Decided(all);
     }
 
+    /** The denials remembered too: they are of counters that start over. */
+    @Override
+    public void allCountersReset() {
+        cache.clear();
+        delegate.allCountersReset();
+    }
+
     @Override
     public StoreDescription describe() {
         return delegate.describe().with("nearCache", cache.describe());

@@ -134,6 +134,15 @@ public class FailoverRateLimitStore implements RateLimitStore {
         }
     }
 
+    /** Both stores: the counters kept in process during an outage are counters too. */
+    @Override
+    public void allCountersReset() {
+        redis.allCountersReset();
+        if (local != null) {
+            local.allCountersReset();
+        }
+    }
+
     /** Only what both stores can decide: a rule must keep working when it falls back. */
     @Override
     public Set<Algorithm> supportedAlgorithms() {
