@@ -10,8 +10,8 @@ import dev.ratelimit.interceptor.store.RedisRateLimitStore;
 import dev.ratelimit.interceptor.store.StoreResult;
 import dev.ratelimit.interceptor.store.batch.BatchingRateLimitStore;
 import dev.ratelimit.interceptor.store.batch.HeldPermits;
+import dev.ratelimit.interceptor.store.chain.RedisStoreChain;
 import dev.ratelimit.interceptor.store.nearcache.NearCache;
-import dev.ratelimit.interceptor.store.nearcache.NearCacheRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.Stores;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -91,24 +91,18 @@ public final class HotKeyInstance {
         RedisRateLimitStore redis = new RedisRateLimitStore(connection);
         redis.open(DEFAULTS.redis().connectTimeout());
 
-        // As RateLimitAutoConfiguration.rateLimitStore builds it, but for the failover store: a decision Redis does
-        // not make in time is counted as not decided here, where the failover store would decide it in process
-        // (and, once its circuit opened, every later one).
-        RateLimitStore store = redis;
-        BatchingRateLimitStore batching = null;
+        // The limiter's chain without the failure policy: a decision Redis does not make in time is counted as not
+        // decided here, where the policy would decide it in process (and, once its circuit opened, every later one).
+        RedisStoreChain chain = RedisStoreChain.on(redis);
         HeldPermits upkeep = new HeldPermits();
         if (batched) {
             RateLimitProperties.HotKeys hotKeys = DEFAULTS.hotKeys();
-            batching = new BatchingRateLimitStore(store, () -> sharers, hotKeys.threshold(),
-                    hotKeys.batchFor(), hotKeys.maxHold());
-            upkeep.keep(batching);
+            chain = chain.batchingHotCounters(upkeep, () -> sharers, hotKeys.threshold(), hotKeys.batchFor(),
+                    hotKeys.maxHold());
             upkeep.start();
-            store = batching;
         }
-        NearCache denials = new NearCache(DEFAULTS.nearCache().maxEntries());
-        redis.decisionsTo(batching == null ? denials::learn : batching.shorteningDenials(denials::learn));
-        HotKeyInstance instance = new HotKeyInstance(new NearCacheRateLimitStore(store, denials), batching, threads,
-                args[1]);
+        HotKeyInstance instance = new HotKeyInstance(chain.behind(new NearCache(DEFAULTS.nearCache().maxEntries())),
+                chain.batches(), threads, args[1]);
 
         System.out.println(PREFIX + "ready");
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

@@ -39,14 +39,12 @@ import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.RedisRateLimitStore;
-import dev.ratelimit.interceptor.store.batch.BatchingRateLimitStore;
 import dev.ratelimit.interceptor.store.batch.HeldPermits;
+import dev.ratelimit.interceptor.store.chain.RedisStoreChain;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.store.nearcache.NearCache;
-import dev.ratelimit.interceptor.store.nearcache.NearCacheRateLimitStore;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.store.resilience.CircuitProbe;
-import dev.ratelimit.interceptor.store.resilience.FailoverRateLimitStore;
 import dev.ratelimit.interceptor.store.resilience.FailurePolicy;
 import dev.ratelimit.interceptor.web.AllowanceController;
 import dev.ratelimit.interceptor.web.LimitResponseWriter;
@@ -61,7 +59,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.function.IntSupplier;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -197,25 +194,17 @@ public class RateLimitAutoConfiguration {
                 ? new MemoryRateLimitStore(Clock.systemUTC(), properties.memory().maxKeys()) : null;
         RedisRateLimitStore redisStore = new RedisRateLimitStore(redis);
         redisStore.beginOpening(properties.redis().connectTimeout());
-        RateLimitStore store = new FailoverRateLimitStore(redisStore, circuit, failure.mode(), local,
+        RedisStoreChain chain = RedisStoreChain.on(redisStore).failingOver(circuit, failure.mode(), local,
                 failure.instances(), failure.probeInterval());
-        BatchingRateLimitStore batching = null;
         HeldPermits upkeep = heldPermits.getIfAvailable();
         if (upkeep != null) {
             RateLimitProperties.HotKeys hotKeys = properties.hotKeys();
             LiveInstances live = liveInstances.getIfAvailable();
-            IntSupplier sharers = live != null ? live : failure::instances;
-            batching = new BatchingRateLimitStore(store, sharers, hotKeys.threshold(), hotKeys.batchFor(),
-                    hotKeys.maxHold());
-            upkeep.keep(batching);
-            store = batching;
+            chain = chain.batchingHotCounters(upkeep, live != null ? live : failure::instances, hotKeys.threshold(),
+                    hotKeys.batchFor(), hotKeys.maxHold());
         }
         NearCache denials = nearCache.getIfAvailable();
-        if (denials == null) {
-            return store;
-        }
-        redisStore.decisionsTo(batching == null ? denials::learn : batching.shorteningDenials(denials::learn));
-        return new NearCacheRateLimitStore(store, denials);
+        return denials == null ? chain.store() : chain.behind(denials);
     }
 
     /** Keeps the batches of hot counters, which the store's bean builds. */
