@@ -3,7 +3,9 @@ package dev.ratelimit.apiindex;
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.RuleId;
-import java.nio.charset.StandardCharsets;
+import dev.ratelimit.interceptor.store.BackgroundCommands;
+import dev.ratelimit.interceptor.store.LuaScript;
+import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,10 +18,6 @@ import java.util.TreeSet;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.core.io.ClassPathResource;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -33,8 +31,7 @@ import tools.jackson.databind.json.JsonMapper;
 public class ApiIndexRepository {
 
     private static final Logger log = LoggerFactory.getLogger(ApiIndexRepository.class);
-    private static final RedisScript<Long> REPLACE_INDEX =
-            RedisScript.of(new ClassPathResource("replace_index.lua", ApiIndexRepository.class), Long.class);
+    private static final LuaScript REPLACE_INDEX = LuaScript.load(ApiIndexRepository.class, "replace_index.lua");
     /** Long enough for any write to finish, short enough that a writer dying midway leaves no lasting garbage. */
     private static final Duration STAGING_TTL = Duration.ofMinutes(5);
 
@@ -42,10 +39,10 @@ public class ApiIndexRepository {
     private final JsonMapper json = JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .build();
-    private final StringRedisTemplate redis;
+    private final BackgroundCommands redis;
     private final RedisKeys keys;
 
-    public ApiIndexRepository(StringRedisTemplate redis, RedisKeys keys) {
+    public ApiIndexRepository(BackgroundCommands redis, RedisKeys keys) {
         this.redis = redis;
         this.keys = keys;
     }
@@ -54,38 +51,32 @@ public class ApiIndexRepository {
     public void replace(String module, Map<String, ApiIndexEntry> entries) {
         String staging = keys.apiIndexStaging(module, UUID.randomUUID().toString());
         if (!entries.isEmpty()) {
-            Map<byte[], byte[]> fields = new HashMap<>();
-            entries.forEach((id, entry) -> fields.put(bytes(id), json.writeValueAsBytes(entry)));
-            byte[] stagingKey = bytes(staging);
-            redis.executePipelined((RedisCallback<Object>) connection -> {
-                connection.hashCommands().hMSet(stagingKey, fields);
-                connection.keyCommands().expire(stagingKey, STAGING_TTL.toSeconds());
-                return null;
-            });
+            Map<String, String> fields = new HashMap<>();
+            entries.forEach((id, entry) -> fields.put(id, json.writeValueAsString(entry)));
+            redis.pipelined(commands -> List.of(commands.hset(staging, fields),
+                    commands.expire(staging, STAGING_TTL.toSeconds())));
         }
-        redis.execute(REPLACE_INDEX, List.of(staging, keys.apiIndex(module), keys.apiIndexModules()), module,
-                Integer.toString(entries.size()));
+        redis.script(REPLACE_INDEX, ScriptOutputType.INTEGER,
+                List.of(staging, keys.apiIndex(module), keys.apiIndexModules()),
+                List.of(module, Integer.toString(entries.size())));
     }
 
     /** Whether the index of {@code module} is in Redis, listed among the modules. */
     public boolean isReported(String module) {
-        List<Object> replies = redis.executePipelined((RedisCallback<Object>) connection -> {
-            connection.keyCommands().exists(bytes(keys.apiIndex(module)));
-            connection.setCommands().sIsMember(bytes(keys.apiIndexModules()), bytes(module));
-            return null;
-        });
-        return Boolean.TRUE.equals(replies.get(0)) && Boolean.TRUE.equals(replies.get(1));
+        List<Object> replies = redis.pipelined(commands -> List.of(commands.exists(keys.apiIndex(module)),
+                commands.sismember(keys.apiIndexModules(), module)));
+        return Long.valueOf(1).equals(replies.get(0)) && Boolean.TRUE.equals(replies.get(1));
     }
 
     /** The modules that reported an index, sorted. */
     public SortedSet<String> modules() {
-        return new TreeSet<>(redis.opsForSet().members(keys.apiIndexModules()));
+        return new TreeSet<>(redis.sync().smembers(keys.apiIndexModules()));
     }
 
     /** The index of one module by {@code <module>.<rule>}, sorted; a value that does not parse is skipped, with a warning. */
     public SortedMap<String, ApiIndexEntry> entries(String module) {
         SortedMap<String, ApiIndexEntry> entries = new TreeMap<>();
-        redis.<String, String>opsForHash().entries(keys.apiIndex(module)).forEach((id, value) -> {
+        redis.sync().hgetall(keys.apiIndex(module)).forEach((id, value) -> {
             try {
                 entries.put(id, json.readValue(value, ApiIndexEntry.class));
             } catch (JacksonException e) {
@@ -121,9 +112,5 @@ public class ApiIndexRepository {
             }
         });
         return endpoints;
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

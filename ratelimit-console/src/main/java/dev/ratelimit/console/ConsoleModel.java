@@ -5,13 +5,11 @@ import dev.ratelimit.console.access.ConsoleFilter;
 import dev.ratelimit.console.access.ConsoleLocales;
 import dev.ratelimit.console.denylist.DenyDuration;
 import dev.ratelimit.console.live.LiveSpan;
+import io.lettuce.core.RedisException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.List;
 import java.util.Locale;
-import org.springframework.dao.QueryTimeoutException;
-import org.springframework.data.redis.RedisConnectionFailureException;
-import org.springframework.data.redis.RedisSystemException;
 import org.springframework.http.HttpStatus;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.ControllerAdvice;
@@ -85,30 +83,21 @@ public class ConsoleModel {
 
     /**
      * 503 with the console's error page saying so, for whatever a page or a form did not catch while Redis
-     * did not answer (a download, a write): not the app's error page and an ERROR with a stack trace. A
-     * timeout is Redis' when a Redis client raised it; the database's otherwise.
+     * did not answer (a download, a write): not the app's error page and an ERROR with a stack trace.
      */
-    @ExceptionHandler({RedisConnectionFailureException.class, RedisSystemException.class, QueryTimeoutException.class})
-    public ModelAndView didNotAnswer(RuntimeException failure, HttpServletRequest request) {
+    @ExceptionHandler(RedisException.class)
+    public ModelAndView didNotAnswer(RedisException failure, HttpServletRequest request) {
+        return unavailable("console.error.redis", failure, request);
+    }
+
+    /** The console's error page, 503, saying whose answer did not come: {@code meaning} is its message key. */
+    public ModelAndView unavailable(String meaning, RuntimeException failure, HttpServletRequest request) {
         ModelAndView page = new ModelAndView("ratelimit-console/error", HttpStatus.SERVICE_UNAVAILABLE);
         page.addObject("consolePath", consolePath(request));
         page.addObject("status", HttpStatus.SERVICE_UNAVAILABLE.value());
-        page.addObject("meaning", fromRedis(failure) ? "console.error.redis" : "console.error.database");
+        page.addObject("meaning", meaning);
         page.addObject("failure", failure.getClass().getSimpleName());
         return page;
-    }
-
-    private static boolean fromRedis(RuntimeException failure) {
-        if (!(failure instanceof QueryTimeoutException)) {
-            return true;
-        }
-        for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
-            String client = cause.getClass().getName();
-            if (client.startsWith("io.lettuce.") || client.startsWith("redis.clients.")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @ModelAttribute("languages")

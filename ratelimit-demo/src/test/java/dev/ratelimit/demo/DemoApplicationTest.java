@@ -9,6 +9,7 @@ import dev.ratelimit.interceptor.log.report.LogPageRequest;
 import dev.ratelimit.interceptor.log.report.LogReports;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.awaitility.Awaitility;
@@ -18,7 +19,6 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * The demo as a new user runs it: its own embedded redis-server, the fourth hello in 10 s rejected, and
@@ -91,10 +91,10 @@ class DemoApplicationTest {
         try (ConfigurableApplicationContext demo = startDemo()) {
             HttpProbe http = new HttpProbe(Integer.parseInt(demo.getEnvironment().getProperty("local.server.port")));
             assertThat(http.status("/api/account?usercode=mallory")).isEqualTo(200);
-            StringRedisTemplate redis = demo.getBean(LimiterRedisConnection.class).backgroundWork();
+            RedisClusterCommands<String, String> redis = demo.getBean(LimiterRedisConnection.class).backgroundWork().sync();
 
-            redis.opsForHash().put("ratelimit:sysconfig", "deny.user.mallory", "forever scraping the accounts");
-            redis.convertAndSend("ratelimit:config-changed", "deny.user.mallory");
+            redis.hset("ratelimit:sysconfig", "deny.user.mallory", "forever scraping the accounts");
+            redis.publish("ratelimit:config-changed", "deny.user.mallory");
 
             Awaitility.await().atMost(Duration.ofSeconds(1)).until(() -> http.status("/api/account?usercode=mallory") == 403);
             HttpResponse<String> refused = http.get("/api/hello?usercode=mallory", "Accept-Language", "zh-CN");

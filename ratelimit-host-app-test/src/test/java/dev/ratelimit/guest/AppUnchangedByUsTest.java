@@ -41,17 +41,13 @@ class AppUnchangedByUsTest {
     /**
      * What Spring Boot matches for a class of our dependencies alone, and which acts on nothing of the app's:
      * Lettuce, the limiter's Redis client, needs Reactor, whose presence gives the app a reactive health registry
-     * beside its own (empty: the app has no reactive indicator); Spring Data Redis brings {@code RedisCache},
-     * whose presence gives the cache metrics a binder for Redis caches, used only by a Redis cache, which the
-     * app does not have. Both are said in docs/getting-started.md.
+     * beside its own (empty: the app has no reactive indicator). Said in docs/getting-started.md.
      */
     private static final Set<String> CLASSPATH_ONLY = Set.of(
             "matched org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration"
                     + "$ReactiveHealthContributorRegistryConfiguration",
             "matched org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration"
-                    + "$ReactiveHealthContributorRegistryConfiguration#reactiveHealthContributorRegistry",
-            "matched org.springframework.boot.cache.autoconfigure.metrics.CacheMeterBinderProvidersConfiguration"
-                    + "$RedisCacheMeterBinderProviderConfiguration");
+                    + "$ReactiveHealthContributorRegistryConfiguration#reactiveHealthContributorRegistry");
 
     private static final String[] ARGS = {"--server.port=-1", "--spring.main.lazy-initialization=true",
             "--spring.main.banner-mode=off"};

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -81,17 +82,22 @@ class HostClasspathTest {
                 .isFalse();
     }
 
-    /**
-     * No cache library that Spring Boot's cache auto-configuration would pick up, besides Redis' classes: the
-     * limiter talks to Redis through Spring Data Redis, whose cache Spring Boot takes only for an app with a
-     * {@code RedisConnectionFactory} bean, which the limiter never declares.
-     */
+    /** No cache library that Spring Boot's cache auto-configuration would pick up. */
     @Test
     void noCacheLibraryThatSpringBootWouldPickUp() throws IOException {
-        Map<String, Set<String>> present = presentLibraries("org/springframework/boot/cache/autoconfigure/*CacheConfiguration.class");
-        present.remove("RedisCacheConfiguration");
+        assertThat(presentLibraries("org/springframework/boot/cache/autoconfigure/*CacheConfiguration.class")).isEmpty();
+    }
 
-        assertThat(present).isEmpty();
+    /**
+     * No Spring Data module: each registers a repository factory, and an app with one of its own (JPA, JDBC)
+     * that finds a second puts its repositories in strict mode, where a repository is made only for an entity
+     * annotated for its store. The limiter talks to Redis through Lettuce alone.
+     */
+    @Test
+    void noSpringDataModule() throws IOException {
+        assertThat(springFactories("org.springframework.data.repository.core.support.RepositoryFactorySupport"))
+                .as("Spring Data repository factories").isEmpty();
+        assertThat(ClassUtils.isPresent("org.springframework.data.redis.core.RedisTemplate", LOADER)).isFalse();
     }
 
     /** The JSON library of the web starter, Jackson, is the only one Spring MVC's converters would find. */
@@ -159,6 +165,24 @@ class HostClasspathTest {
             }
         }
         return implementations;
+    }
+
+    /** The classes every jar registers for {@code key} in {@code META-INF/spring.factories}. */
+    private static List<String> springFactories(String key) throws IOException {
+        List<String> registered = new ArrayList<>();
+        for (URL file : resources("META-INF/spring.factories")) {
+            Properties factories = new Properties();
+            try (InputStream in = file.openStream()) {
+                factories.load(in);
+            }
+            String value = factories.getProperty(key);
+            if (value != null) {
+                for (String name : value.split(",")) {
+                    registered.add(name.strip());
+                }
+            }
+        }
+        return registered;
     }
 
     private static List<URL> resources(String name) throws IOException {

@@ -3,12 +3,12 @@ package dev.ratelimit.test;
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.store.RateLimitStore;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanIterator;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.context.ApplicationContext;
-import org.springframework.data.redis.core.Cursor;
-import org.springframework.data.redis.core.ScanOptions;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Resets the limits of an app under test: every counter and penalty, every denial the app's near cache
@@ -29,26 +29,25 @@ public final class RateLimitCounters {
     public static void reset(ApplicationContext app) {
         app.getBean(RateLimitStore.class).allCountersReset();
         app.getBeanProvider(LimiterRedisConnection.class).ifAvailable(connection -> {
-            StringRedisTemplate redis = connection.backgroundWork();
+            RedisClusterCommands<String, String> redis = connection.backgroundWork().sync();
             String counters = app.getBean(RedisKeys.class).counterPrefix();
             deleteMatching(redis, glob(counters) + "*");
             deleteMatching(redis, "{" + glob(counters) + "*}:penalty");
         });
     }
 
-    private static void deleteMatching(StringRedisTemplate redis, String pattern) {
+    private static void deleteMatching(RedisClusterCommands<String, String> redis, String pattern) {
         List<String> batch = new ArrayList<>(SCAN_BATCH);
-        try (Cursor<String> keys = redis.scan(ScanOptions.scanOptions().match(pattern).count(SCAN_BATCH).build())) {
-            while (keys.hasNext()) {
-                batch.add(keys.next());
-                if (batch.size() == SCAN_BATCH) {
-                    redis.delete(batch);
-                    batch.clear();
-                }
+        ScanIterator<String> keys = ScanIterator.scan(redis, ScanArgs.Builder.matches(pattern).limit(SCAN_BATCH));
+        while (keys.hasNext()) {
+            batch.add(keys.next());
+            if (batch.size() == SCAN_BATCH) {
+                redis.del(batch.toArray(new String[0]));
+                batch.clear();
             }
         }
         if (!batch.isEmpty()) {
-            redis.delete(batch);
+            redis.del(batch.toArray(new String[0]));
         }
     }
 

@@ -67,7 +67,7 @@ public final class ChaosRun {
             throws Exception {
         Awaitility.await("the apps' declarations").atMost(Duration.ofSeconds(60))
                 .until(() -> redis.commands().hexists(HASH, "declared." + USER + ".count"));
-        SysConfigEditor editor = new SysConfigEditor(new SysConfigRepository(redis.template(),
+        SysConfigEditor editor = new SysConfigEditor(new SysConfigRepository(redis.connection().backgroundWork(),
                 new RedisKeys("ratelimit")), Clock.systemUTC());
         editor.setRuleCount(USER, Long.toString(USER_COUNT));
         editor.setDynamicRule(OPEN, OPEN_COUNT + "/60");

@@ -23,9 +23,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * One app instance of the hot-key benchmark ({@code HotKeyRun}), in a JVM of its own with its own Redis
@@ -84,10 +81,7 @@ public final class HotKeyInstance {
         int threads = Integer.parseInt(args[2]);
         int sharers = Integer.parseInt(args[3]);
 
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port));
-        factory.afterPropertiesSet();
-        factory.start();
-        LimiterRedisConnection connection = Stores.connection(new StringRedisTemplate(factory));
+        LimiterRedisConnection connection = Stores.connection(port);
         RedisRateLimitStore redis = new RedisRateLimitStore(connection);
         redis.open(DEFAULTS.redis().connectTimeout());
 
@@ -117,7 +111,6 @@ public final class HotKeyInstance {
             upkeep.stop(); // gives back every permit held
         }
         connection.destroy();
-        factory.destroy();
         System.exit(0);
     }
 

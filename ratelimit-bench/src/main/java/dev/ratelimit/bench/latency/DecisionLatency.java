@@ -38,7 +38,7 @@ public final class DecisionLatency {
         MarkdownTable table = new MarkdownTable("machine", "decisions", "not decided", "p50 ms", "p99 ms",
                 "p99.9 ms", "p99.99 ms", "max ms");
         try (RedisServerProcess redis = RedisServerProcess.start()) {
-            RedisRateLimitStore store = new RedisRateLimitStore(Stores.connection(redis.template()));
+            RedisRateLimitStore store = new RedisRateLimitStore(redis.connection());
             store.open(Duration.ofSeconds(1));
             run(store, seconds);
             row(table, "idle", run(store, seconds));

@@ -13,12 +13,14 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 final class NaiveFixedWindowLimiter implements Limiter {
 
+    private final AppTemplate app;
     private final StringRedisTemplate redis;
     private final long count;
     private final Duration window;
 
-    NaiveFixedWindowLimiter(StringRedisTemplate redis, BenchLimit limit) {
-        this.redis = redis;
+    NaiveFixedWindowLimiter(AppTemplate app, BenchLimit limit) {
+        this.app = app;
+        this.redis = app.template;
         this.count = limit.count();
         this.window = limit.window();
     }
@@ -31,5 +33,10 @@ final class NaiveFixedWindowLimiter implements Limiter {
             redis.expire(counter, window);
         }
         return attempts <= count;
+    }
+
+    @Override
+    public void close() {
+        app.close();
     }
 }

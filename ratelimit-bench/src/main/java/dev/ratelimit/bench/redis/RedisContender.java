@@ -7,14 +7,13 @@ import dev.ratelimit.bench.call.BeanMethodLimiter;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.store.RedisRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
-import dev.ratelimit.interceptor.testsupport.Stores;
 import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Everything that decides on Redis in the benchmarks. Ours and the two script-on-a-template peers use
- * the same Spring Data connection factory (Lettuce, one shared connection: Spring Boot's default);
- * Bucket4j and Redisson bring their own clients, as they do in an app.
+ * Everything that decides on Redis in the benchmarks. Ours decides on the limiter's own connection; the
+ * script-on-a-template peers on Spring Data's template, as an app has it (Lettuce, one shared connection:
+ * Spring Boot's default); Bucket4j and Redisson bring their own clients, as they do in an app.
  */
 public enum RedisContender {
 
@@ -24,47 +23,47 @@ public enum RedisContender {
     OURS_TOKEN_BUCKET((redis, limit, keys) -> ours(redis, Algorithm.TOKEN_BUCKET, limit, keys)),
     /** A fixed window with {@code countWhen} whose every admitted request gives its unit back. */
     OURS_FIXED_WINDOW_REFUNDED((redis, limit, keys) -> StoreLimiter.oneLimitRefunded(
-            new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys)),
+            new RedisRateLimitStore(redis.connection()), Algorithm.FIXED_WINDOW, limit, keys)),
     /** A fixed window with a penalty: the script also reads the counter's penalty hash. */
     OURS_FIXED_WINDOW_PENALIZED((redis, limit, keys) -> StoreLimiter.oneLimitPenalized(
-            new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys)),
+            new RedisRateLimitStore(redis.connection()), Algorithm.FIXED_WINDOW, limit, keys)),
     /**
      * A fixed window with {@code countWhen} and a penalty whose every admitted request gives its unit back: the
      * unit is also held pending in the penalty hash until then.
      */
     OURS_FIXED_WINDOW_PENDING_GIVEN_BACK((redis, limit, keys) -> StoreLimiter.oneLimitPending(
-            new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys, false)),
+            new RedisRateLimitStore(redis.connection()), Algorithm.FIXED_WINDOW, limit, keys, false)),
     /**
      * A fixed window with {@code countWhen} and a penalty whose every response matches: the unit held pending is
      * confirmed by one more script call once the response is written.
      */
     OURS_FIXED_WINDOW_PENDING_KEPT((redis, limit, keys) -> StoreLimiter.oneLimitPending(
-            new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys, true)),
+            new RedisRateLimitStore(redis.connection()), Algorithm.FIXED_WINDOW, limit, keys, true)),
     /** A fixed window whose every request weighs 3 units ({@code cost}): one more script argument. */
     OURS_FIXED_WINDOW_COST_3((redis, limit, keys) -> StoreLimiter.oneLimitWeighed(
-            new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys, 3)),
+            new RedisRateLimitStore(redis.connection()), Algorithm.FIXED_WINDOW, limit, keys, 3)),
     /** A daily calendar quota: the fixed window with the period starts around now as four more arguments. */
     OURS_DAILY_QUOTA((redis, limit, keys) -> StoreLimiter.oneDailyQuota(
-            new RedisRateLimitStore(Stores.connection(redis.template())), limit, keys)),
+            new RedisRateLimitStore(redis.connection()), limit, keys)),
     /** A peek at a fixed window: the counting script in its mode that writes nothing. */
     OURS_FIXED_WINDOW_PEEK((redis, limit, keys) -> StoreLimiter.oneLimitPeeked(
-            new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys)),
+            new RedisRateLimitStore(redis.connection()), Algorithm.FIXED_WINDOW, limit, keys)),
     /** A limit of requests running at once: each request takes a lease and, admitted, releases it. */
     OURS_CONCURRENCY((redis, limit, keys) ->
-            StoreLimiter.oneLease(new RedisRateLimitStore(Stores.connection(redis.template())), limit, keys)),
+            StoreLimiter.oneLease(new RedisRateLimitStore(redis.connection()), limit, keys)),
     /** A fixed window whose cost is settled after the response: an estimate of 1, settled at 3. */
     OURS_FIXED_WINDOW_SETTLED((redis, limit, keys) -> StoreLimiter.oneLimitSettled(
-            new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.FIXED_WINDOW, limit, keys, 3)),
+            new RedisRateLimitStore(redis.connection()), Algorithm.FIXED_WINDOW, limit, keys, 3)),
     /** A token bucket whose cost is settled after the response: an estimate of 1, settled at 3. */
     OURS_TOKEN_BUCKET_SETTLED((redis, limit, keys) -> StoreLimiter.oneLimitSettled(
-            new RedisRateLimitStore(Stores.connection(redis.template())), Algorithm.TOKEN_BUCKET, limit, keys, 3)),
+            new RedisRateLimitStore(redis.connection()), Algorithm.TOKEN_BUCKET, limit, keys, 3)),
     /** A client refused by a full deny list (10,000 entries): the config snapshot decides, Redis is not asked. */
     OURS_DENY_LIST((redis, limit, keys) -> new DenyListLimiter(keys)),
     /** A limited bean method called through its proxy in a running app (a fixed window per user). */
     OURS_BEAN_METHOD((redis, limit, keys) -> new BeanMethodLimiter(redis.port(), limit, keys)),
     /** Two stacked fixed-window limits per request (user and IP), sent together. */
     OURS_TWO_LIMITS((redis, limit, keys) ->
-            StoreLimiter.twoLimits(new RedisRateLimitStore(Stores.connection(redis.template())), limit, keys)),
+            StoreLimiter.twoLimits(new RedisRateLimitStore(redis.connection()), limit, keys)),
     /** Diagnostic: our fixed-window script through Lettuce alone, no Spring in between. */
     FIXED_WINDOW_SCRIPT_LETTUCE_ONLY((redis, limit, keys) -> new LettuceScriptLimiter(redis.port(), limit, keys)),
     /**
@@ -72,11 +71,11 @@ public enum RedisContender {
      * decision, without the store around it.
      */
     FIXED_WINDOW_SCRIPT_SPRING_CALLBACK((redis, limit, keys) ->
-            new SpringCallbackScriptLimiter(redis.template(), limit, keys)),
-    NAIVE_FIXED_WINDOW((redis, limit, keys) -> new NaiveFixedWindowLimiter(redis.template(), limit)),
+            new SpringCallbackScriptLimiter(new AppTemplate(redis.port()), limit, keys)),
+    NAIVE_FIXED_WINDOW((redis, limit, keys) -> new NaiveFixedWindowLimiter(new AppTemplate(redis.port()), limit)),
     BUCKET4J_LETTUCE((redis, limit, keys) -> new Bucket4jLettuceLimiter(redis.port(), limit, keys)),
     REDISSON((redis, limit, keys) -> new RedissonLimiter(redis.port(), limit, keys)),
-    SCG_TOKEN_BUCKET((redis, limit, keys) -> new ScgTokenBucketLimiter(redis.template(), limit));
+    SCG_TOKEN_BUCKET((redis, limit, keys) -> new ScgTokenBucketLimiter(new AppTemplate(redis.port()), limit));
 
     /** Our kinds of limit beyond the plain count, measured beside our fixed window rather than against the peers. */
     private static final Set<RedisContender> OUR_OTHER_KINDS = EnumSet.of(OURS_FIXED_WINDOW_REFUNDED,
@@ -111,6 +110,6 @@ public enum RedisContender {
     }
 
     private static Limiter ours(RedisServerProcess redis, Algorithm algorithm, BenchLimit limit, int keys) {
-        return StoreLimiter.oneLimit(new RedisRateLimitStore(Stores.connection(redis.template())), algorithm, limit, keys);
+        return StoreLimiter.oneLimit(new RedisRateLimitStore(redis.connection()), algorithm, limit, keys);
     }
 }

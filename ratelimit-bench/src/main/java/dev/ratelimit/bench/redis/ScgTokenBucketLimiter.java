@@ -20,12 +20,14 @@ final class ScgTokenBucketLimiter implements Limiter {
     private static final RedisScript<List> SCRIPT =
             RedisScript.of(new ClassPathResource("dev/ratelimit/bench/redis/scg_token_bucket.lua"), List.class);
 
+    private final AppTemplate app;
     private final StringRedisTemplate redis;
     private final String rate;
     private final String capacity;
 
-    ScgTokenBucketLimiter(StringRedisTemplate redis, BenchLimit limit) {
-        this.redis = redis;
+    ScgTokenBucketLimiter(AppTemplate app, BenchLimit limit) {
+        this.app = app;
+        this.redis = app.template;
         this.capacity = Long.toString(limit.count());
         // The gateway takes whole tokens per second; the script itself works with any rate, so the limit stays exact.
         this.rate = BigDecimal.valueOf(limit.count() * 1_000.0 / limit.window().toMillis()).toPlainString();
@@ -38,5 +40,10 @@ final class ScgTokenBucketLimiter implements Limiter {
                 List.of("request_rate_limiter.{" + id + "}.tokens", "request_rate_limiter.{" + id + "}.timestamp"),
                 rate, capacity, "1");
         return ((Number) reply.get(0)).longValue() == 1;
+    }
+
+    @Override
+    public void close() {
+        app.close();
     }
 }

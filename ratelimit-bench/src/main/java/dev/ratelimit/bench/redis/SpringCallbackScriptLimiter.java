@@ -15,12 +15,14 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 final class SpringCallbackScriptLimiter implements Limiter {
 
+    private final AppTemplate app;
     private final StringRedisTemplate redis;
     private final FixedWindowScript script;
     private final String sha;
 
-    SpringCallbackScriptLimiter(StringRedisTemplate redis, BenchLimit limit, int keys) {
-        this.redis = redis;
+    SpringCallbackScriptLimiter(AppTemplate app, BenchLimit limit, int keys) {
+        this.app = app;
+        this.redis = app.template;
         this.script = new FixedWindowScript(limit, keys);
         this.sha = redis.execute((RedisCallback<String>) connection -> connection.scriptingCommands().scriptLoad(script.body));
     }
@@ -30,5 +32,10 @@ final class SpringCallbackScriptLimiter implements Limiter {
         List<?> reply = redis.execute((RedisCallback<List<?>>) connection -> connection.scriptingCommands()
                 .evalSha(sha, ReturnType.MULTI, 1, script.keys[key], script.limit, script.window));
         return ((Number) reply.get(0)).longValue() == 1;
+    }
+
+    @Override
+    public void close() {
+        app.close();
     }
 }

@@ -102,7 +102,7 @@ public class VerdictObservationBenchmark {
     @Setup(Level.Trial)
     public void start() throws NoSuchMethodException {
         redis = RedisServerProcess.start();
-        SysConfigRepository repository = new SysConfigRepository(redis.template(), new RedisKeys("ratelimit"));
+        SysConfigRepository repository = new SysConfigRepository(redis.connection().backgroundWork(), new RedisKeys("ratelimit"));
         snapshots = new RuleSnapshotHolder(repository, null, List::of, Duration.ofSeconds(30), Duration.ofSeconds(1),
                 Duration.ofSeconds(3), Clock.systemUTC());
         EndpointCatalog endpoints = new EndpointCatalog(new RuleNaming("bench"), EnumSet.allOf(Algorithm.class),

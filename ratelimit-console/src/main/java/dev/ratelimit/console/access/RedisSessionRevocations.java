@@ -1,10 +1,10 @@
 package dev.ratelimit.console.access;
 
 import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.BackgroundCommands;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Revoked sessions in Redis, one key each ({@code {p}:console:revoked:<session>}) that lives as long as
@@ -16,11 +16,11 @@ public class RedisSessionRevocations implements SessionRevocations {
 
     private static final Logger log = LoggerFactory.getLogger(RedisSessionRevocations.class);
 
-    private final StringRedisTemplate redis;
+    private final BackgroundCommands redis;
     private final RedisKeys keys;
     private volatile boolean warned;
 
-    public RedisSessionRevocations(StringRedisTemplate redis, RedisKeys keys) {
+    public RedisSessionRevocations(BackgroundCommands redis, RedisKeys keys) {
         this.redis = redis;
         this.keys = keys;
     }
@@ -28,14 +28,14 @@ public class RedisSessionRevocations implements SessionRevocations {
     @Override
     public void revoke(String session, Duration remaining) {
         if (!remaining.isNegative() && !remaining.isZero()) {
-            redis.opsForValue().set(key(session), "1", remaining);
+            redis.sync().psetex(key(session), remaining.toMillis(), "1");
         }
     }
 
     @Override
     public boolean isRevoked(String session) {
         try {
-            return Boolean.TRUE.equals(redis.hasKey(key(session)));
+            return redis.sync().exists(key(session)) > 0;
         } catch (RuntimeException e) {
             if (!warned) {
                 warned = true;

@@ -3,6 +3,7 @@ package dev.ratelimit.console.autoconfigure;
 import dev.ratelimit.apiindex.ApiIndexRepository;
 import dev.ratelimit.console.ConsoleErrorPages;
 import dev.ratelimit.console.ConsoleModel;
+import dev.ratelimit.console.DatabaseDidNotAnswer;
 import dev.ratelimit.console.ConsoleProperties;
 import dev.ratelimit.console.access.ConsoleAccessPolicy;
 import dev.ratelimit.console.access.ConsoleFilter;
@@ -121,6 +122,18 @@ public class ConsoleAutoConfiguration {
     @ConditionalOnMissingBean
     ConsoleModel ratelimitConsoleModel(ConsoleProperties properties) {
         return new ConsoleModel(properties);
+    }
+
+    /** Only where the interception log can be: its queries' timeouts are Spring's data access exceptions. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.dao.QueryTimeoutException")
+    static class DatabaseTimeouts {
+
+        @Bean
+        @ConditionalOnMissingBean
+        DatabaseDidNotAnswer ratelimitConsoleDatabaseTimeouts(ConsoleModel model) {
+            return new DatabaseDidNotAnswer(model);
+        }
     }
 
     @Bean

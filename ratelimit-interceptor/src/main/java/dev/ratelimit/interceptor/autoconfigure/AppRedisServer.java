@@ -1,20 +1,18 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
+import io.lettuce.core.RedisURI;
+import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
-import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConfiguration;
-import org.springframework.data.redis.connection.RedisNode;
-import org.springframework.data.redis.connection.RedisPassword;
-import org.springframework.data.redis.connection.RedisSentinelConfiguration;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.RedisCredentialsProviderFactory;
 
 /**
  * The app's Redis as Spring Boot's own Redis auto-configuration describes it ({@code spring.data.redis.*}, or
  * a service connection such as a Testcontainers container): read only when the app uses Spring Boot's Redis,
- * whose classes this one needs.
+ * whose classes (and Spring Data Redis') this one needs, and which the limiter does not need otherwise.
  */
 final class AppRedisServer {
 
@@ -26,9 +24,56 @@ final class AppRedisServer {
      *                   from the same details; {@code null} when the app has none or another kind
      */
     static LimiterRedisServer of(DataRedisConnectionDetails details, LettuceConnectionFactory appFactory) {
-        return new LimiterRedisServer(server(details), details.getSslBundle() != null,
-                appFactory != null && sameServer(appFactory, details) ? appFactory.getClientConfiguration() : null,
-                null, "the app's Redis connection details");
+        LettuceClientConfiguration app = appFactory != null && sameServer(appFactory, details)
+                ? appFactory.getClientConfiguration() : null;
+        boolean ssl = details.getSslBundle() != null || app != null && app.isUseSsl();
+        LimiterRedisServer.Topology topology;
+        List<RedisURI> nodes = new ArrayList<>();
+        List<RedisURI> sentinels = new ArrayList<>();
+        if (details.getSentinel() != null) {
+            DataRedisConnectionDetails.Sentinel sentinel = details.getSentinel();
+            RedisURI.Builder builder = RedisURI.builder().withSentinelMasterId(sentinel.getMaster())
+                    .withDatabase(sentinel.getDatabase());
+            for (DataRedisConnectionDetails.Node node : sentinel.getNodes()) {
+                RedisURI sentinelNode = RedisURI.create(node.host(), node.port());
+                LimiterRedisServer.authenticate(sentinelNode, sentinel.getUsername(), sentinel.getPassword());
+                builder.withSentinel(sentinelNode);
+                sentinels.add(sentinelNode);
+            }
+            nodes.add(builder.build());
+            topology = LimiterRedisServer.Topology.STANDALONE;
+        } else if (details.getCluster() != null) {
+            details.getCluster().getNodes().forEach(node -> nodes.add(RedisURI.create(node.host(), node.port())));
+            topology = LimiterRedisServer.Topology.CLUSTER;
+        } else if (details.getMasterReplica() != null) {
+            int database = details.getStandalone().getDatabase();
+            details.getMasterReplica().getNodes().forEach(node -> nodes.add(
+                    RedisURI.builder().withHost(node.host()).withPort(node.port()).withDatabase(database).build()));
+            topology = LimiterRedisServer.Topology.MASTER_REPLICA;
+        } else {
+            DataRedisConnectionDetails.Standalone standalone = details.getStandalone();
+            nodes.add(RedisURI.builder().withHost(standalone.getHost()).withPort(standalone.getPort())
+                    .withDatabase(standalone.getDatabase()).build());
+            topology = LimiterRedisServer.Topology.STANDALONE;
+        }
+        for (RedisURI node : nodes) {
+            LimiterRedisServer.authenticate(node, details.getUsername(), details.getPassword());
+            node.setSsl(ssl);
+            if (app != null) {
+                node.setVerifyPeer(app.getVerifyMode());
+                node.setStartTls(app.isStartTls());
+            }
+        }
+        if (app != null && app.getRedisCredentialsProviderFactory().isPresent()) {
+            RedisCredentialsProviderFactory credentials = app.getRedisCredentialsProviderFactory().get();
+            nodes.forEach(node -> node.setCredentialsProvider(credentials.createCredentialsProvider(configuration(appFactory))));
+            if (appFactory.getSentinelConfiguration() != null) {
+                sentinels.forEach(node -> node.setCredentialsProvider(
+                        credentials.createSentinelCredentialsProvider(appFactory.getSentinelConfiguration())));
+            }
+        }
+        return new LimiterRedisServer(topology, nodes, app == null ? null : app.getClientOptions().orElse(null),
+                app == null ? null : app.getClientName().orElse(null), "the app's Redis connection details");
     }
 
     /** An app that built its own standalone or socket factory, not from the details, is not second-guessed. */
@@ -44,47 +89,11 @@ final class AppRedisServer {
         return standalone != null && standalone.getHost().equals(app.getHostName()) && standalone.getPort() == app.getPort();
     }
 
-    /** The server as Spring Boot's own Redis auto-configuration reads it: sentinel, cluster, master/replica or one server. */
-    private static RedisConfiguration server(DataRedisConnectionDetails details) {
-        RedisPassword password = RedisPassword.of(details.getPassword());
-        if (details.getSentinel() != null) {
-            DataRedisConnectionDetails.Sentinel sentinel = details.getSentinel();
-            RedisSentinelConfiguration config = new RedisSentinelConfiguration();
-            config.master(sentinel.getMaster());
-            config.setSentinels(nodes(sentinel.getNodes()));
-            config.setSentinelUsername(sentinel.getUsername());
-            config.setSentinelPassword(RedisPassword.of(sentinel.getPassword()));
-            config.setUsername(details.getUsername());
-            config.setPassword(password);
-            config.setDatabase(sentinel.getDatabase());
-            return config;
+    /** The app factory's own description of its server, which its credentials provider is made for. */
+    private static RedisConfiguration configuration(LettuceConnectionFactory app) {
+        if (app.isClusterAware()) {
+            return app.getClusterConfiguration();
         }
-        if (details.getCluster() != null) {
-            RedisClusterConfiguration config = new RedisClusterConfiguration();
-            config.setClusterNodes(nodes(details.getCluster().getNodes()));
-            config.setUsername(details.getUsername());
-            config.setPassword(password);
-            return config;
-        }
-        if (details.getMasterReplica() != null) {
-            List<DataRedisConnectionDetails.Node> nodes = details.getMasterReplica().getNodes();
-            RedisStaticMasterReplicaConfiguration config =
-                    new RedisStaticMasterReplicaConfiguration(nodes.get(0).host(), nodes.get(0).port());
-            nodes.subList(1, nodes.size()).forEach(node -> config.node(node.host(), node.port()));
-            config.setUsername(details.getUsername());
-            config.setPassword(password);
-            config.setDatabase(details.getStandalone().getDatabase());
-            return config;
-        }
-        DataRedisConnectionDetails.Standalone standalone = details.getStandalone();
-        RedisStandaloneConfiguration config = new RedisStandaloneConfiguration(standalone.getHost(), standalone.getPort());
-        config.setDatabase(standalone.getDatabase());
-        config.setUsername(details.getUsername());
-        config.setPassword(password);
-        return config;
-    }
-
-    private static List<RedisNode> nodes(List<DataRedisConnectionDetails.Node> nodes) {
-        return nodes.stream().map(node -> new RedisNode(node.host(), node.port())).toList();
+        return app.isRedisSentinelAware() ? app.getSentinelConfiguration() : app.getStandaloneConfiguration();
     }
 }

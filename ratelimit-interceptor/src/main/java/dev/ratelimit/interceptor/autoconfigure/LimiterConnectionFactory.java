@@ -1,9 +1,14 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
+import dev.ratelimit.interceptor.store.LimiterRedisClient;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.event.DefaultEventPublisherOptions;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.resource.ClientResources;
@@ -11,20 +16,17 @@ import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
 import io.netty.resolver.DefaultAddressResolverGroup;
 import java.time.Duration;
-import java.util.Optional;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.springframework.data.redis.connection.RedisClusterConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * Builds the limiter's own Lettuce connection to {@link LimiterRedisServer}, with the app's client settings
- * when it has them, and three changes: commands refused at once while disconnected (queued commands would
- * hold requests until Redis is judged silent); a command timeout of its own, long, since requests stop
- * waiting by the limiter's judgement of Redis, not by Lettuce's; and reconnect attempts at most
- * {@code reconnectCeiling} apart (Lettuce's default grows to 30 s, which would keep decisions off Redis
- * that long after it is back).
+ * Builds the limiter's own Lettuce client for {@link LimiterRedisServer}, with the app's client options when
+ * it has them, and these changes: commands refused at once while disconnected (queued commands would hold
+ * requests until Redis is judged silent); a command timeout of its own, long, since requests stop waiting
+ * by the limiter's judgement of Redis, not by Lettuce's; reconnect attempts at most {@code reconnectCeiling}
+ * apart (Lettuce's default grows to 30 s, which would keep decisions off Redis that long after it is back);
+ * and its connections named after the app's, with {@code -ratelimit} added.
  */
 final class LimiterConnectionFactory {
 
@@ -33,6 +35,8 @@ final class LimiterConnectionFactory {
      * reply that still comes tells what Redis counted, so it is read as long as it is likely to come.
      */
     static final Duration ABANDON_AFTER = Duration.ofSeconds(10);
+    /** How long closing the client waits for its connections to close (Spring Data Redis' default). */
+    private static final Duration SHUTDOWN_TIMEOUT = Duration.ofMillis(100);
 
     private LimiterConnectionFactory() {
     }
@@ -44,13 +48,13 @@ final class LimiterConnectionFactory {
     }
 
     /** The Lettuce client, made once, on the connection's thread; and what closes it when the app stops. */
-    private static final class Client implements Supplier<LettuceConnectionFactory> {
+    private static final class Client implements Supplier<LimiterRedisClient> {
 
         private final LimiterRedisServer server;
         private final Duration connectTimeout;
         private final Duration reconnectCeiling;
         private ClientResources resources;
-        private LettuceConnectionFactory factory;
+        private AbstractRedisClient lettuce;
         private boolean closed;
 
         Client(LimiterRedisServer server, Duration connectTimeout, Duration reconnectCeiling) {
@@ -60,70 +64,69 @@ final class LimiterConnectionFactory {
         }
 
         @Override
-        public synchronized LettuceConnectionFactory get() {
+        public synchronized LimiterRedisClient get() {
             if (closed) {
                 throw new IllegalStateException("The app is stopping");
             }
-            if (factory == null) {
-                // Host names are resolved as the JVM resolves them (its hosts file and cache): Netty's DNS client,
-                // Lettuce's default, is a few hundred classes and threads more at every start. Lettuce's own
-                // latency statistics are off: nothing reads them (the limiter's latency is Micrometer's), and with
-                // LatencyUtils on the classpath (Micrometer brings it) they cost a histogram write per command and
-                // three pause-detector threads that wake every 10 ms for the life of the app.
-                resources = DefaultClientResources.builder()
-                        .commandLatencyRecorder(CommandLatencyRecorder.disabled())
-                        .commandLatencyPublisherOptions(DefaultEventPublisherOptions.disabled())
-                        .addressResolverGroup(DefaultAddressResolverGroup.INSTANCE)
-                        .reconnectDelay(Delay.exponential(Duration.ofMillis(1), reconnectCeiling, 2, TimeUnit.MILLISECONDS))
-                        .build();
-                LettuceConnectionFactory made = new LettuceConnectionFactory(server.configuration(),
-                        client(server, connectTimeout, resources));
-                made.afterPropertiesSet();
-                made.start();
-                factory = made;
+            // Host names are resolved as the JVM resolves them (its hosts file and cache): Netty's DNS client,
+            // Lettuce's default, is a few hundred classes and threads more at every start. Lettuce's own
+            // latency statistics are off: nothing reads them (the limiter's latency is Micrometer's), and with
+            // LatencyUtils on the classpath (Micrometer brings it) they cost a histogram write per command and
+            // three pause-detector threads that wake every 10 ms for the life of the app.
+            resources = DefaultClientResources.builder()
+                    .commandLatencyRecorder(CommandLatencyRecorder.disabled())
+                    .commandLatencyPublisherOptions(DefaultEventPublisherOptions.disabled())
+                    .addressResolverGroup(DefaultAddressResolverGroup.INSTANCE)
+                    .reconnectDelay(Delay.exponential(Duration.ofMillis(1), reconnectCeiling, 2, TimeUnit.MILLISECONDS))
+                    .build();
+            List<RedisURI> nodes = server.nodes().stream().map(this::node).toList();
+            if (server.topology() == LimiterRedisServer.Topology.CLUSTER) {
+                RedisClusterClient cluster = RedisClusterClient.create(resources, nodes);
+                cluster.setOptions(ClusterClientOptions.builder(options(ClusterClientOptions.create())).build());
+                lettuce = cluster;
+                return LimiterRedisClient.of(cluster);
             }
-            return factory;
+            if (server.topology() == LimiterRedisServer.Topology.MASTER_REPLICA) {
+                RedisClient redis = RedisClient.create(resources);
+                redis.setOptions(options(ClientOptions.create()));
+                lettuce = redis;
+                return LimiterRedisClient.ofMasterReplica(redis, nodes);
+            }
+            // With its server, so that what takes the client whole (tracking the config hash) connects to it too.
+            RedisClient redis = RedisClient.create(resources, nodes.get(0));
+            redis.setOptions(options(ClientOptions.create()));
+            lettuce = redis;
+            return LimiterRedisClient.of(redis, nodes.get(0));
         }
 
         synchronized void close() {
             closed = true;
-            if (factory != null) {
-                factory.destroy();
+            if (lettuce != null) {
+                lettuce.shutdown(Duration.ZERO, SHUTDOWN_TIMEOUT);
             }
             if (resources != null) {
                 resources.shutdown(0, 2, TimeUnit.SECONDS);
             }
         }
-    }
 
-    private static LettuceClientConfiguration client(LimiterRedisServer server, Duration connectTimeout,
-                                                     ClientResources resources) {
-        LettuceClientConfiguration app = server.appClient() != null ? server.appClient()
-                : LettuceClientConfiguration.defaultConfiguration();
-        ClientOptions appOptions = app.getClientOptions().orElseGet(() ->
-                server.configuration() instanceof RedisClusterConfiguration ? ClusterClientOptions.create()
-                        : ClientOptions.create());
-        ClientOptions options = appOptions.mutate()
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .socketOptions(appOptions.getSocketOptions().mutate().connectTimeout(connectTimeout).build())
-                .timeoutOptions(TimeoutOptions.enabled(ABANDON_AFTER))
-                .build();
-        LettuceClientConfiguration.LettuceClientConfigurationBuilder builder = LettuceClientConfiguration.builder()
-                .clientOptions(options)
-                .clientResources(resources)
-                .commandTimeout(ABANDON_AFTER)
-                .shutdownTimeout(app.getShutdownTimeout())
-                .shutdownQuietPeriod(app.getShutdownQuietPeriod());
-        app.getClientName().or(() -> Optional.ofNullable(server.clientName()))
-                .ifPresent(name -> builder.clientName(name + "-ratelimit"));
-        app.getReadFrom().ifPresent(builder::readFrom);
-        app.getRedisCredentialsProviderFactory().ifPresent(builder::redisCredentialsProviderFactory);
-        if (app.isUseSsl() || server.ssl()) {
-            LettuceClientConfiguration.LettuceSslClientConfigurationBuilder ssl = builder.useSsl().verifyPeer(app.getVerifyMode());
-            if (app.isStartTls()) {
-                ssl.startTls();
+        /** A copy of a node of the server, with the limiter's command timeout and client name. */
+        private RedisURI node(RedisURI described) {
+            RedisURI node = RedisURI.builder(described).withTimeout(ABANDON_AFTER).build();
+            String name = server.clientName() != null ? server.clientName() : described.getClientName();
+            if (name != null) {
+                node.setClientName(name + "-ratelimit");
             }
+            return node;
         }
-        return builder.build();
+
+        /** The app's options, or {@code defaults}, refusing commands while disconnected, with the limiter's timeouts. */
+        private ClientOptions options(ClientOptions defaults) {
+            ClientOptions app = server.appOptions() != null ? server.appOptions() : defaults;
+            return app.mutate()
+                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                    .socketOptions(app.getSocketOptions().mutate().connectTimeout(connectTimeout).build())
+                    .timeoutOptions(TimeoutOptions.enabled(ABANDON_AFTER))
+                    .build();
+        }
     }
 }

@@ -1,40 +1,42 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisURI;
 import java.net.URI;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.core.env.Environment;
-import org.springframework.data.redis.connection.RedisClusterConfiguration;
-import org.springframework.data.redis.connection.RedisConfiguration;
-import org.springframework.data.redis.connection.RedisPassword;
-import org.springframework.data.redis.connection.RedisSentinelConfiguration;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * The Redis the limiter connects to, and where that was read. The limiter always opens a connection of its
+ * The Redis the limiter connects to, and where that was read. The limiter always opens connections of its
  * own and declares none as a bean, so that the app's Redis, cache and health auto-configuration see
  * exactly what they would see without it. In order: {@code ratelimit.redis.url}; the app's own Redis as
  * Spring Boot describes it, when the app uses Spring Boot's Redis ({@link AppRedisServer}); else
  * {@code spring.data.redis.*}, read by the limiter itself as Spring Boot would read them.
  *
- * @param configuration the server, sentinels or cluster
- * @param ssl           whether to connect with TLS
- * @param appClient     the app's own Lettuce client settings (TLS, client name, credentials, options) when the
- *                      app built its connection from the same description, else {@code null}
- * @param clientName    the name the app's connections go by, {@code null} for none
- * @param origin        where the description was read, for the log and the actuator
+ * @param topology   one server (or the master its sentinels name), a cluster, or a static master/replica set
+ * @param nodes      the server, the cluster's seed nodes, or the master/replica set's nodes, each with its
+ *                   credentials, database and TLS settings
+ * @param appOptions the app's own Lettuce client options (TLS material, socket and protocol options) when the
+ *                   app built its connection from the same description, else {@code null}
+ * @param clientName the name the app's connections go by, {@code null} for none
+ * @param origin     where the description was read, for the log and the actuator
  */
-record LimiterRedisServer(RedisConfiguration configuration, boolean ssl, LettuceClientConfiguration appClient,
-                          String clientName, String origin) {
+record LimiterRedisServer(Topology topology, List<RedisURI> nodes, ClientOptions appOptions, String clientName,
+                          String origin) {
 
     private static final Set<String> SCHEMES = Set.of("redis", "rediss", "redis-sentinel", "rediss-sentinel",
             "redis-socket");
+
+    enum Topology {
+        STANDALONE, CLUSTER, MASTER_REPLICA
+    }
+
+    LimiterRedisServer {
+        nodes = List.copyOf(nodes);
+    }
 
     static LimiterRedisServer ofUrl(String url, String origin) {
         RedisURI uri;
@@ -48,8 +50,7 @@ record LimiterRedisServer(RedisConfiguration configuration, boolean ssl, Lettuce
             throw new IllegalArgumentException(origin + ": '" + url + "' is not a Redis URI: write "
                     + "redis://[user:password@]host:port[/database], rediss:// for TLS, or redis-sentinel://");
         }
-        return new LimiterRedisServer(LettuceConnectionFactory.createRedisConfiguration(uri), uri.isSsl(), null, null,
-                origin);
+        return new LimiterRedisServer(Topology.STANDALONE, List.of(uri), null, null, origin);
     }
 
     /** {@code spring.data.redis.*} as Spring Boot reads them: a URL, sentinels, a cluster, or one server. */
@@ -59,32 +60,56 @@ record LimiterRedisServer(RedisConfiguration configuration, boolean ssl, Lettuce
         boolean ssl = redis.ssl() != null && (redis.ssl().enabled() || redis.ssl().bundle() != null);
         if (redis.url() != null) {
             LimiterRedisServer server = ofUrl(redis.url(), "spring.data.redis.url");
-            return new LimiterRedisServer(server.configuration(), server.ssl() || ssl, null, redis.clientName(),
-                    server.origin());
+            server.nodes().forEach(uri -> uri.setSsl(uri.isSsl() || ssl));
+            return new LimiterRedisServer(Topology.STANDALONE, server.nodes(), null, redis.clientName(), server.origin());
         }
-        RedisPassword password = RedisPassword.of(redis.password());
         if (redis.sentinel() != null && redis.sentinel().master() != null) {
             SpringDataRedis.Sentinel sentinel = redis.sentinel();
-            RedisSentinelConfiguration config = new RedisSentinelConfiguration(sentinel.master(),
-                    new LinkedHashSet<>(sentinel.nodes()));
-            config.setSentinelUsername(sentinel.username());
-            config.setSentinelPassword(RedisPassword.of(sentinel.password()));
-            config.setUsername(redis.username());
-            config.setPassword(password);
-            config.setDatabase(redis.database());
-            return new LimiterRedisServer(config, ssl, null, redis.clientName(), "spring.data.redis.sentinel.*");
+            RedisURI.Builder builder = RedisURI.builder().withSentinelMasterId(sentinel.master())
+                    .withDatabase(redis.database()).withSsl(ssl);
+            for (String node : sentinel.nodes()) {
+                RedisURI sentinelNode = node(node, RedisURI.DEFAULT_SENTINEL_PORT);
+                authenticate(sentinelNode, sentinel.username(), sentinel.password());
+                builder.withSentinel(sentinelNode);
+            }
+            RedisURI uri = builder.build();
+            authenticate(uri, redis.username(), redis.password());
+            return new LimiterRedisServer(Topology.STANDALONE, List.of(uri), null, redis.clientName(),
+                    "spring.data.redis.sentinel.*");
         }
         if (redis.cluster() != null && !redis.cluster().nodes().isEmpty()) {
-            RedisClusterConfiguration config = new RedisClusterConfiguration(redis.cluster().nodes());
-            config.setUsername(redis.username());
-            config.setPassword(password);
-            return new LimiterRedisServer(config, ssl, null, redis.clientName(), "spring.data.redis.cluster.*");
+            List<RedisURI> nodes = redis.cluster().nodes().stream().map(node -> {
+                RedisURI uri = node(node, RedisURI.DEFAULT_REDIS_PORT);
+                authenticate(uri, redis.username(), redis.password());
+                uri.setSsl(ssl);
+                return uri;
+            }).toList();
+            return new LimiterRedisServer(Topology.CLUSTER, nodes, null, redis.clientName(), "spring.data.redis.cluster.*");
         }
-        RedisStandaloneConfiguration config = new RedisStandaloneConfiguration(redis.host(), redis.port());
-        config.setDatabase(redis.database());
-        config.setUsername(redis.username());
-        config.setPassword(password);
-        return new LimiterRedisServer(config, ssl, null, redis.clientName(), "spring.data.redis.*");
+        RedisURI uri = RedisURI.builder().withHost(redis.host()).withPort(redis.port()).withDatabase(redis.database())
+                .withSsl(ssl).build();
+        authenticate(uri, redis.username(), redis.password());
+        return new LimiterRedisServer(Topology.STANDALONE, List.of(uri), null, redis.clientName(), "spring.data.redis.*");
+    }
+
+    /** A node written {@code host:port}, or {@code host} alone on the default port. */
+    static RedisURI node(String hostAndPort, int defaultPort) {
+        int colon = hostAndPort.lastIndexOf(':');
+        if (colon < 0) {
+            return RedisURI.create(hostAndPort, defaultPort);
+        }
+        return RedisURI.create(hostAndPort.substring(0, colon), Integer.parseInt(hostAndPort.substring(colon + 1)));
+    }
+
+    /** A password, with a user name when there is one (Redis 6 ACLs); nothing without a password. */
+    static void authenticate(RedisURI uri, String username, String password) {
+        if (password == null) {
+            return;
+        }
+        if (username != null) {
+            uri.setUsername(username);
+        }
+        uri.setPassword((CharSequence) password);
     }
 
     /** The part of Spring Boot's {@code spring.data.redis.*} that says which server, with Spring Boot's defaults. */

@@ -334,16 +334,15 @@ public class RateLimitAutoConfiguration {
 
     /**
      * The announcements. Subscribed when the app is ready, not with the context, so that a Redis that is away
-     * neither delays nor fails the start; on the connection of the limiter's background work, so that a
-     * subscription being made while Redis hangs never holds the app's own connection factory.
+     * neither delays nor fails the start; on the limiter's own client, so that a subscription being made while
+     * Redis hangs never holds anything of the app's.
      */
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(ConfigChangeListener.class)
     ConfigChangeSubscription rateLimitConfigChangeSubscription(LimiterRedisConnection limiter, RedisKeys keys,
                                                                ConfigChangeListener listener) {
-        return new ConfigChangeSubscription(limiter.backgroundWork().getRequiredConnectionFactory(),
-                keys.configChangedChannel(), listener);
+        return new ConfigChangeSubscription(limiter::connectPubSub, keys.configChangedChannel(), listener);
     }
 
     @Bean
@@ -362,7 +361,7 @@ public class RateLimitAutoConfiguration {
     @ConditionalOnBean(ConfigChangeListener.class)
     ConfigHashTracking rateLimitConfigHashTracking(LimiterRedisConnection limiter, RedisKeys keys,
                                                    ConfigChangeListener listener, RateLimitProperties properties) {
-        return new ConfigHashTracking(limiter::clientFactory, keys.sysconfig(), listener::hashChanged,
+        return new ConfigHashTracking(limiter::client, keys.sysconfig(), listener::hashChanged,
                 properties.redis().connectTimeout());
     }
 

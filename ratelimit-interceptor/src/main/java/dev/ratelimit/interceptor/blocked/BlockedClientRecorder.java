@@ -6,6 +6,9 @@ import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.stats.IntervalRedisWriter;
+import dev.ratelimit.interceptor.store.BackgroundCommands;
+import dev.ratelimit.interceptor.store.LuaScript;
+import io.lettuce.core.ScriptOutputType;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,9 +18,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-import org.springframework.core.io.ClassPathResource;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * Adds the clients this instance refuses to the list of blocked clients every instance shares
@@ -30,12 +30,11 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 public class BlockedClientRecorder extends IntervalRedisWriter implements RateLimitMetrics {
 
-    private static final RedisScript<Long> ADD = RedisScript.of(
-            new ClassPathResource("blocked_clients.lua", BlockedClientRecorder.class), Long.class);
+    private static final LuaScript ADD = LuaScript.load(BlockedClientRecorder.class, "blocked_clients.lua");
     /** Members per script call: bounded, so that a large write never holds Redis long. */
     private static final int MEMBERS_PER_CALL = 500;
 
-    private final StringRedisTemplate redis;
+    private final BackgroundCommands redis;
     private final RedisKeys keys;
     private final int maxPending;
     private final int maxPerModule;
@@ -43,7 +42,7 @@ public class BlockedClientRecorder extends IntervalRedisWriter implements RateLi
     private final AtomicInteger pendingCount = new AtomicInteger();
     private final LongAdder leftOut = new LongAdder();
 
-    public BlockedClientRecorder(StringRedisTemplate redis, RedisKeys keys, Duration interval, int maxPending,
+    public BlockedClientRecorder(BackgroundCommands redis, RedisKeys keys, Duration interval, int maxPending,
                                  int maxPerModule, Clock clock) {
         super("blocked clients", "they are missing from the list until Redis answers", interval, clock);
         this.redis = redis;
@@ -118,7 +117,7 @@ public class BlockedClientRecorder extends IntervalRedisWriter implements RateLi
                         Long.toString(BlockedClients.UNBLOCK_REMEMBERED.toMillis())));
                 call.forEach(entry -> args.addAll(List.of(entry.getKey().member(),
                         Long.toString(entry.getValue().ends()), Long.toString(entry.getValue().last()))));
-                redis.execute(ADD, List.of(keys.blocked(module), keys.unblocked(module)), args.toArray());
+                redis.script(ADD, ScriptOutputType.INTEGER, List.of(keys.blocked(module), keys.unblocked(module)), args);
                 written++;
             }
         } catch (RuntimeException e) {

@@ -2,6 +2,10 @@ package dev.ratelimit.interceptor.blocked;
 
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
+import dev.ratelimit.interceptor.store.BackgroundCommands;
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
+import io.lettuce.core.ScoredValue;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,9 +13,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Set;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.ZSetOperations;
 
 /**
  * The clients blocked now across every instance ({@link BlockedClientRecorder} writes them), and
@@ -25,12 +26,12 @@ public class BlockedClients {
      */
     static final Duration UNBLOCK_REMEMBERED = Duration.ofMinutes(10);
 
-    private final StringRedisTemplate redis;
+    private final BackgroundCommands redis;
     private final RedisKeys keys;
     private final SysConfigRepository config;
     private final Clock clock;
 
-    public BlockedClients(StringRedisTemplate redis, RedisKeys keys, SysConfigRepository config, Clock clock) {
+    public BlockedClients(BackgroundCommands redis, RedisKeys keys, SysConfigRepository config, Clock clock) {
         this.redis = redis;
         this.keys = keys;
         this.config = config;
@@ -45,14 +46,11 @@ public class BlockedClients {
         long now = clock.millis();
         List<BlockedClient> blocked = new ArrayList<>();
         for (String module : modules) {
-            Set<ZSetOperations.TypedTuple<String>> members = redis.opsForZSet()
-                    .reverseRangeByScoreWithScores(keys.blocked(module), now + 1, Double.POSITIVE_INFINITY, 0, limit);
-            if (members == null) {
-                continue;
-            }
-            for (ZSetOperations.TypedTuple<String> member : members) {
+            List<ScoredValue<String>> members = redis.sync().zrevrangebyscoreWithScores(keys.blocked(module),
+                    Range.from(Range.Boundary.including(now + 1), Range.Boundary.unbounded()), Limit.create(0, limit));
+            for (ScoredValue<String> member : members) {
                 BlockedClient client = BlockedClient.of(module, member.getValue(),
-                        Instant.ofEpochMilli(member.getScore().longValue()));
+                        Instant.ofEpochMilli((long) member.getScore()));
                 if (client != null) {
                     blocked.add(client);
                 }
@@ -77,9 +75,9 @@ public class BlockedClients {
             throw new IllegalArgumentException("Not a blocked client: " + module + " " + member);
         }
         boolean existed = config.resetCounter(keys.counterOf(module, member));
-        redis.opsForZSet().add(keys.unblocked(module), member, clock.millis());
-        redis.expire(keys.unblocked(module), UNBLOCK_REMEMBERED);
-        redis.opsForZSet().remove(keys.blocked(module), member);
+        redis.sync().zadd(keys.unblocked(module), clock.millis(), member);
+        redis.sync().pexpire(keys.unblocked(module), UNBLOCK_REMEMBERED.toMillis());
+        redis.sync().zrem(keys.blocked(module), member);
         return existed;
     }
 }

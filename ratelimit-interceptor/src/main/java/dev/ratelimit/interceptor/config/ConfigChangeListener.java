@@ -1,12 +1,9 @@
 package dev.ratelimit.interceptor.config;
 
-import java.nio.charset.StandardCharsets;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.data.redis.connection.Message;
-import org.springframework.data.redis.connection.MessageListener;
-import org.springframework.data.redis.connection.SubscriptionListener;
 
 /**
  * Refreshes the rule snapshot when a change is announced on {@code {p}:config-changed}, and runs
@@ -15,7 +12,7 @@ import org.springframework.data.redis.connection.SubscriptionListener;
  * sent while it was gone are not replayed. An announced reset of a counter (an operator's unblock) also
  * goes to {@code onCounterReset}, for counters kept in the process, which the reset in Redis does not reach.
  */
-public class ConfigChangeListener implements MessageListener, SubscriptionListener {
+public class ConfigChangeListener extends RedisPubSubAdapter<String, String> {
 
     private static final Logger log = LoggerFactory.getLogger(ConfigChangeListener.class);
 
@@ -31,8 +28,7 @@ public class ConfigChangeListener implements MessageListener, SubscriptionListen
     }
 
     @Override
-    public void onMessage(Message message, byte[] pattern) {
-        String body = new String(message.getBody(), StandardCharsets.UTF_8);
+    public void message(String channel, String body) {
         if (body.startsWith(SysConfigRepository.RESET_ANNOUNCEMENT)) {
             onCounterReset.accept(body.substring(SysConfigRepository.RESET_ANNOUNCEMENT.length()));
         }
@@ -40,8 +36,8 @@ public class ConfigChangeListener implements MessageListener, SubscriptionListen
     }
 
     @Override
-    public void onChannelSubscribed(byte[] channel, long count) {
-        log.info("Listening for rate limit config changes on {}", new String(channel, StandardCharsets.UTF_8));
+    public void subscribed(String channel, long count) {
+        log.info("Listening for rate limit config changes on {}", channel);
         hashChanged();
     }
 

@@ -1,19 +1,19 @@
 package dev.ratelimit.interceptor.config;
 
 import dev.ratelimit.interceptor.RedisBackgroundWork;
-import java.nio.charset.StandardCharsets;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * This instance's subscription to the config-change channel, made by a start-up task that retries
- * until Redis answers. On Lettuce the subscription then lives on by itself: Lettuce reconnects and
- * subscribes again after a lost connection, and the listener refreshes on each new subscription. On a
- * blocking client (Jedis) {@link #subscribe()} holds the calling thread while it lasts and throws when
- * the connection is lost, so the task subscribes again.
+ * This instance's subscription to the config-change channel, made by a start-up task that retries until
+ * Redis answers. The subscription then lives on by itself: Lettuce reconnects and subscribes again after a
+ * lost connection, and the listener refreshes on each new subscription.
  *
  * <p>Not Spring's {@code RedisMessageListenerContainer}: its subscriber holds a lock while it connects,
  * Lettuce waits for a new connection without a bound, and the container's stop takes that lock, so an
@@ -21,29 +21,30 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * holds nothing the stop needs: stopping closes what is open, and a connection that is opened after
  * the stop is closed at once.
  *
- * <p>Stopped before the connection factory it subscribes on (the limiter's own, see
- * {@code LimiterRedisConnection.backgroundWork}; {@link RedisBackgroundWork}): the factory's stop
- * closes its connection pool, which warns about the subscription's connection if it is still borrowed.
+ * <p>Stopped before the limiter's client ({@link RedisBackgroundWork}), whose shutdown would otherwise close
+ * the subscription's connection under it, with a warning.
  */
 public final class ConfigChangeSubscription extends RedisBackgroundWork implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(ConfigChangeSubscription.class);
 
-    private final RedisConnectionFactory factory;
-    private final byte[] channel;
+    private final Supplier<StatefulRedisPubSubConnection<String, String>> connections;
+    private final String channel;
     private final ConfigChangeListener listener;
-    private RedisConnection connection;
+    private StatefulRedisPubSubConnection<String, String> connection;
     private boolean closed;
 
-    public ConfigChangeSubscription(RedisConnectionFactory factory, String channel, ConfigChangeListener listener) {
-        this.factory = factory;
-        this.channel = channel.getBytes(StandardCharsets.UTF_8);
+    /** @param connections opens a publish/subscribe connection, or throws when Redis does not answer */
+    public ConfigChangeSubscription(Supplier<StatefulRedisPubSubConnection<String, String>> connections,
+                                    String channel, ConfigChangeListener listener) {
+        this.connections = connections;
+        this.channel = channel;
         this.listener = listener;
     }
 
     /** Subscribes; throws when Redis does not answer. */
     public void subscribe() {
-        RedisConnection opened = factory.getConnection();
+        StatefulRedisPubSubConnection<String, String> opened = connections.get();
         synchronized (this) {
             if (closed) {
                 close(opened);
@@ -53,7 +54,8 @@ public final class ConfigChangeSubscription extends RedisBackgroundWork implemen
             connection = opened;
         }
         try {
-            opened.subscribe(listener, channel);
+            opened.addListener(listener);
+            opened.sync().subscribe(channel);
         } catch (RuntimeException e) {
             forget(opened);
             throw e;
@@ -74,7 +76,7 @@ public final class ConfigChangeSubscription extends RedisBackgroundWork implemen
 
     @Override
     public void destroy() {
-        RedisConnection open;
+        StatefulRedisPubSubConnection<String, String> open;
         synchronized (this) {
             closed = true;
             open = connection;
@@ -84,7 +86,7 @@ public final class ConfigChangeSubscription extends RedisBackgroundWork implemen
     }
 
     /** Closes a connection whose subscription failed, unless the stop has taken and closed it already. */
-    private void forget(RedisConnection failed) {
+    private void forget(StatefulRedisPubSubConnection<String, String> failed) {
         boolean ours;
         synchronized (this) {
             ours = connection == failed;
@@ -97,14 +99,17 @@ public final class ConfigChangeSubscription extends RedisBackgroundWork implemen
         }
     }
 
-    private static void close(RedisConnection connection) {
+    /** Closes and waits a bounded while: closing is local to the client, and quick. */
+    private static void close(StatefulRedisPubSubConnection<String, String> connection) {
         if (connection == null) {
             return;
         }
         try {
-            connection.close();
-        } catch (RuntimeException e) {
+            connection.closeAsync().get(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
             log.debug("Closing the config-change subscription: {}", e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

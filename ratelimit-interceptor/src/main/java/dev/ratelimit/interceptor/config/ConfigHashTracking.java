@@ -30,8 +30,6 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.ExponentialBackOff;
 
@@ -43,11 +41,11 @@ import org.springframework.util.backoff.ExponentialBackOff;
  * nothing in the server's configuration changes: Redis sends one message per write of the hash (and per
  * flush), to each instance.
  *
- * <p>On Lettuce, from the app's client; on a Redis Cluster the connection goes to the node that holds the
- * hash. A lost connection is replaced and armed again, retried until Redis answers, and the hash is then
- * re-read, since writes made meanwhile were not reported. Where it cannot track (Jedis, a static
- * master/replica set, a Redis older than 6, an ACL without {@code CLIENT TRACKING}) it says so once and
- * leaves the announcements and the periodic refresh, as without it.
+ * <p>From the limiter's client; on a Redis Cluster the connection goes to the node that holds the hash. A
+ * lost connection is replaced and armed again, retried until Redis answers, and the hash is then re-read,
+ * since writes made meanwhile were not reported. Where it cannot track (a static master/replica set, a Redis
+ * older than 6, an ACL without {@code CLIENT TRACKING}) it says so once and leaves the announcements and the
+ * periodic refresh, as without it.
  */
 public final class ConfigHashTracking extends RedisBackgroundWork implements DisposableBean {
 
@@ -59,7 +57,7 @@ public final class ConfigHashTracking extends RedisBackgroundWork implements Dis
     private static final long FIRST_PAUSE_MILLIS = 500;
     private static final long MAX_PAUSE_MILLIS = 10_000;
 
-    private final Supplier<RedisConnectionFactory> factory;
+    private final Supplier<AbstractRedisClient> client;
     private final String key;
     private final Runnable changed;
     private final Duration timeout;
@@ -79,13 +77,13 @@ public final class ConfigHashTracking extends RedisBackgroundWork implements Dis
     private boolean closed;
 
     /**
-     * @param factory the client the hash is tracked on: read when armed, which waits until it is made
+     * @param client  the client the hash is tracked on: read when armed, which waits until it is made
      * @param key     the config hash's key
      * @param changed what a write of the hash does: on the client's thread, so it must not block
      * @param timeout how long each command of arming may take
      */
-    public ConfigHashTracking(Supplier<RedisConnectionFactory> factory, String key, Runnable changed, Duration timeout) {
-        this.factory = factory;
+    public ConfigHashTracking(Supplier<AbstractRedisClient> client, String key, Runnable changed, Duration timeout) {
+        this.client = client;
         this.key = key;
         this.changed = changed;
         this.timeout = timeout;
@@ -96,15 +94,9 @@ public final class ConfigHashTracking extends RedisBackgroundWork implements Dis
      * answer, so that the caller tries again. Where tracking is not to be had, says so and returns.
      */
     public void arm() {
-        RedisConnectionFactory client = factory.get();
-        if (!(client instanceof LettuceConnectionFactory lettuce)) {
-            log.info("Changes of the rate limit config hash that are not announced are applied at the next refresh: "
-                    + "tracking the hash needs Lettuce, not {}", client.getClass().getName());
-            return;
-        }
         Tracked opened;
         try {
-            opened = open(lettuce.getRequiredNativeClient());
+            opened = open(client.get());
         } catch (RedisCommandExecutionException | IllegalStateException refused) {
             log.info("Changes of the rate limit config hash that are not announced are applied at the next refresh: "
                     + "Redis does not track {} for this instance ({})", key, refused.getMessage());

@@ -4,14 +4,15 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Clock;
 import java.time.Duration;
+import dev.ratelimit.interceptor.store.BackgroundCommands;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.cluster.api.sync.RedisAdvancedClusterCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.time.Instant;
-import java.util.Properties;
+import java.util.Map;
 import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.data.redis.RedisConnectionFailureException;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Redis' {@code maxmemory-policy}, as it bears on what operators set: the config hash and the API index
@@ -26,13 +27,13 @@ public class EvictionPolicy {
     static final Duration FRESH_FOR = Duration.ofMinutes(1);
     private static final String POLICY = "maxmemory-policy";
 
-    private final StringRedisTemplate redis;
+    private final BackgroundCommands redis;
     private final String hashKey;
     private final Clock clock;
     private volatile Reading last;
 
     /** @param hashKey the config hash's key, for the warning */
-    public EvictionPolicy(StringRedisTemplate redis, String hashKey, Clock clock) {
+    public EvictionPolicy(BackgroundCommands redis, String hashKey, Clock clock) {
         this.redis = redis;
         this.hashKey = hashKey;
         this.clock = clock;
@@ -44,7 +45,7 @@ public class EvictionPolicy {
         if (reading == null || reading.readAt().plus(FRESH_FOR).isBefore(clock.instant())) {
             try {
                 reading = read();
-            } catch (RedisConnectionFailureException e) {
+            } catch (RuntimeException e) {
                 reading = new Reading(null, "Redis does not answer: " + e.getMessage(), clock.instant());
             }
             last = reading;
@@ -56,7 +57,7 @@ public class EvictionPolicy {
      * Reads it now and warns once when it may evict the config hash: at start-up, retried while Redis does
      * not answer.
      *
-     * @throws RedisConnectionFailureException when Redis does not answer
+     * @throws io.lettuce.core.RedisException when Redis does not answer
      */
     public void check() {
         Reading reading = read();
@@ -75,23 +76,25 @@ public class EvictionPolicy {
 
     private Reading read() {
         try {
-            Properties config = redis.execute((RedisCallback<Properties>) connection ->
-                    connection.serverCommands().getConfig(POLICY));
-            // On a Cluster each node answers for itself, its address before the name.
+            // On a Cluster each master answers for itself.
             TreeSet<String> policies = new TreeSet<>();
-            if (config != null) {
-                config.forEach((name, value) -> {
-                    if (String.valueOf(name).endsWith(POLICY)) {
-                        policies.add(String.valueOf(value));
-                    }
-                });
+            RedisClusterCommands<String, String> commands = redis.sync();
+            if (commands instanceof RedisAdvancedClusterCommands<String, String> cluster) {
+                cluster.upstream().commands().configGet(POLICY).forEach(config -> add(config, policies));
+            } else {
+                add(commands.configGet(POLICY), policies);
             }
             return policies.isEmpty() ? new Reading(null, "CONFIG GET answered nothing", clock.instant())
                     : new Reading(String.join(",", policies), null, clock.instant());
-        } catch (RedisConnectionFailureException e) {
-            throw e;
-        } catch (RuntimeException e) {
+        } catch (RedisCommandExecutionException e) {
             return new Reading(null, "CONFIG GET refused: " + e.getMessage(), clock.instant());
+        }
+    }
+
+    private static void add(Map<String, String> config, TreeSet<String> policies) {
+        String policy = config == null ? null : config.get(POLICY);
+        if (policy != null) {
+            policies.add(policy);
         }
     }
 

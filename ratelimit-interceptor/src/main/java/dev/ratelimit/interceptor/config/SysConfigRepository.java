@@ -2,16 +2,14 @@ package dev.ratelimit.interceptor.config;
 
 import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.RedisKeys;
-import java.nio.charset.StandardCharsets;
+import dev.ratelimit.interceptor.store.BackgroundCommands;
+import dev.ratelimit.interceptor.store.LuaScript;
+import io.lettuce.core.ScriptOutputType;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.springframework.core.io.ClassPathResource;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The {@code {p}:sysconfig} hash: reads it whole, merges the declared defaults, writes fields with an
@@ -24,30 +22,24 @@ public class SysConfigRepository implements ConfigHash {
     /** What a reset of a counter announces, before the counter's key: instances counting in process reset theirs. */
     static final String RESET_ANNOUNCEMENT = "reset ";
 
-    @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> WRITE_FIELDS =
-            RedisScript.of(new ClassPathResource("write_fields.lua", SysConfigRepository.class), List.class);
-    private static final RedisScript<Long> RESTORE =
-            RedisScript.of(new ClassPathResource("restore_config.lua", SysConfigRepository.class), Long.class);
-    @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> MERGE_DECLARED =
-            RedisScript.of(new ClassPathResource("merge_declared.lua", SysConfigRepository.class), List.class);
-    private static final RedisScript<Long> RESET_COUNTER =
-            RedisScript.of(new ClassPathResource("reset_counter.lua", SysConfigRepository.class), Long.class);
+    private static final LuaScript WRITE_FIELDS = LuaScript.load(SysConfigRepository.class, "write_fields.lua");
+    private static final LuaScript RESTORE = LuaScript.load(SysConfigRepository.class, "restore_config.lua");
+    private static final LuaScript MERGE_DECLARED = LuaScript.load(SysConfigRepository.class, "merge_declared.lua");
+    private static final LuaScript RESET_COUNTER = LuaScript.load(SysConfigRepository.class, "reset_counter.lua");
 
     /** The message key of a write refused because Redis does not hold the hash. */
     static final String HASH_MISSING = "ratelimit.config.hashMissing";
 
-    private final StringRedisTemplate redis;
+    private final BackgroundCommands redis;
     private final RedisKeys keys;
     private final DurableConfigCopy copy;
 
-    public SysConfigRepository(StringRedisTemplate redis, RedisKeys keys) {
+    public SysConfigRepository(BackgroundCommands redis, RedisKeys keys) {
         this(redis, keys, null);
     }
 
     /** @param copy where each write is kept before it returns; {@code null} for none */
-    public SysConfigRepository(StringRedisTemplate redis, RedisKeys keys, DurableConfigCopy copy) {
+    public SysConfigRepository(BackgroundCommands redis, RedisKeys keys, DurableConfigCopy copy) {
         this.redis = redis;
         this.keys = keys;
         this.copy = copy;
@@ -56,7 +48,7 @@ public class SysConfigRepository implements ConfigHash {
     /** Every field of the hash; empty when the hash does not exist. */
     @Override
     public Map<String, String> readAll() {
-        return redis.<String, String>opsForHash().entries(keys.sysconfig());
+        return redis.sync().hgetall(keys.sysconfig());
     }
 
     /** The hash read now, as the limiter applies it: for a tool that shows the rules (the console). */
@@ -78,7 +70,7 @@ public class SysConfigRepository implements ConfigHash {
             arguments.add(knob);
             arguments.add(value);
         });
-        List<?> kept = redis.execute(MERGE_DECLARED, List.of(keys.sysconfig()), arguments.toArray());
+        List<?> kept = redis.script(MERGE_DECLARED, ScriptOutputType.MULTI, List.of(keys.sysconfig()), arguments);
         Map<String, String> overrides = new LinkedHashMap<>();
         for (int i = 0; kept != null && i + 1 < kept.size(); i += 2) {
             overrides.put(String.valueOf(kept.get(i)), String.valueOf(kept.get(i + 1)));
@@ -108,7 +100,7 @@ public class SysConfigRepository implements ConfigHash {
             arguments.add(value == null ? "d" : "s");
             arguments.add(value == null ? "" : value);
         });
-        List<?> reply = redis.execute(WRITE_FIELDS, List.of(keys.sysconfig()), arguments.toArray());
+        List<?> reply = redis.script(WRITE_FIELDS, ScriptOutputType.MULTI, List.of(keys.sysconfig()), arguments);
         if (reply != null && reply.size() == 1 && Long.valueOf(-1).equals(reply.get(0))) {
             throw new InvalidValueException(HASH_MISSING);
         }
@@ -152,19 +144,15 @@ public class SysConfigRepository implements ConfigHash {
                 arguments.add(value);
             }
         });
-        return Long.valueOf(1).equals(redis.execute(RESTORE, List.of(keys.sysconfig()), arguments.toArray()));
+        return Long.valueOf(1).equals(redis.script(RESTORE, ScriptOutputType.INTEGER, List.of(keys.sysconfig()), arguments));
     }
 
     /** The hash's {@code config.version} alone, {@code null} when the hash does not exist: cheap to ask often. */
     @Override
     public Long version() {
-        List<Object> replies = redis.executePipelined((RedisCallback<Object>) connection -> {
-            byte[] key = keys.sysconfig().getBytes(StandardCharsets.UTF_8);
-            connection.keyCommands().exists(key);
-            connection.hashCommands().hGet(key, SysConfigFields.VERSION.getBytes(StandardCharsets.UTF_8));
-            return null;
-        });
-        if (!Boolean.TRUE.equals(replies.get(0))) {
+        List<Object> replies = redis.pipelined(commands -> List.of(commands.exists(keys.sysconfig()),
+                commands.hget(keys.sysconfig(), SysConfigFields.VERSION)));
+        if (!Long.valueOf(1).equals(replies.get(0))) {
             return null;
         }
         Object version = replies.get(1);
@@ -187,9 +175,9 @@ public class SysConfigRepository implements ConfigHash {
             throw new InvalidValueException("ratelimit.config.counterKey", LimitSpec.abbreviate(counterKey),
                     keys.counterPrefix());
         }
-        Long deleted = redis.execute(RESET_COUNTER, List.of(counterKey, RedisKeys.penalty(counterKey)),
-                keys.configChangedChannel(),
-                RESET_ANNOUNCEMENT + counterKey);
+        Long deleted = redis.script(RESET_COUNTER, ScriptOutputType.INTEGER,
+                List.of(counterKey, RedisKeys.penalty(counterKey)),
+                List.of(keys.configChangedChannel(), RESET_ANNOUNCEMENT + counterKey));
         return deleted != null && deleted > 0;
     }
 }

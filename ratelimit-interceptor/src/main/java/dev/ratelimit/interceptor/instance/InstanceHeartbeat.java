@@ -3,21 +3,19 @@ package dev.ratelimit.interceptor.instance;
 import dev.ratelimit.interceptor.RedisBackgroundWork;
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.stats.PeriodicRedisWrite;
+import dev.ratelimit.interceptor.store.BackgroundCommands;
+import io.lettuce.core.Range;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Announces this instance in Redis once it is ready, and again every {@code interval}: a hash with
@@ -31,7 +29,7 @@ public class InstanceHeartbeat extends RedisBackgroundWork implements Applicatio
     /** Heartbeats an instance may miss, to a slow Redis or a long pause, before it disappears. */
     private static final int MISSES_TOLERATED = 2;
 
-    private final StringRedisTemplate redis;
+    private final BackgroundCommands redis;
     private final RedisKeys keys;
     private final InstanceState state;
     private final Duration interval;
@@ -41,7 +39,7 @@ public class InstanceHeartbeat extends RedisBackgroundWork implements Applicatio
     private final PeriodicRedisWrite writes = new PeriodicRedisWrite("heartbeat",
             "this instance may disappear from the console until Redis answers", this::write);
 
-    public InstanceHeartbeat(StringRedisTemplate redis, RedisKeys keys, InstanceState state, Duration interval,
+    public InstanceHeartbeat(BackgroundCommands redis, RedisKeys keys, InstanceState state, Duration interval,
                              Clock clock) {
         this.redis = redis;
         this.keys = keys;
@@ -81,20 +79,16 @@ public class InstanceHeartbeat extends RedisBackgroundWork implements Applicatio
                 version(), startedAt, state.circuitState(), state.store(), state.nearCacheSize(), state.leasesHeld(),
                 state.hotCounters(), state.permitsHeld(), state.configVersion(), clock.instant());
         long now = clock.millis();
-        redis.executePipelined((RedisCallback<Object>) connection -> {
-            byte[] key = bytes(keys.instance(me.module(), me.id()));
-            byte[] index = bytes(keys.instances());
-            Map<byte[], byte[]> fields = new LinkedHashMap<>();
-            instance.toHash().forEach((field, value) -> fields.put(bytes(field), bytes(value)));
-            connection.hashCommands().hMSet(key, fields);
-            connection.keyCommands().pExpire(key, ttl().toMillis());
-            connection.zSetCommands().zAdd(index, now, key);
-            // entries of instances silent for much longer than any TTL: died without removing themselves
-            connection.zSetCommands().zRemRangeByScore(index, Double.NEGATIVE_INFINITY,
-                    now - Duration.ofDays(1).toMillis());
-            connection.keyCommands().pExpire(index, Duration.ofDays(1).toMillis());
-            return null;
-        });
+        String key = keys.instance(me.module(), me.id());
+        String index = keys.instances();
+        redis.pipelined(commands -> List.of(
+                commands.hset(key, instance.toHash()),
+                commands.pexpire(key, ttl().toMillis()),
+                commands.zadd(index, now, key),
+                // entries of instances silent for much longer than any TTL: died without removing themselves
+                commands.zremrangebyscore(index, Range.from(Range.Boundary.unbounded(),
+                        Range.Boundary.including(now - Duration.ofDays(1).toMillis()))),
+                commands.pexpire(index, Duration.ofDays(1).toMillis())));
     }
 
     /** Heartbeats begin once the app is ready and listens on its port; they end here. */
@@ -107,8 +101,8 @@ public class InstanceHeartbeat extends RedisBackgroundWork implements Applicatio
         }
         try {
             String key = keys.instance(me.module(), me.id());
-            redis.delete(key);
-            redis.opsForZSet().remove(keys.instances(), key);
+            redis.sync().del(key);
+            redis.sync().zrem(keys.instances(), key);
         } catch (RuntimeException e) {
             log.debug("Rate limit heartbeat: cannot remove this instance, it expires in {}: {}", ttl(), e.toString());
         }
@@ -125,10 +119,6 @@ public class InstanceHeartbeat extends RedisBackgroundWork implements Applicatio
         } catch (UnknownHostException e) {
             return "unknown";
         }
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     /** Who this instance is, fixed once it listens. */

@@ -5,15 +5,16 @@ import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.metrics.OutcomeTable;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
 import dev.ratelimit.interceptor.rule.RuleId;
-import java.nio.charset.StandardCharsets;
+import dev.ratelimit.interceptor.store.BackgroundCommands;
+import io.lettuce.core.RedisFuture;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Adds this instance's outcomes per rule to the traffic statistics that every instance shares in
@@ -27,14 +28,14 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 public class TrafficRecorder extends IntervalRedisWriter implements RateLimitMetrics {
 
-    private final StringRedisTemplate redis;
+    private final BackgroundCommands redis;
     private final RedisKeys keys;
     private final OutcomeTable<LongAdder> counts = new OutcomeTable<>((rule, outcome) -> new LongAdder());
     private final Map<Tally, Long> written = new HashMap<>();
     private long intervalStart;
 
     /** @param interval how often the counts go to Redis; a divisor of 10 s keeps every write in one bucket */
-    public TrafficRecorder(StringRedisTemplate redis, RedisKeys keys, Duration interval, Clock clock) {
+    public TrafficRecorder(BackgroundCommands redis, RedisKeys keys, Duration interval, Clock clock) {
         super("traffic statistics", "keeping the counts for the next write", interval, clock);
         this.redis = redis;
         this.keys = keys;
@@ -70,25 +71,21 @@ public class TrafficRecorder extends IntervalRedisWriter implements RateLimitMet
         if (deltas.isEmpty()) {
             return;
         }
-        redis.executePipelined((RedisCallback<Object>) connection -> {
+        redis.pipelined(commands -> {
+            List<RedisFuture<?>> replies = new ArrayList<>();
             for (TrafficGranularity granularity : TrafficGranularity.values()) {
                 long bucket = granularity.bucketStart(bucketTime);
-                Map<String, byte[]> bucketKeys = new HashMap<>();
+                Map<String, String> bucketKeys = new HashMap<>();
                 deltas.forEach((tally, delta) -> {
-                    byte[] key = bucketKeys.computeIfAbsent(tally.module(),
-                            module -> bytes(keys.trafficBucket(module, granularity.label(), bucket)));
-                    connection.hashCommands().hIncrBy(key, bytes(tally.field()), delta);
+                    String key = bucketKeys.computeIfAbsent(tally.module(),
+                            module -> keys.trafficBucket(module, granularity.label(), bucket));
+                    replies.add(commands.hincrby(key, tally.field(), delta));
                 });
-                bucketKeys.values().forEach(key -> connection.keyCommands().expire(key,
-                        granularity.retention().toSeconds()));
+                bucketKeys.values().forEach(key -> replies.add(commands.expire(key, granularity.retention().toSeconds())));
             }
-            return null;
+            return replies;
         });
         written.putAll(totals);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     /** One rule's count of one outcome. */

@@ -3,15 +3,13 @@ package dev.ratelimit.interceptor.stats;
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.rule.RuleId;
-import java.nio.charset.StandardCharsets;
+import dev.ratelimit.interceptor.store.BackgroundCommands;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** Reads the traffic statistics that every instance writes ({@link TrafficRecorder}). */
 public class TrafficStatistics {
@@ -19,10 +17,10 @@ public class TrafficStatistics {
     /** The most buckets one read covers per module: a day of minutes, a quarter of hours. */
     public static final int MAX_BUCKETS = 2_208;
 
-    private final StringRedisTemplate redis;
+    private final BackgroundCommands redis;
     private final RedisKeys keys;
 
-    public TrafficStatistics(StringRedisTemplate redis, RedisKeys keys) {
+    public TrafficStatistics(BackgroundCommands redis, RedisKeys keys) {
         this.redis = redis;
         this.keys = keys;
     }
@@ -50,12 +48,8 @@ public class TrafficStatistics {
         if (buckets.isEmpty()) {
             return List.of();
         }
-        List<Object> hashes = redis.executePipelined((RedisCallback<Object>) connection -> {
-            buckets.forEach(bucket -> connection.hashCommands().hGetAll(
-                    keys.trafficBucket(bucket.module(), granularity.label(), bucket.start())
-                            .getBytes(StandardCharsets.UTF_8)));
-            return null;
-        });
+        List<Object> hashes = redis.pipelined(commands -> buckets.stream().map(bucket -> commands.hgetall(
+                keys.trafficBucket(bucket.module(), granularity.label(), bucket.start()))).toList());
         List<TrafficCount> counts = new ArrayList<>();
         for (int i = 0; i < buckets.size(); i++) {
             if (hashes.get(i) instanceof Map<?, ?> fields) {

@@ -1,9 +1,15 @@
 package dev.ratelimit.interceptor.store;
 
 import dev.ratelimit.interceptor.RedisBackgroundWork;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,46 +28,35 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.SmartInitializingSingleton;
-import org.springframework.data.redis.RedisConnectionFailureException;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.ReturnType;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.util.ClassUtils;
 
 /**
- * The Redis connection the limiter decides on and does its background work on: a connection of its own
+ * The Redis connections the limiter decides on and does its background work on: connections of its own
  * (see {@code ratelimit.redis.*}), never a bean of the app's, so that the app's own Redis use keeps its own
- * timeouts and its auto-configuration. Declare a bean of this type to choose another connection.
+ * timeouts and its auto-configuration. Declare a bean of this type to choose another Redis.
  *
- * <p>On Lettuce, Spring Boot's default client, scripts are sent on the connection's asynchronous
- * commands, several together without waiting, and their replies awaited by a {@link ReplyWatch}: a
- * request waits while Redis answers and gives up when Redis falls silent, and a reply that comes
- * after a request gave up is still handed to whoever asked for it. The connection is made on a thread of
- * its own, and a request waits for it no longer than for a reply: Lettuce makes it under the factory's lock
- * and waits for Redis' handshake up to its command timeout. Other clients are used through the template,
- * synchronously, with that client's own timeouts.
+ * <p>Scripts are sent on the asynchronous commands of one connection, several together without waiting, and
+ * their replies awaited by a {@link ReplyWatch}: a request waits while Redis answers and gives up when Redis
+ * falls silent, and a reply that comes after a request gave up is still handed to whoever asked for it. The
+ * background work has a second connection, of text keys and values ({@link #backgroundWork()}), made with
+ * the first. Both are made on a thread of their own, and a request waits for them no longer than for a reply:
+ * Lettuce waits for Redis' handshake up to its command timeout.
  *
- * <p>The limiter's own Lettuce client is made on that thread too, while the app goes on building its
- * beans: loading Lettuce and Netty and shaking hands with Redis take a few hundred milliseconds of a
- * start, which the app does not wait for unless they are still under way when its beans are all made.
+ * <p>The limiter's Lettuce client is made on that thread too, while the app goes on building its beans:
+ * loading Lettuce and Netty and shaking hands with Redis take a few hundred milliseconds of a start, which
+ * the app does not wait for unless they are still under way when its beans are all made.
  */
 public final class LimiterRedisConnection implements SmartInitializingSingleton, DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(LimiterRedisConnection.class);
-    private static final boolean LETTUCE = ClassUtils.isPresent("io.lettuce.core.RedisClient",
-            LimiterRedisConnection.class.getClassLoader());
     private static final byte[] PROBE_SCRIPT = "return 1".getBytes(StandardCharsets.UTF_8);
     private static final byte[][] NO_KEYS = new byte[0][];
     /** Longer than any attempt to connect lasts (Lettuce ends one within its connect and command timeouts). */
     private static final Duration BACKGROUND_WAIT = Duration.ofMinutes(1);
 
-    private final StringRedisTemplate template;
     private final ReplyWatch watch;
     private final Runnable close;
-    /** The Lettuce factory, made on the connector's thread; {@code null} for other clients. */
-    private final CompletableFuture<LettuceConnectionFactory> lettuce;
+    /** The client, made on the connector's thread. */
+    private final CompletableFuture<LimiterRedisClient> client;
     private final ExecutorService connector = Executors.newSingleThreadExecutor(runnable -> {
         Thread thread = new Thread(runnable, "ratelimit-redis-connect");
         thread.setDaemon(true);
@@ -69,7 +64,9 @@ public final class LimiterRedisConnection implements SmartInitializingSingleton,
     });
     /** The attempt to connect under way or last made; {@code null} before the first. */
     private final AtomicReference<CompletableFuture<Void>> connecting = new AtomicReference<>();
+    private final BackgroundCommands background = new BackgroundCommands(this::backgroundConnection);
     private volatile RedisScriptingAsyncCommands<byte[], byte[]> commands;
+    private volatile StatefulConnection<String, String> backgroundConnection;
     private volatile ReplyReaders readers = ReplyReaders.UNWATCHED;
     /** Whether the log says that Redis cannot be reached, since the last connection made. */
     private volatile boolean unreachableSaid;
@@ -78,63 +75,46 @@ public final class LimiterRedisConnection implements SmartInitializingSingleton,
     private volatile Duration openingWait = Duration.ZERO;
 
     /**
-     * @param template the connection's template; on Lettuce, its factory's connection
-     * @param silence  how long Redis may answer nothing while a request waits before it is judged silent
-     *                 ({@code ratelimit.redis.timeout})
-     * @param maxWait  the longest a request waits while Redis answers others ({@code ratelimit.redis.max-wait})
-     * @param close    releases what this connection owns; run when the app stops
-     */
-    public LimiterRedisConnection(StringRedisTemplate template, Duration silence, Duration maxWait, Runnable close) {
-        this.watch = new ReplyWatch(silence, maxWait);
-        this.close = close;
-        RedisConnectionFactory factory = template.getRequiredConnectionFactory();
-        this.lettuce = LETTUCE && factory instanceof LettuceConnectionFactory lettuceFactory
-                ? CompletableFuture.completedFuture(lettuceFactory) : null;
-        this.template = lettuce == null ? template : connectedOnly();
-    }
-
-    /**
-     * A connection on a Lettuce client that {@code client} makes, started, on the connection's own thread.
+     * Connections of a client that {@code client} makes, on the connection's own thread.
      *
-     * @param close releases what {@code client} made, if it made anything; run when the app stops
+     * @param client  makes the Lettuce client; connects nothing
+     * @param silence how long Redis may answer nothing while a request waits before it is judged silent
+     *                ({@code ratelimit.redis.timeout})
+     * @param maxWait the longest a request waits while Redis answers others ({@code ratelimit.redis.max-wait})
+     * @param close   releases what {@code client} made, if it made anything; run when the app stops
      */
-    public LimiterRedisConnection(Supplier<LettuceConnectionFactory> client, Duration silence, Duration maxWait,
+    public LimiterRedisConnection(Supplier<LimiterRedisClient> client, Duration silence, Duration maxWait,
                                   Runnable close) {
         this.watch = new ReplyWatch(silence, maxWait);
         this.close = close;
-        this.lettuce = CompletableFuture.supplyAsync(client, connector);
-        this.template = connectedOnly();
-    }
-
-    private StringRedisTemplate connectedOnly() {
-        StringRedisTemplate connectedOnly = new StringRedisTemplate();
-        connectedOnly.setConnectionFactory(new ConnectedOnlyFactory(this::lettuceFactory, this::awaitConnected));
-        connectedOnly.afterPropertiesSet();
-        return connectedOnly;
+        this.client = CompletableFuture.supplyAsync(client, connector);
     }
 
     /**
-     * The template of the limiter's background work with Redis (the config hash, its version checks, the
-     * API index, statistics, heartbeats, the config-change subscription): on this connection, which
-     * reconnects within a probe interval of Redis coming back and refuses commands at once while Redis is
-     * away, so that no background work, and none of its last writes when the app stops, waits long. On
-     * Lettuce it hands out connections only once the limiter's own is made ({@link ConnectedOnlyFactory}).
+     * The commands of the limiter's background work with Redis (the config hash, its version checks, the API
+     * index, statistics, heartbeats): on a connection that reconnects within a probe interval of Redis coming
+     * back and refuses commands at once while Redis is away, so that no background work, and none of its last
+     * writes when the app stops, waits long. Its commands throw until the limiter's connections are made.
      */
-    public StringRedisTemplate backgroundWork() {
-        return template;
+    public BackgroundCommands backgroundWork() {
+        return background;
     }
 
     /**
-     * The connection's factory itself, for work that needs its client (tracking the config hash): on
-     * Lettuce, waits until the client is made.
+     * The Lettuce client, for work that needs it whole (tracking the config hash): waits until it is made, then
+     * throws if it could not be.
      */
-    public RedisConnectionFactory clientFactory() {
-        return lettuce != null ? lettuceFactory() : template.getRequiredConnectionFactory();
+    public AbstractRedisClient client() {
+        return awaited(client, BACKGROUND_WAIT).lettuce();
     }
 
-    /** Whether replies are awaited by the limiter (Lettuce) rather than by the client's own timeout. */
-    boolean watchesReplies() {
-        return lettuce != null;
+    /**
+     * A new publish/subscribe connection of the limiter's client, once its connections are made (throws until
+     * then): for the config-change subscription.
+     */
+    public StatefulRedisPubSubConnection<String, String> connectPubSub() {
+        awaitConnected();
+        return awaited(client, BACKGROUND_WAIT).connectPubSub();
     }
 
     /**
@@ -156,13 +136,6 @@ public final class LimiterRedisConnection implements SmartInitializingSingleton,
      */
     void beginOpening(List<byte[]> scripts, Duration connectTimeout) {
         openingWait = connectTimeout;
-        if (lettuce == null) {
-            opening = CompletableFuture.runAsync(() -> template.execute((RedisCallback<Object>) connection -> {
-                scripts.forEach(script -> connection.scriptingCommands().scriptLoad(script));
-                return null;
-            }), Runnable::run);
-            return;
-        }
         opening = connect().thenCompose(connected -> CompletableFuture.allOf(scripts.stream()
                 .map(script -> commands.scriptLoad(script).toCompletableFuture())
                 .toArray(CompletableFuture[]::new)));
@@ -200,9 +173,6 @@ public final class LimiterRedisConnection implements SmartInitializingSingleton,
      * {@code EVAL} of those bodies. Each reply is a future, failed when Redis answered with an error.
      */
     List<CompletableFuture<Object>> send(List<ScriptCall> calls, List<byte[]> bodies) {
-        if (lettuce == null) {
-            return sendThroughTemplate(calls, bodies);
-        }
         RedisScriptingAsyncCommands<byte[], byte[]> async = commands();
         List<CompletableFuture<Object>> replies = new ArrayList<>(calls.size());
         for (int i = 0; i < calls.size(); i++) {
@@ -229,11 +199,6 @@ public final class LimiterRedisConnection implements SmartInitializingSingleton,
      */
     public boolean probe() {
         try {
-            if (lettuce == null) {
-                template.execute((RedisCallback<Object>) connection ->
-                        connection.scriptingCommands().eval(PROBE_SCRIPT, ReturnType.INTEGER, 0));
-                return true;
-            }
             CompletableFuture<Object> reply = watch.watch(
                     commands().eval(PROBE_SCRIPT, ScriptOutputType.INTEGER, NO_KEYS).toCompletableFuture());
             return watch.await(List.of(reply), readers) == ReplyWatch.Outcome.ANSWERED && !reply.isCompletedExceptionally();
@@ -253,19 +218,16 @@ public final class LimiterRedisConnection implements SmartInitializingSingleton,
     }
 
     /**
-     * Closes the connection, waiting for it {@link RedisBackgroundWork#STOP_WAIT} at most. An attempt to
-     * connect under way is interrupted first, so that it gives back the factory's lock, which closing needs,
-     * and whoever waits for it is told at once.
+     * Closes the connections, waiting for it {@link RedisBackgroundWork#STOP_WAIT} at most. An attempt to
+     * connect under way is interrupted first, and whoever waits for it is told at once.
      */
     @Override
     public void destroy() {
         connector.shutdownNow();
-        if (lettuce != null) {
-            lettuce.completeExceptionally(new RedisConnectionFailureException("The app is stopping"));
-        }
+        client.completeExceptionally(new RedisConnectionException("The app is stopping"));
         CompletableFuture<Void> attempt = connecting.get();
         if (attempt != null) {
-            attempt.completeExceptionally(new RedisConnectionFailureException("The app is stopping"));
+            attempt.completeExceptionally(new RedisConnectionException("The app is stopping"));
         }
         RedisBackgroundWork.runBounded("the limiter's Redis connection", () -> {
             readers.close();
@@ -294,9 +256,10 @@ public final class LimiterRedisConnection implements SmartInitializingSingleton,
         return commands;
     }
 
-    /** The Lettuce factory, once made: waits as background work may, then throws if it could not be made. */
-    private LettuceConnectionFactory lettuceFactory() {
-        return awaited(lettuce, BACKGROUND_WAIT);
+    /** The background work's connection, once made: waits as background work may, then throws if it failed. */
+    private StatefulConnection<String, String> backgroundConnection() {
+        awaitConnected();
+        return backgroundConnection;
     }
 
     private static <T> T awaited(CompletableFuture<T> attempt, Duration atMost) {
@@ -310,7 +273,7 @@ public final class LimiterRedisConnection implements SmartInitializingSingleton,
                     + atMost, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new RedisConnectionFailureException("Interrupted while connecting to Redis", e);
+            throw new RedisConnectionException("Interrupted while connecting to Redis", e);
         }
     }
 
@@ -339,7 +302,7 @@ public final class LimiterRedisConnection implements SmartInitializingSingleton,
                 }
             });
         } catch (RejectedExecutionException e) {
-            attempt.completeExceptionally(new RedisConnectionFailureException("The app is stopping", e));
+            attempt.completeExceptionally(new RedisConnectionException("The app is stopping", e));
         }
         return attempt;
     }
@@ -359,43 +322,25 @@ public final class LimiterRedisConnection implements SmartInitializingSingleton,
                 + "connects", failure.getMessage());
     }
 
-    @SuppressWarnings("unchecked")
     private void connectNow() {
-        LettuceConnectionFactory factory;
+        LimiterRedisClient made;
         try {
-            // Made before, on this thread: the factory's task was queued before any attempt to connect.
-            factory = lettuce.join();
+            // Made before, on this thread: the client's task was queued before any attempt to connect.
+            made = client.join();
         } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException failure ? failure : e;
         }
-        // The factory's shared connection: Lettuce reconnects it by itself, so it is fetched once.
-        RedisScriptingAsyncCommands<byte[], byte[]> async =
-                (RedisScriptingAsyncCommands<byte[], byte[]>) factory.getConnection().getNativeConnection();
-        readers = EventLoopReaders.of(factory.getRequiredNativeClient());
-        commands = async;
-    }
-
-    private List<CompletableFuture<Object>> sendThroughTemplate(List<ScriptCall> calls, List<byte[]> bodies) {
-        List<CompletableFuture<Object>> replies = new ArrayList<>(calls.size());
+        // Lettuce reconnects both by itself, so they are made once.
+        StatefulConnection<byte[], byte[]> decisions = made.connect(ByteArrayCodec.INSTANCE);
+        StatefulConnection<String, String> work;
         try {
-            List<Object> results = template.executePipelined((RedisCallback<Object>) connection -> {
-                for (int i = 0; i < calls.size(); i++) {
-                    ScriptCall call = calls.get(i);
-                    if (bodies == null) {
-                        connection.scriptingCommands().evalSha(call.sha1(), ReturnType.MULTI, call.keys().length,
-                                call.keysAndArgs());
-                    } else {
-                        connection.scriptingCommands().eval(bodies.get(i), ReturnType.MULTI, call.keys().length,
-                                call.keysAndArgs());
-                    }
-                }
-                return null;
-            });
-            results.forEach(result -> replies.add(result instanceof Throwable error
-                    ? CompletableFuture.failedFuture(error) : CompletableFuture.completedFuture(result)));
+            work = made.connect(StringCodec.UTF8);
         } catch (RuntimeException e) {
-            calls.forEach(call -> replies.add(CompletableFuture.failedFuture(e)));
+            decisions.closeAsync();
+            throw e;
         }
-        return replies;
+        readers = EventLoopReaders.of(made.lettuce());
+        backgroundConnection = work;
+        commands = LimiterRedisClient.async(decisions);
     }
 }

@@ -9,17 +9,23 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * A Lua script read once from {@code .lua} resources next to this class (joined in order, so scripts
- * can share a head and a tail), with the SHA-1 that {@code EVALSHA} names it by.
+ * A Lua script read once from {@code .lua} resources (joined in order, so scripts can share a head and a
+ * tail), with the SHA-1 that {@code EVALSHA} names it by.
  */
-record LuaScript(byte[] body, String sha1) {
+public record LuaScript(byte[] body, String sha1) {
 
+    /** The store's scripts: resources next to this class. */
     static LuaScript load(String... resourceNames) {
+        return load(LuaScript.class, resourceNames);
+    }
+
+    /** A script of resources next to {@code owner}, the class that runs it. */
+    public static LuaScript load(Class<?> owner, String... resourceNames) {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         for (String resourceName : resourceNames) {
-            try (InputStream in = LuaScript.class.getResourceAsStream(resourceName)) {
+            try (InputStream in = owner.getResourceAsStream(resourceName)) {
                 if (in == null) {
-                    throw new IllegalStateException("Missing Lua script resource " + resourceName);
+                    throw new IllegalStateException("Missing Lua script resource " + resourceName + " of " + owner.getName());
                 }
                 in.transferTo(body);
             } catch (IOException e) {

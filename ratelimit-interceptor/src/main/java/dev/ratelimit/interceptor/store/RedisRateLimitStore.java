@@ -118,11 +118,6 @@ public class RedisRateLimitStore implements RateLimitStore {
 
     @Override
     public StoreDescription describe() {
-        if (!connection.watchesReplies()) {
-            return new StoreDescription("redis", Map.of("timeouts", "the Redis client's own",
-                    "refundsAnswered", refundsAnswered.sum(), "renewalsAnswered", renewalsAnswered.sum(),
-                    "settlementsAnswered", settlementsAnswered.sum()));
-        }
         return new StoreDescription("redis", Map.of("silence", connection.silence().toString(),
                 "maxWait", connection.maxWait().toString(), "refundsAnswered", refundsAnswered.sum(),
                 "renewalsAnswered", renewalsAnswered.sum(), "settlementsAnswered", settlementsAnswered.sum()));

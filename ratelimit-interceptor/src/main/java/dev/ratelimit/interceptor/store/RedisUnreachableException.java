@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.store;
 
-import org.springframework.data.redis.RedisConnectionFailureException;
+import io.lettuce.core.RedisConnectionException;
 
 /**
  * The limiter's connection to Redis is not made. The connection says so in the log once, when the attempts
@@ -8,7 +8,7 @@ import org.springframework.data.redis.RedisConnectionFailureException;
  * reads, the start-up tasks, the statistics) logs it only at debug level, so that an app started while Redis
  * is away logs one warning, not one per part of the limiter.
  */
-public final class RedisUnreachableException extends RedisConnectionFailureException {
+public final class RedisUnreachableException extends RedisConnectionException {
 
     RedisUnreachableException(String message, Throwable cause) {
         super(message, cause);

@@ -20,6 +20,7 @@ import dev.ratelimit.interceptor.store.resilience.FailoverRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.Stores;
 import dev.ratelimit.interceptor.web.RateLimitInterceptor;
+import io.lettuce.core.RedisClient;
 import io.lettuce.core.resource.ClientResources;
 import java.time.Clock;
 import java.util.List;
@@ -141,15 +142,14 @@ class RateLimitAutoConfigurationTest {
     void withSpringBootsRedisTheLimiterConnectsAsTheAppDoesOnAConnectionOfItsOwn() {
         withRedis.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class)).run(context -> {
             assertThat(context).hasSingleBean(RedisConnectionFactory.class).hasSingleBean(LimiterRedisConnection.class);
-            assertThat(context.getBean(LimiterRedisConnection.class).clientFactory())
-                    .isNotSameAs(context.getBean(RedisConnectionFactory.class));
+            LettuceConnectionFactory app = (LettuceConnectionFactory) context.getBean(RedisConnectionFactory.class);
+            assertThat(context.getBean(LimiterRedisConnection.class).client()).isNotSameAs(app.getRequiredNativeClient());
             assertThat(context.getBean(LimiterRedisServer.class).origin()).isEqualTo("the app's Redis connection details");
             assertThat(Stores.decided(context.getBean(RateLimitStore.class).acquire(List.of(request("boot"))))).hasSize(1);
-            ClientResources limiters = ((LettuceConnectionFactory) context.getBean(LimiterRedisConnection.class)
-                    .clientFactory()).getClientResources();
+            ClientResources limiters = context.getBean(LimiterRedisConnection.class).client().getResources();
             assertThat(limiters.commandLatencyRecorder().isEnabled())
                     .as("the limiter's client keeps no latency statistics (histograms, pause-detector threads)").isFalse();
-            assertThat(((LettuceConnectionFactory) context.getBean(RedisConnectionFactory.class)).getClientResources())
+            assertThat(app.getClientResources())
                     .as("the app's client is left as Spring Boot made it").isNotSameAs(limiters);
             assertThat(redis.commands().exists("test:boot")).isEqualTo(1);
         });
@@ -188,8 +188,7 @@ class RateLimitAutoConfigurationTest {
     void anAppOnJedisKeepsItsClientAndTheLimiterDecidesOnItsOwn() {
         withRedis.withUserConfiguration(JedisClient.class).run(context -> {
             RateLimitStore store = context.getBean(RateLimitStore.class);
-            assertThat(context.getBean(LimiterRedisConnection.class).clientFactory())
-                    .isInstanceOf(LettuceConnectionFactory.class);
+            assertThat(context.getBean(LimiterRedisConnection.class).client()).isInstanceOf(RedisClient.class);
             assertThat(store.describe().details()).containsEntry("silence", "PT0.25S");
             assertThat(Stores.decided(store.acquire(List.of(request("jedis"))))).hasSize(1);
             assertThat(redis.commands().exists("test:jedis")).isEqualTo(1);

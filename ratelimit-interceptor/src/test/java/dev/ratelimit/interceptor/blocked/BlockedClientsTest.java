@@ -134,7 +134,8 @@ class BlockedClientsTest {
 
     private BlockedClients blockedClients() {
         RedisKeys keys = new RedisKeys("ratelimit");
-        return new BlockedClients(env.redis().template(), keys, new SysConfigRepository(env.redis().template(), keys),
+        return new BlockedClients(env.redis().connection().backgroundWork(), keys,
+                new SysConfigRepository(env.redis().connection().backgroundWork(), keys),
                 Clock.systemUTC());
     }
 }

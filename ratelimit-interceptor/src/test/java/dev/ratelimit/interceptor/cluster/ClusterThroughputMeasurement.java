@@ -4,19 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.store.CounterRequest;
+import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.store.RedisRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.Concurrently;
 import dev.ratelimit.interceptor.testsupport.RedisClusterProcess;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.Stores;
+import io.lettuce.core.RedisURI;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.springframework.data.redis.connection.RedisClusterConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Decisions per second of the Redis store on one redis-server and on a cluster of three masters (and
@@ -35,18 +34,16 @@ class ClusterThroughputMeasurement {
     void decisionsPerSecondOnOneNodeAndOnACluster() throws Exception {
         double single;
         try (RedisServerProcess redis = RedisServerProcess.start()) {
-            single = decisionsPerSecond(redis.template());
+            single = decisionsPerSecond(redis.connection());
         }
         double clustered;
         try (RedisClusterProcess cluster = RedisClusterProcess.start()) {
-            LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                    new RedisClusterConfiguration(Arrays.asList(cluster.nodeList().split(","))));
-            factory.afterPropertiesSet();
-            factory.start();
+            LimiterRedisConnection connection = Stores.clusterConnection(Arrays.stream(cluster.nodeList().split(","))
+                    .map(node -> RedisURI.create("redis://" + node)).toList());
             try {
-                clustered = decisionsPerSecond(new StringRedisTemplate(factory));
+                clustered = decisionsPerSecond(connection);
             } finally {
-                factory.destroy();
+                connection.destroy();
             }
         }
         System.out.printf("Fixed window decisions, %d clients, %d decisions over %d keys: one node %.0f/s, "
@@ -54,8 +51,8 @@ class ClusterThroughputMeasurement {
                 clustered / single);
     }
 
-    private static double decisionsPerSecond(StringRedisTemplate template) throws Exception {
-        RedisRateLimitStore store = new RedisRateLimitStore(Stores.connection(template));
+    private static double decisionsPerSecond(LimiterRedisConnection connection) throws Exception {
+        RedisRateLimitStore store = new RedisRateLimitStore(connection);
         AtomicLong admitted = new AtomicLong();
         Concurrently.forEachIndex(CLIENTS, KEYS, i -> acquire(store, i, admitted)); // warm-up: scripts, connections, JIT
         admitted.set(0);

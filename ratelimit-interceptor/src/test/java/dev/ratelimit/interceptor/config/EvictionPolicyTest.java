@@ -19,7 +19,7 @@ class EvictionPolicyTest {
     @Test
     void aVolatilePolicyEvictsCountersOnlyAndIsNotWarnedAbout(CapturedOutput output) {
         try (RedisServerProcess redis = RedisServerProcess.start(List.of("--maxmemory-policy", "volatile-lru"))) {
-            EvictionPolicy policy = new EvictionPolicy(redis.template(), HASH, Clock.systemUTC());
+            EvictionPolicy policy = new EvictionPolicy(redis.connection().backgroundWork(), HASH, Clock.systemUTC());
             policy.check();
 
             assertThat(policy.current().policy()).isEqualTo("volatile-lru");
@@ -31,7 +31,7 @@ class EvictionPolicyTest {
     @Test
     void anAllkeysPolicyIsWarnedAboutOnceNamingItAndWhatItMayEvict(CapturedOutput output) {
         try (RedisServerProcess redis = RedisServerProcess.start(List.of("--maxmemory-policy", "allkeys-lfu"))) {
-            EvictionPolicy policy = new EvictionPolicy(redis.template(), HASH, Clock.systemUTC());
+            EvictionPolicy policy = new EvictionPolicy(redis.connection().backgroundWork(), HASH, Clock.systemUTC());
             policy.check();
 
             assertThat(policy.current().evictsConfig()).isTrue();
@@ -44,7 +44,7 @@ class EvictionPolicyTest {
     @Test
     void aRedisThatRefusesConfigGetIsReportedAsNotRead(CapturedOutput output) {
         try (RedisServerProcess redis = RedisServerProcess.start(List.of("--rename-command", "CONFIG", ""))) {
-            EvictionPolicy policy = new EvictionPolicy(redis.template(), HASH, Clock.systemUTC());
+            EvictionPolicy policy = new EvictionPolicy(redis.connection().backgroundWork(), HASH, Clock.systemUTC());
             policy.check();
 
             EvictionPolicy.Reading reading = policy.current();

@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.rule.RuleId;
+import dev.ratelimit.interceptor.store.LimiterRedisClient;
+import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import dev.ratelimit.interceptor.testsupport.Stores;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,10 +24,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * The snapshot an instance holds, against a real Redis: what it does with a hash that changed, that
@@ -35,7 +36,7 @@ class RuleSnapshotHolderTest {
     private static final RuleId RULE = RuleId.of("m", "C.x");
 
     private static RedisServerProcess redis;
-    private static LettuceConnectionFactory connections;
+    private static LimiterRedisConnection connection;
     private static SysConfigRepository repository;
     private static SysConfigEditor editor;
     private final List<RuleSnapshotHolder> holders = new ArrayList<>();
@@ -44,18 +45,19 @@ class RuleSnapshotHolderTest {
     @BeforeAll
     static void start() {
         redis = RedisServerProcess.start();
-        connections = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", redis.port()),
-                LettuceClientConfiguration.builder().clientOptions(ClientOptions.builder()
-                        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build()).build());
-        connections.afterPropertiesSet();
-        connections.start();
-        repository = new SysConfigRepository(new StringRedisTemplate(connections), new RedisKeys("ratelimit"));
+        RedisURI server = RedisURI.create("127.0.0.1", redis.port());
+        RedisClient client = RedisClient.create(server);
+        client.setOptions(ClientOptions.builder().disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .build());
+        connection = new LimiterRedisConnection(() -> LimiterRedisClient.of(client, server),
+                Stores.DEFAULTS.redis().timeout(), Stores.DEFAULTS.redis().maxWait(), client::shutdown);
+        repository = new SysConfigRepository(connection.backgroundWork(), new RedisKeys("ratelimit"));
         editor = new SysConfigEditor(repository, Clock.systemUTC());
     }
 
     @AfterAll
     static void stop() {
-        connections.destroy();
+        connection.destroy();
         redis.close();
     }
 

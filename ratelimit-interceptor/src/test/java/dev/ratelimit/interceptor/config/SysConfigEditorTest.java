@@ -32,9 +32,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** The operators' write API against a real Redis: validation first, canonical values, old values, announcements. */
 class SysConfigEditorTest {
@@ -43,7 +40,6 @@ class SysConfigEditorTest {
     private static final String CHANNEL = "ratelimit:config-changed";
 
     private static RedisServerProcess redis;
-    private static LettuceConnectionFactory connections;
     private static RedisClient subscriberClient;
     private static StatefulRedisPubSubConnection<String, String> subscriber;
     private static final BlockingQueue<String> announcements = new LinkedBlockingQueue<>();
@@ -52,10 +48,7 @@ class SysConfigEditorTest {
     @BeforeAll
     static void start() {
         redis = RedisServerProcess.start();
-        connections = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", redis.port()));
-        connections.afterPropertiesSet();
-        connections.start();
-        editor = new SysConfigEditor(new SysConfigRepository(new StringRedisTemplate(connections),
+        editor = new SysConfigEditor(new SysConfigRepository(redis.connection().backgroundWork(),
                 new RedisKeys("ratelimit")), Clock.systemUTC());
         subscriberClient = RedisClient.create("redis://127.0.0.1:" + redis.port());
         subscriber = subscriberClient.connectPubSub();
@@ -72,7 +65,6 @@ class SysConfigEditorTest {
     static void stop() {
         subscriber.close();
         subscriberClient.shutdown();
-        connections.destroy();
         redis.close();
     }
 

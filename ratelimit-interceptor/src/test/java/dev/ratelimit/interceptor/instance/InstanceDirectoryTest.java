@@ -66,6 +66,6 @@ class InstanceDirectoryTest {
     }
 
     private InstanceDirectory directory() {
-        return new InstanceDirectory(env.redis().template(), new RedisKeys("ratelimit"));
+        return new InstanceDirectory(env.redis().connection().backgroundWork(), new RedisKeys("ratelimit"));
     }
 }

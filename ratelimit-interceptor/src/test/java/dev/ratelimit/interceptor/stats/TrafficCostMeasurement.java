@@ -37,7 +37,7 @@ class TrafficCostMeasurement {
         try (RedisServerProcess redis = RedisServerProcess.start()) {
             long dayStart = Instant.parse("2026-12-01T00:00:00Z").toEpochMilli();
             ManualClock clock = new ManualClock(dayStart);
-            TrafficRecorder recorder = new TrafficRecorder(redis.template(), new RedisKeys("ratelimit"), FLUSH_INTERVAL,
+            TrafficRecorder recorder = new TrafficRecorder(redis.connection().backgroundWork(), new RedisKeys("ratelimit"), FLUSH_INTERVAL,
                     clock);
             List<LimitDefinition> rules = IntStream.range(0, RULES).mapToObj(i -> new LimitDefinition(RuleId.of("orders",
                     "OrderController.rule" + i), 10, 60, Dimension.USER, Algorithm.FIXED_WINDOW, null,
@@ -64,7 +64,7 @@ class TrafficCostMeasurement {
             for (TrafficGranularity granularity : TrafficGranularity.values()) {
                 long bytes = 0;
                 long keys = 0;
-                for (String key : redis.template().keys("ratelimit:stats:*:" + granularity.label() + ":*")) {
+                for (String key : redis.commands().keys("ratelimit:stats:*:" + granularity.label() + ":*")) {
                     bytes += redis.commands().memoryUsage(key);
                     keys++;
                 }
@@ -72,7 +72,7 @@ class TrafficCostMeasurement {
                         granularity.label(), keys, (double) bytes / RULES,
                         (double) bytes / RULES * granularity.retention().toSeconds() / 86_400, granularity.retention());
             }
-            long allowed = new TrafficStatistics(redis.template(), new RedisKeys("ratelimit"))
+            long allowed = new TrafficStatistics(redis.connection().backgroundWork(), new RedisKeys("ratelimit"))
                     .read(List.of("orders"), TrafficGranularity.HOUR, Instant.ofEpochMilli(dayStart),
                             Instant.ofEpochMilli(dayStart).plus(Duration.ofDays(1)))
                     .stream().filter(count -> count.outcome() == Outcome.ALLOWED).mapToLong(TrafficCount::count).sum();

@@ -85,19 +85,19 @@ class TrafficStatisticsTest {
         instance.status(AlgorithmController.path(Algorithm.FIXED_WINDOW) + "?usercode=ttl");
         env.stop(app);
 
-        Set<String> buckets = env.redis().template().keys("ratelimit:stats:*");
+        Set<String> buckets = Set.copyOf(env.redis().commands().keys("ratelimit:stats:*"));
         assertThat(buckets).hasSize(TrafficGranularity.values().length)
                 .allSatisfy(key -> assertThat(key).startsWith("ratelimit:stats:{fixture}:"));
         for (TrafficGranularity granularity : TrafficGranularity.values()) {
             String key = buckets.stream().filter(bucket -> bucket.contains(":" + granularity.label() + ":"))
                     .findFirst().orElseThrow();
-            assertThat(env.redis().template().getExpire(key))
+            assertThat(env.redis().commands().ttl(key))
                     .isPositive().isLessThanOrEqualTo(granularity.retention().toSeconds());
         }
     }
 
     private Map<Outcome, Long> totals(TrafficGranularity granularity, Instant from, String rule) {
-        TrafficStatistics statistics = new TrafficStatistics(env.redis().template(), new RedisKeys("ratelimit"));
+        TrafficStatistics statistics = new TrafficStatistics(env.redis().connection().backgroundWork(), new RedisKeys("ratelimit"));
         Map<Outcome, Long> totals = new EnumMap<>(Outcome.class);
         statistics.read(List.of("fixture"), granularity, from.minus(granularity.size()),
                         Instant.now().plus(Duration.ofSeconds(1)))

@@ -30,9 +30,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * The one contract of both counter stores, for every algorithm: the Redis scripts and the in-process
@@ -51,26 +48,19 @@ class RateLimitStoreContractTest {
     private static final Penalty BLOCK = new Penalty(60_000, 240_000);
 
     private static RedisServerProcess redis;
-    private static StringRedisTemplate template;
-    private static JedisConnectionFactory jedis;
 
     private ManualClock clock;
 
-    /** The in-process store, and the Redis store on Lettuce (Spring Boot's default client) and on Jedis. */
-    enum StoreKind { MEMORY, REDIS, REDIS_JEDIS }
+    /** The in-process store and the Redis store. */
+    enum StoreKind { MEMORY, REDIS }
 
     @BeforeAll
     static void startRedis() {
         redis = RedisServerProcess.start();
-        template = redis.template();
-        jedis = new JedisConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", redis.port()));
-        jedis.afterPropertiesSet();
-        jedis.start();
     }
 
     @AfterAll
     static void stopRedis() {
-        jedis.destroy();
         redis.close();
     }
 
@@ -540,7 +530,6 @@ class RateLimitStoreContractTest {
     void bothStoresDecideAlikeOnARecordedSequenceOfTimes(Algorithm algorithm) {
         RateLimitStore memory = store(StoreKind.MEMORY);
         RateLimitStore redisStore = store(StoreKind.REDIS);
-        RateLimitStore jedisStore = store(StoreKind.REDIS_JEDIS);
         List<CounterRequest> counters = List.of(
                 new CounterRequest("a", algorithm, 7, 60_000),
                 new CounterRequest("b", algorithm, 3, 1_000),
@@ -548,10 +537,6 @@ class RateLimitStoreContractTest {
                 new CounterRequest("d", algorithm, 5, 2_000),
                 new CounterRequest("a", algorithm, 7, 60_000, 3, false, Penalty.NONE),
                 new CounterRequest("c", algorithm, 100, 10_000, 37, false, Penalty.NONE));
-        List<CounterRequest> jedisCounters = counters.stream()
-                .map(c -> new CounterRequest("jedis:" + c.key(), c.algorithm(), c.count(), c.windowMillis(), c.cost(),
-                        c.refundable(), c.penalty()))
-                .toList();
         Random random = new Random(2024);
         int allowed = 0;
         int denied = 0;
@@ -569,8 +554,6 @@ class RateLimitStoreContractTest {
 
             List<Decision> inProcess = Stores.decided(memory.acquire(requests));
             assertThat(Stores.decided(redisStore.acquire(requests))).as("event %d at %d", i, clock.millis()).isEqualTo(inProcess);
-            assertThat(Stores.decided(jedisStore.acquire(picked.stream().map(jedisCounters::get).toList())))
-                    .as("Jedis: event %d at %d", i, clock.millis()).isEqualTo(inProcess);
             for (Decision decision : inProcess) {
                 if (decision.allowed()) {
                     allowed++;
@@ -586,7 +569,7 @@ class RateLimitStoreContractTest {
     @ParameterizedTest
     @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
     void everyRedisKeyHasATtlAndIsGoneAfterItsWindow(Algorithm algorithm) {
-        RedisRateLimitStore live = new RedisRateLimitStore(Stores.connection(template));
+        RedisRateLimitStore live = new RedisRateLimitStore(redis.connection());
         for (int i = 0; i < 3; i++) {
             acquire(live, "ttl", algorithm, 2, 1_000);
         }
@@ -600,7 +583,7 @@ class RateLimitStoreContractTest {
     @ParameterizedTest
     @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE, names = "CONCURRENCY")
     void aRedisKeyThatLostItsTtlGetsItBackOnTheNextDenial(Algorithm algorithm) {
-        RedisRateLimitStore live = new RedisRateLimitStore(Stores.connection(template));
+        RedisRateLimitStore live = new RedisRateLimitStore(redis.connection());
         acquire(live, "orphan", algorithm, 1, 60_000);
         redis.commands().persist("orphan");
         assertThat(redis.commands().pttl("orphan")).isEqualTo(-1L);
@@ -740,7 +723,7 @@ class RateLimitStoreContractTest {
 
     @Test
     void aRedisLeaseSetLivesAsLongAsItsLatestLeaseAndHealsALostTtl() {
-        RedisRateLimitStore live = new RedisRateLimitStore(Stores.connection(template));
+        RedisRateLimitStore live = new RedisRateLimitStore(redis.connection());
         assertThat(Stores.decide(live, CounterRequest.lease("held", 1, 1_000, Penalty.NONE, "a")).allowed()).isTrue();
         assertThat(redis.commands().zrange("held", 0, -1)).containsExactly("a");
         assertThat(redis.commands().pttl("held")).isBetween(1L, 1_000L);
@@ -858,7 +841,7 @@ class RateLimitStoreContractTest {
     @ParameterizedTest
     @EnumSource(value = Algorithm.class, names = {"FIXED_WINDOW", "TOKEN_BUCKET"})
     void aDebtKeepsItsRedisKeyUntilItIsPaidOff(Algorithm algorithm) {
-        RedisRateLimitStore live = new RedisRateLimitStore(Stores.connection(template));
+        RedisRateLimitStore live = new RedisRateLimitStore(redis.connection());
         live.open(Duration.ofSeconds(10));
         CounterRequest estimate = CounterRequest.settled("owed", algorithm, 1, 1_000, 1, Penalty.NONE);
         live.settle(List.of(new Settlement(estimate, Stores.decide(live, estimate).decidedAt(), 3)));
@@ -872,8 +855,7 @@ class RateLimitStoreContractTest {
     private RateLimitStore store(StoreKind kind) {
         RedisRateLimitStore redisStore = switch (kind) {
             case MEMORY -> null;
-            case REDIS -> new RedisRateLimitStore(Stores.connection(template), clock);
-            case REDIS_JEDIS -> new RedisRateLimitStore(Stores.connection(new StringRedisTemplate(jedis)), clock);
+            case REDIS -> new RedisRateLimitStore(redis.connection(), clock);
         };
         if (redisStore == null) {
             return new MemoryRateLimitStore(clock, 100_000);
@@ -908,12 +890,10 @@ class RateLimitStoreContractTest {
         return decisions.get(0);
     }
 
-    /** Does something with the request on every store of {@link #everyStoreKind}, as that store names it. */
+    /** Does something with the request on every store of {@link #everyStoreKind}. */
     private static void onEachStore(List<RateLimitStore> stores, CounterRequest request,
                                     BiConsumer<RateLimitStore, CounterRequest> action) {
-        for (int k = 0; k < stores.size(); k++) {
-            action.accept(stores.get(k), onStore(StoreKind.values()[k], request));
-        }
+        stores.forEach(store -> action.accept(store, request));
     }
 
     /** Admissions and denials of a trace, of which there must be enough of both for it to prove anything. */
@@ -956,13 +936,6 @@ class RateLimitStoreContractTest {
 
     private void renew(RateLimitStore store, String key, long limit, String... ids) {
         store.renew(Stream.of(ids).map(id -> leaseOf(key, limit, id)).toList());
-    }
-
-    /** The request on a store of a trace: the Jedis store's keys are its own, on the same Redis. */
-    private static CounterRequest onStore(StoreKind kind, CounterRequest request) {
-        return kind != StoreKind.REDIS_JEDIS ? request : new CounterRequest("jedis:" + request.key(), request.algorithm(),
-                request.count(), request.windowMillis(), request.cost(), request.refundable(), request.penalty(),
-                request.calendar(), request.lease(), request.settled());
     }
 
     /** A request of {@code estimate} units against 10 per second, settled after its response. */

@@ -28,7 +28,7 @@ class RedisMemoryPerKeyTest {
     @BeforeAll
     static void start() {
         redis = RedisServerProcess.start();
-        store = new RedisRateLimitStore(Stores.connection(redis.template()));
+        store = new RedisRateLimitStore(redis.connection());
     }
 
     @AfterAll

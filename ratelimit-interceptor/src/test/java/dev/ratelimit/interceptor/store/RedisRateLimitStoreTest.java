@@ -20,7 +20,6 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * The Redis store on its connection, with the shipped timeouts: the limits of one request sent together
@@ -30,7 +29,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 class RedisRateLimitStoreTest {
 
     private final RedisServerProcess redis = RedisServerProcess.start();
-    private final LimiterRedisConnection connection = Stores.connection(redis.template());
+    private final LimiterRedisConnection connection = redis.connection();
     private final RedisRateLimitStore store = new RedisRateLimitStore(connection);
 
     @BeforeEach
@@ -112,8 +111,8 @@ class RedisRateLimitStoreTest {
     void aRequestWaitingWhileTheEventLoopsStallIsDecidedByRedis() throws InterruptedException {
         decided(requests("warm-up"));
         Duration stall = Stores.DEFAULTS.redis().timeout().multipliedBy(4);
-        EventLoopGroupProvider provider = ((LettuceConnectionFactory) redis.template().getRequiredConnectionFactory())
-                .getRequiredNativeClient().getResources().eventLoopGroupProvider();
+        EventLoopGroupProvider provider = connection.client().getResources()
+                .eventLoopGroupProvider();
         EventLoopGroup loops = provider.allocate(Transports.eventLoopGroupClass());
         List<EventExecutor> each = new ArrayList<>();
         loops.forEach(each::add);

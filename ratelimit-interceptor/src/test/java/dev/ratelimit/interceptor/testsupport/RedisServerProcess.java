@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.testsupport;
 
+import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -21,9 +22,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import redis.embedded.core.ExecutableProvider;
 
 /**
@@ -52,7 +50,7 @@ public final class RedisServerProcess implements AutoCloseable {
     private Process process;
     private RedisClient client;
     private StatefulRedisConnection<String, String> connection;
-    private LettuceConnectionFactory connectionFactory;
+    private LimiterRedisConnection limiterConnection;
 
     private RedisServerProcess(File executable, int port, List<String> options) {
         this.executable = executable;
@@ -105,14 +103,15 @@ public final class RedisServerProcess implements AutoCloseable {
         return connection.sync();
     }
 
-    /** A Spring Data template on this server, as an app would have; closed with the server. */
-    public synchronized StringRedisTemplate template() {
-        if (connectionFactory == null) {
-            connectionFactory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port));
-            connectionFactory.afterPropertiesSet();
-            connectionFactory.start();
+    /**
+     * The limiter's connection to this server, with the shipped timeouts ({@link Stores#connection(int)}), for
+     * tests of its stores and background work; one, closed with the server.
+     */
+    public synchronized LimiterRedisConnection connection() {
+        if (limiterConnection == null) {
+            limiterConnection = Stores.connection(port);
         }
-        return new StringRedisTemplate(connectionFactory);
+        return limiterConnection;
     }
 
     /**
@@ -183,9 +182,9 @@ public final class RedisServerProcess implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        if (connectionFactory != null) {
-            connectionFactory.destroy();
-            connectionFactory = null;
+        if (limiterConnection != null) {
+            limiterConnection.destroy();
+            limiterConnection = null;
         }
         stop();
     }

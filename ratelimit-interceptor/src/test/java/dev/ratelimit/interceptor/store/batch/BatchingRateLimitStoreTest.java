@@ -209,7 +209,7 @@ class BatchingRateLimitStoreTest {
      */
     private final class Instance implements AutoCloseable {
 
-        final LimiterRedisConnection connection = Stores.connection(redis.template());
+        final LimiterRedisConnection connection = Stores.connection(redis.port());
         final RedisRateLimitStore redisStore = new RedisRateLimitStore(connection);
         final BatchingRateLimitStore store;
         final RateLimitStore limiter;

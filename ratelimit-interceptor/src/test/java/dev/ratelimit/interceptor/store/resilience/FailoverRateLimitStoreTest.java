@@ -6,43 +6,37 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
+import dev.ratelimit.interceptor.store.LimiterRedisClient;
+import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.store.RedisRateLimitStore;
 import dev.ratelimit.interceptor.store.StoreResult;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.Stores;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** The failover store on a real Redis that the test kills, with the real in-process store behind it. */
 class FailoverRateLimitStoreTest {
 
     private final RedisServerProcess redis = RedisServerProcess.start();
+    private final RedisURI server = RedisURI.create("127.0.0.1", redis.port());
+    private final RedisClient client = RedisClient.create(server);
     /** As the limiter's own connection: commands refused at once while disconnected. */
-    private final LettuceConnectionFactory connection = new LettuceConnectionFactory(
-            new RedisStandaloneConfiguration("127.0.0.1", redis.port()),
-            LettuceClientConfiguration.builder()
-                    .clientOptions(ClientOptions.builder()
-                            .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build())
-                    .build());
+    private final LimiterRedisConnection connection = new LimiterRedisConnection(() -> {
+        client.setOptions(ClientOptions.builder()
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
+        return LimiterRedisClient.of(client, server);
+    }, Stores.DEFAULTS.redis().timeout(), Stores.DEFAULTS.redis().maxWait(), client::shutdown);
     private final CircuitBreaker circuit = new CircuitBreaker(2, "testing", Clock.systemUTC());
     private final MemoryRateLimitStore local = new MemoryRateLimitStore(Clock.systemUTC(), 100);
-
-    @BeforeEach
-    void connect() {
-        connection.afterPropertiesSet();
-        connection.start();
-    }
 
     @AfterEach
     void stop() {
@@ -105,7 +99,7 @@ class FailoverRateLimitStoreTest {
     }
 
     private FailoverRateLimitStore store(FailurePolicy policy, MemoryRateLimitStore inProcess, int instances) {
-        return new FailoverRateLimitStore(new RedisRateLimitStore(Stores.connection(new StringRedisTemplate(connection))),
+        return new FailoverRateLimitStore(new RedisRateLimitStore(connection),
                 circuit, policy, inProcess, instances, Duration.ofSeconds(3));
     }
 
