@@ -55,6 +55,7 @@ final class LimiterConnectionFactory {
         private final Duration reconnectCeiling;
         private ClientResources resources;
         private AbstractRedisClient lettuce;
+        private LimiterRedisClient made;
         private boolean closed;
 
         Client(LimiterRedisServer server, Duration connectTimeout, Duration reconnectCeiling) {
@@ -68,6 +69,13 @@ final class LimiterConnectionFactory {
             if (closed) {
                 throw new IllegalStateException("The app is stopping");
             }
+            if (made == null) {
+                made = make();
+            }
+            return made;
+        }
+
+        private LimiterRedisClient make() {
             // Host names are resolved as the JVM resolves them (its hosts file and cache): Netty's DNS client,
             // Lettuce's default, is a few hundred classes and threads more at every start. Lettuce's own
             // latency statistics are off: nothing reads them (the limiter's latency is Micrometer's), and with
@@ -79,7 +87,8 @@ final class LimiterConnectionFactory {
                     .addressResolverGroup(DefaultAddressResolverGroup.INSTANCE)
                     .reconnectDelay(Delay.exponential(Duration.ofMillis(1), reconnectCeiling, 2, TimeUnit.MILLISECONDS))
                     .build();
-            List<RedisURI> nodes = server.nodes().stream().map(this::node).toList();
+            List<RedisURI> nodes = server.nodes();
+            nodes.forEach(this::limiters);
             if (server.topology() == LimiterRedisServer.Topology.CLUSTER) {
                 RedisClusterClient cluster = RedisClusterClient.create(resources, nodes);
                 cluster.setOptions(ClusterClientOptions.builder(options(ClusterClientOptions.create())).build());
@@ -109,14 +118,16 @@ final class LimiterConnectionFactory {
             }
         }
 
-        /** A copy of a node of the server, with the limiter's command timeout and client name. */
-        private RedisURI node(RedisURI described) {
-            RedisURI node = RedisURI.builder(described).withTimeout(ABANDON_AFTER).build();
-            String name = server.clientName() != null ? server.clientName() : described.getClientName();
+        /**
+         * The limiter's command timeout and client name on a node of the server, which is the limiter's own (read
+         * for it alone): set on it, since Lettuce's copy of a sentinel URI drops its sentinels.
+         */
+        private void limiters(RedisURI node) {
+            node.setTimeout(ABANDON_AFTER);
+            String name = server.clientName() != null ? server.clientName() : node.getClientName();
             if (name != null) {
                 node.setClientName(name + "-ratelimit");
             }
-            return node;
         }
 
         /** The app's options, or {@code defaults}, refusing commands while disconnected, with the limiter's timeouts. */

@@ -18,7 +18,8 @@ import org.springframework.core.env.Environment;
  *
  * @param topology   one server (or the master its sentinels name), a cluster, or a static master/replica set
  * @param nodes      the server, the cluster's seed nodes, or the master/replica set's nodes, each with its
- *                   credentials, database and TLS settings
+ *                   credentials, database and TLS settings: read for the limiter alone, and handed to its
+ *                   client as they are
  * @param appOptions the app's own Lettuce client options (TLS material, socket and protocol options) when the
  *                   app built its connection from the same description, else {@code null}
  * @param clientName the name the app's connections go by, {@code null} for none
