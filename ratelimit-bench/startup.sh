@@ -12,7 +12,9 @@
 # start (a limit high enough to admit every request), so it is decided by Redis: whatever the limiter has not
 # finished by "Started" (its connection, its first read of the rules) counts in the second figure. The table gives each variant's medians and minimums and what it adds to the app's medians. A start
 # is CPU-bound on a 2-core machine (the JIT takes one core most of the time), so run it with nothing else
-# running.
+# running. A second table says where each variant's CPU time went by the time of the first answer, read from
+# /proc per thread: the main thread, the JIT compilers, the garbage collector, our threads (ratelimit-*) and
+# Lettuce's (lettuce-*): a figure far steadier than the wall times on a shared machine.
 #
 # With --cds, each variant starts on a class data sharing archive of its own, made first by a training start
 # (-XX:ArchiveClassesAtExit, stopped after the context's refresh): the JVM's way, which Spring Boot documents,
@@ -36,6 +38,20 @@ trap 'kill "$(cat "$WORK/redis.pid")" 2>/dev/null; rm -rf "$WORK"' EXIT
 
 redis-cli -p "$PORT" hset ratelimit:sysconfig dynuri./books "1000000/60 ip" >/dev/null
 
+cpu_by_thread() { # pid: prints "group milliseconds" of CPU (user and system) per group of the JVM's threads
+    local hz task stat name
+    hz=$(getconf CLK_TCK)
+    for task in /proc/"$1"/task/*; do
+        stat=$(cat "$task/stat" 2>/dev/null) || continue
+        name=${stat#*(}; name=${name%)*}; set -- ${stat##*) }
+        case $name in
+            java) name=main;; C1*|C2*) name=jit;; GC*|G1*) name=gc;; ratelimit-*) name=ratelimit;; lettuce-*) name=lettuce;;
+            *) name=other;;
+        esac
+        echo "$name $(( (${12} + ${13}) * 1000 / hz ))"
+    done | awk '{ ms[$1] += $2 } END { for (g in ms) print g, ms[g] }'
+}
+
 start() { # variant classpath [java arguments...]: prints "started first-answer", in seconds
     local variant=$1 classpath=$2; shift 2
     local log="$WORK/$variant.log" launched answered port
@@ -55,6 +71,7 @@ start() { # variant classpath [java arguments...]: prints "started first-answer"
     port=$(grep -o "Tomcat started on port [0-9]*" "$log" | grep -o "[0-9]*$" | head -1)
     if [ -n "$port" ] && curl -sf -o /dev/null "http://127.0.0.1:$port/books"; then
         answered=$(date +%s%N)
+        cpu_by_thread "$pid" >"$WORK/$variant.cpu.$(date +%s%N)"
     fi
     kill "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
@@ -100,4 +117,25 @@ for variant in ("app", "ours", "ours-memory"):
     s, a = started[variant], answered[variant]
     print(f"{variant:<12} {statistics.median(s):>9.2f} {min(s):>6.2f} {statistics.median(s) - app_started:>+6.2f}"
           f"   {statistics.median(a):>14.2f} {min(a):>6.2f} {statistics.median(a) - app_answered:>+6.2f}  {len(s)}")
+PY
+
+echo
+python3 - "$WORK" <<'PY'
+import collections, glob, os, statistics, sys
+groups = ("main", "jit", "gc", "ratelimit", "lettuce", "other")
+print("CPU seconds by the first answer (medians):")
+print(f"{'variant':<12} " + " ".join(f"{g:>9}" for g in groups) + f" {'all':>7} {'adds':>6}")
+app_all = None
+for variant in ("app", "ours", "ours-memory"):
+    starts = []
+    for f in glob.glob(os.path.join(sys.argv[1], variant + ".cpu.*")):
+        ms = collections.Counter()
+        for line in open(f):
+            group, value = line.split()
+            ms[group] += int(value)
+        starts.append(ms)
+    med = {g: statistics.median(s[g] for s in starts) / 1000 for g in groups}
+    total = statistics.median(sum(s.values()) for s in starts) / 1000
+    app_all = total if app_all is None else app_all
+    print(f"{variant:<12} " + " ".join(f"{med[g]:>9.2f}" for g in groups) + f" {total:>7.2f} {total - app_all:>+6.2f}")
 PY
