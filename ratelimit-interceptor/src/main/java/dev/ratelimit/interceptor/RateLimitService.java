@@ -8,6 +8,7 @@ import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.StoreResult;
+import dev.ratelimit.interceptor.web.ServletCurrentClient;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Duration;
 import java.util.Optional;
@@ -33,7 +34,7 @@ public class RateLimitService {
         this.catalog = catalog;
         this.limiter = limiter;
         this.identities = identities;
-        this.calls = new CallLimiter(catalog, limiter, identities);
+        this.calls = new CallLimiter(catalog, limiter, new ServletCurrentClient(identities));
     }
 
     /**

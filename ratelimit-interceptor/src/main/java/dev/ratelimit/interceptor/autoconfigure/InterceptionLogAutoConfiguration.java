@@ -18,7 +18,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
@@ -28,13 +27,12 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 /**
  * The interception log in the app's database, when the app has one DataSource and MyBatis; without
  * either this backs off and {@link RateLimitAutoConfiguration} installs a log that keeps nothing.
- * Runs before it so that the writer is the {@link InterceptionLog} the interceptor gets. Only in a
- * servlet web app, as the limiter: another app's database is left alone.
+ * Runs before it so that the writer is the {@link InterceptionLog} the interceptor gets. In every app the
+ * limiter runs in, a web app or a batch job: refused calls are logged, and the rules kept, wherever they are made.
  */
 @AutoConfiguration(before = RateLimitAutoConfiguration.class, afterName = {
         "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
         "org.mybatis.spring.boot.autoconfigure.MybatisAutoConfiguration"})
-@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({SqlSessionFactory.class, ResourceDatabasePopulator.class, EmbeddedDatabaseConnection.class,
         DatabaseInitializationMode.class})
 @ConditionalOnSingleCandidate(DataSource.class)

@@ -2,7 +2,7 @@ package dev.ratelimit.interceptor.autoconfigure;
 
 import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.decision.RequestLimiter;
-import dev.ratelimit.interceptor.identity.DimensionKeys;
+import dev.ratelimit.interceptor.identity.CurrentClient;
 import dev.ratelimit.interceptor.method.CallLimiter;
 import dev.ratelimit.interceptor.method.LimitedBeans;
 import dev.ratelimit.interceptor.method.MethodLimitAdvisor;
@@ -36,8 +36,8 @@ public class MethodLimitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    CallLimiter rateLimitCallLimiter(RuleCatalog catalog, RequestLimiter limiter, DimensionKeys identities) {
-        return new CallLimiter(catalog, limiter, identities);
+    CallLimiter rateLimitCallLimiter(RuleCatalog catalog, RequestLimiter limiter, ObjectProvider<CurrentClient> clients) {
+        return new CallLimiter(catalog, limiter, clients.getIfAvailable(() -> CurrentClient.NONE));
     }
 
     /** Made early by the proxy creator, so it takes its parts lazily. */
@@ -45,8 +45,8 @@ public class MethodLimitAutoConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static MethodLimitAdvisor rateLimitMethodAdvisor(ObjectProvider<EndpointCatalog> catalog,
                                                      ObjectProvider<CallLimiter> limiter,
-                                                     ObjectProvider<DimensionKeys> identities, BeanFactory beanFactory) {
-        return new MethodLimitAdvisor(catalog, limiter, identities, beanFactory);
+                                                     ObjectProvider<CurrentClient> clients, BeanFactory beanFactory) {
+        return new MethodLimitAdvisor(catalog, limiter, clients, beanFactory);
     }
 
     /** Once every singleton exists, after the handler mappings: a misdeclared limit fails the start. */

@@ -10,9 +10,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 
 /**
- * In an app that is not a servlet web application (a batch job, a message consumer, a reactive app), which
- * {@link RateLimitAutoConfiguration} leaves alone: only a warning at start-up when the app declares limits,
- * since none of them apply there. Adds nothing else to such an app.
+ * In an app that is not a servlet web application (a batch job, a message consumer, a reactive app), where the
+ * limiter limits bean methods but has no web layer ({@link RateLimitWebMvcAutoConfiguration}): a warning at
+ * start-up when the app's controllers declare limits, since those do not apply there.
  */
 @AutoConfiguration
 @Conditional(NonServletAppAutoConfiguration.NotServletWebApplication.class)

@@ -18,7 +18,7 @@ import dev.ratelimit.interceptor.metrics.OutcomeCounts;
 import dev.ratelimit.interceptor.rule.RuleNaming;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
-import dev.ratelimit.interceptor.web.RateLimitInterceptor;
+import dev.ratelimit.interceptor.decision.RequestLimiter;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -39,7 +39,7 @@ import org.springframework.context.annotation.Configuration;
  * {@code rateLimit} on request, when the app has Spring Boot's actuator.
  */
 @AutoConfiguration(after = {RateLimitAutoConfiguration.class, RateLimitStatsAutoConfiguration.class})
-@ConditionalOnBean(RateLimitInterceptor.class)
+@ConditionalOnBean(RequestLimiter.class)
 public class RateLimitActuatorAutoConfiguration {
 
     /**

@@ -17,6 +17,8 @@ import dev.ratelimit.interceptor.config.SysConfigRepository;
 import dev.ratelimit.interceptor.config.document.RuleDocuments;
 import dev.ratelimit.interceptor.decision.RequestLimiter;
 import dev.ratelimit.interceptor.decision.VerdictObservationConvention;
+import dev.ratelimit.interceptor.expression.LimitExpressions;
+import dev.ratelimit.interceptor.identity.CurrentClient;
 import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.identity.IdentityResolver;
@@ -35,7 +37,6 @@ import dev.ratelimit.interceptor.rule.ExcludedPaths;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.rule.RuleNaming;
 import dev.ratelimit.interceptor.startup.StartupTask;
-import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.RedisRateLimitStore;
@@ -46,13 +47,7 @@ import dev.ratelimit.interceptor.store.nearcache.NearCache;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.store.resilience.CircuitProbe;
 import dev.ratelimit.interceptor.store.resilience.FailurePolicy;
-import dev.ratelimit.interceptor.web.AllowanceController;
-import dev.ratelimit.interceptor.web.LimitResponseWriter;
-import dev.ratelimit.interceptor.web.NegotiatedRejectionHandler;
-import dev.ratelimit.interceptor.web.RateLimitInterceptor;
-import dev.ratelimit.interceptor.web.RejectionHandler;
-import dev.ratelimit.interceptor.web.RejectionMessages;
-import dev.ratelimit.interceptor.web.ResponseExpressions;
+import dev.ratelimit.interceptor.web.ServletCurrentClient;
 import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
 import java.util.HashSet;
@@ -60,38 +55,27 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
-import org.springframework.context.MessageSource;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.web.servlet.HandlerInterceptor;
-import org.springframework.web.servlet.HandlerMapping;
-import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
-import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
-import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
- * Installs the rate limiter in a servlet web app: counters in Redis ({@code ratelimit.store=redis},
+ * Installs the rate limiter in any Spring Boot app (its web layer, where it is a servlet web app, is
+ * {@link RateLimitWebMvcAutoConfiguration}): counters in Redis ({@code ratelimit.store=redis},
  * the default), on a connection of the limiter's own ({@link LimiterRedisServer} says to which Redis),
  * behind a circuit breaker and a near cache of denials, or in this process ({@code memory}, which touches
  * no Redis at all); every part is a bean an app can replace by declaring its own.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
-@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-@ConditionalOnClass(HandlerInterceptor.class)
 @ConditionalOnProperty(prefix = "ratelimit", name = "enabled", matchIfMissing = true)
 @EnableConfigurationProperties(RateLimitProperties.class)
 public class RateLimitAutoConfiguration {
@@ -240,37 +224,16 @@ public class RateLimitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    CustomKeyExpressions rateLimitCustomKeyExpressions(BeanFactory beanFactory) {
-        return new CustomKeyExpressions(beanFactory);
+    LimitExpressions rateLimitExpressions() {
+        return LimitExpressions.create();
     }
 
     @Bean
     @ConditionalOnMissingBean
-    ResponseExpressions rateLimitResponseExpressions() {
-        return new ResponseExpressions();
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    RequestExpressions rateLimitRequestExpressions(BeanFactory beanFactory) {
-        return new RequestExpressions(beanFactory);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    EndpointCatalog rateLimitEndpointCatalog(RuleNaming naming, RateLimitStore store, CustomKeyExpressions customKeys,
-                                             ResponseExpressions responseExpressions, RequestExpressions costs,
+    EndpointCatalog rateLimitEndpointCatalog(RuleNaming naming, RateLimitStore store, LimitExpressions expressions,
                                              RateLimitProperties properties) {
-        return new EndpointCatalog(naming, store.supportedAlgorithms(), customKeys::parse, responseExpressions::parse,
-                costs::parse, properties.concurrency().lease());
-    }
-
-    /** Reads every handler mapping once all are built, so an invalid {@code @RateLimit} fails the start. */
-    @Bean
-    static SmartInitializingSingleton rateLimitEndpointCatalogLoader(ObjectProvider<EndpointCatalog> catalog,
-            ObjectProvider<RequestMappingHandlerMapping> handlerMappings) {
-        return () -> handlerMappings.orderedStream()
-                .forEach(mapping -> catalog.getObject().register(mapping.getHandlerMethods()));
+        return new EndpointCatalog(naming, store.supportedAlgorithms(), expressions.keys()::get,
+                expressions.responses()::get, expressions.requests()::get, properties.concurrency().lease());
     }
 
     /**
@@ -411,39 +374,6 @@ public class RateLimitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    IdentityResolver rateLimitIdentityResolver(RateLimitProperties properties) {
-        RateLimitProperties.Identity identity = properties.identity();
-        return new RequestUserResolver(identity.userParameter(), identity.userSessionAttribute(), identity.principal());
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    TrustedProxyResolver rateLimitTrustedProxyResolver(RateLimitProperties properties) {
-        return new TrustedProxyResolver(properties.trustedProxies());
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    DimensionKeys rateLimitDimensionKeys(IdentityResolver users, TrustedProxyResolver clientIps,
-                                         RateLimitProperties properties, CustomKeyExpressions customKeys) {
-        return new DimensionKeys(users, clientIps, properties.identity().ipv6PrefixLength(), customKeys);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    RejectionMessages rateLimitRejectionMessages(ObjectProvider<MessageSource> messageSource) {
-        return new RejectionMessages(messageSource.getIfAvailable());
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    RejectionHandler rateLimitRejectionHandler(RateLimitProperties properties, RejectionMessages messages,
-                                               ListableBeanFactory beans) {
-        return new NegotiatedRejectionHandler(properties.responseOptions(), messages, beans);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
     InterceptionLog rateLimitInterceptionLog() {
         return InterceptionLog.DISCARD;
     }
@@ -501,55 +431,60 @@ public class RateLimitAutoConfiguration {
                 convention.getIfAvailable(), excludedFromBatches(properties.hotKeys().excludedRules(), catalog.naming().module()));
     }
 
-    @Bean
-    @ConditionalOnMissingBean
-    @ConditionalOnBean(RequestLimiter.class)
-    RateLimitService rateLimitService(RuleCatalog catalog, RequestLimiter limiter, DimensionKeys identities) {
-        return new RateLimitService(catalog, limiter, identities);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    @ConditionalOnBean(RateLimitService.class)
-    @ConditionalOnProperty(prefix = "ratelimit", name = "allowance-endpoint", havingValue = "true")
-    AllowanceController rateLimitAllowanceController(RateLimitService service) {
-        return new AllowanceController(service);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    LimitResponseWriter rateLimitResponseWriter(RejectionHandler rejectionHandler, RejectionMessages messages,
-                                                RateLimitProperties properties, ObjectProvider<HandlerMapping> mappings) {
-        return new LimitResponseWriter(properties.responseOptions(), rejectionHandler, messages,
-                () -> mappings.orderedStream().toList());
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    @ConditionalOnBean(RequestLimiter.class)
-    RateLimitInterceptor rateLimitInterceptor(EndpointCatalog catalog, RequestLimiter limiter,
-                                              DimensionKeys identities, LimitResponseWriter responses,
-                                              ResponseExpressions responseExpressions, RequestExpressions costs) {
-        return new RateLimitInterceptor(catalog, limiter, identities, responses, responseExpressions, costs);
-    }
-
+    /** The paths the limiter never sees: its interceptor skips them, and the API index leaves them out. */
     @Bean
     @ConditionalOnMissingBean
     ExcludedPaths rateLimitExcludedPaths(RateLimitProperties properties) {
         return new ExcludedPaths(properties.excludedPaths());
     }
 
-    @Bean
-    @ConditionalOnBean(RateLimitInterceptor.class)
-    WebMvcConfigurer rateLimitWebMvcConfigurer(RateLimitInterceptor interceptor, ExcludedPaths excluded) {
-        return new WebMvcConfigurer() {
-            @Override
-            public void addInterceptors(InterceptorRegistry registry) {
-                registry.addInterceptor(interceptor)
-                        .addPathPatterns("/**")
-                        .excludePathPatterns(excluded.patterns())
-                        .order(Ordered.HIGHEST_PRECEDENCE);
-            }
-        };
+    /**
+     * Who a request's client is, where the servlet API is on the classpath, in a web app or not: the identities
+     * the interceptor counts under, the client a bean method called in a request counts under, and the one
+     * {@link RateLimitService} reads from a request. An app without it (a batch job on
+     * {@code spring-boot-starter} alone) has bean-method limits all the same, under no request's client.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "jakarta.servlet.http.HttpServletRequest")
+    static class ServletApi {
+
+        @Bean
+        @ConditionalOnMissingBean
+        CustomKeyExpressions rateLimitCustomKeyExpressions(BeanFactory beanFactory, LimitExpressions expressions) {
+            return new CustomKeyExpressions(beanFactory, expressions.keys());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        RequestExpressions rateLimitRequestExpressions(BeanFactory beanFactory, LimitExpressions expressions) {
+            return new RequestExpressions(beanFactory, expressions.requests());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        IdentityResolver rateLimitIdentityResolver(RateLimitProperties properties) {
+            RateLimitProperties.Identity identity = properties.identity();
+            return new RequestUserResolver(identity.userParameter(), identity.userSessionAttribute(),
+                    identity.principal());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        TrustedProxyResolver rateLimitTrustedProxyResolver(RateLimitProperties properties) {
+            return new TrustedProxyResolver(properties.trustedProxies());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        DimensionKeys rateLimitDimensionKeys(IdentityResolver users, TrustedProxyResolver clientIps,
+                                             RateLimitProperties properties, CustomKeyExpressions customKeys) {
+            return new DimensionKeys(users, clientIps, properties.identity().ipv6PrefixLength(), customKeys);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        CurrentClient rateLimitCurrentClient(DimensionKeys identities) {
+            return new ServletCurrentClient(identities);
+        }
     }
 }

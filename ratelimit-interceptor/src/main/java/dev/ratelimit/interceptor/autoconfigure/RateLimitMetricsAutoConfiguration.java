@@ -4,7 +4,7 @@ import dev.ratelimit.interceptor.log.DroppedInterceptions;
 import dev.ratelimit.interceptor.log.InterceptionLog;
 import dev.ratelimit.interceptor.metrics.MicrometerRateLimitMetrics;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
-import dev.ratelimit.interceptor.web.RateLimitInterceptor;
+import dev.ratelimit.interceptor.decision.RequestLimiter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Bean;
         "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"})
 @ConditionalOnClass(MeterRegistry.class)
-@ConditionalOnBean({MeterRegistry.class, RateLimitInterceptor.class})
+@ConditionalOnBean({MeterRegistry.class, RequestLimiter.class})
 public class RateLimitMetricsAutoConfiguration {
 
     @Bean

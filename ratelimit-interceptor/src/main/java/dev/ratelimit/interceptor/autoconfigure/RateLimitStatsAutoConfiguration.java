@@ -5,6 +5,7 @@ import dev.ratelimit.interceptor.blocked.BlockedClientRecorder;
 import dev.ratelimit.interceptor.blocked.BlockedClients;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
+import dev.ratelimit.interceptor.decision.RequestLimiter;
 import dev.ratelimit.interceptor.instance.InstanceDirectory;
 import dev.ratelimit.interceptor.instance.InstanceHeartbeat;
 import dev.ratelimit.interceptor.instance.InstanceState;
@@ -18,7 +19,6 @@ import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.nearcache.NearCache;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
-import dev.ratelimit.interceptor.web.RateLimitInterceptor;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -63,7 +63,7 @@ public class RateLimitStatsAutoConfiguration {
      * stops wait long.
      */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnBean(RateLimitInterceptor.class)
+    @ConditionalOnBean(RequestLimiter.class)
     @ConditionalOnProperty(prefix = "ratelimit.stats", name = "enabled", matchIfMissing = true)
     static class Writers {
 

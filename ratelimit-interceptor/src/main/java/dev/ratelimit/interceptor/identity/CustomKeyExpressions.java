@@ -23,22 +23,17 @@ public class CustomKeyExpressions {
 
     private static final Logger log = LoggerFactory.getLogger(CustomKeyExpressions.class);
 
-    private final ParsedExpressions parsed = new ParsedExpressions("key expression");
+    private final ParsedExpressions parsed;
     private final BeanFactoryResolver beans;
     private final Set<String> reportedFailures = ConcurrentHashMap.newKeySet();
 
-    /** @param beanFactory resolves {@code @bean} references; {@code null} for none */
-    public CustomKeyExpressions(BeanFactory beanFactory) {
-        this.beans = beanFactory == null ? null : new BeanFactoryResolver(beanFactory);
-    }
-
     /**
-     * Parses and keeps an expression.
-     *
-     * @throws IllegalArgumentException when it does not parse, saying where
+     * @param beanFactory resolves {@code @bean} references; {@code null} for none
+     * @param parsed where the key expressions are parsed and kept
      */
-    public void parse(String expression) {
-        parsed.get(expression);
+    public CustomKeyExpressions(BeanFactory beanFactory, ParsedExpressions parsed) {
+        this.parsed = parsed;
+        this.beans = beanFactory == null ? null : new BeanFactoryResolver(beanFactory);
     }
 
     /**

@@ -19,22 +19,17 @@ public class RequestExpressions {
 
     private static final Logger log = LoggerFactory.getLogger(RequestExpressions.class);
 
-    private final ParsedExpressions parsed = new ParsedExpressions("expression");
+    private final ParsedExpressions parsed;
     private final BeanFactoryResolver beans;
     private final Set<String> reportedFailures = ConcurrentHashMap.newKeySet();
 
-    /** @param beanFactory resolves {@code @bean} references; {@code null} for none */
-    public RequestExpressions(BeanFactory beanFactory) {
-        this.beans = beanFactory == null ? null : new BeanFactoryResolver(beanFactory);
-    }
-
     /**
-     * Parses and keeps an expression.
-     *
-     * @throws IllegalArgumentException when it does not parse, saying where
+     * @param beanFactory resolves {@code @bean} references; {@code null} for none
+     * @param parsed where the expressions on requests are parsed and kept
      */
-    public void parse(String expression) {
-        parsed.get(expression);
+    public RequestExpressions(BeanFactory beanFactory, ParsedExpressions parsed) {
+        this.parsed = parsed;
+        this.beans = beanFactory == null ? null : new BeanFactoryResolver(beanFactory);
     }
 
     /**

@@ -1,11 +1,8 @@
 package dev.ratelimit.interceptor.method;
 
 import dev.ratelimit.interceptor.decision.LimitedRequest;
-import dev.ratelimit.interceptor.identity.DimensionKeys;
-import jakarta.servlet.http.HttpServletRequest;
-import org.springframework.web.context.request.RequestAttributes;
-import org.springframework.web.context.request.RequestContextHolder;
-import org.springframework.web.context.request.ServletRequestAttributes;
+import dev.ratelimit.interceptor.identity.CurrentClient;
+import dev.ratelimit.interceptor.identity.RequestClient;
 
 /**
  * A call made in the app, as the decision sees it: logged as {@code CALL} of its Java method; its client
@@ -18,16 +15,13 @@ abstract class Call implements LimitedRequest {
     static final String CALL = "CALL";
 
     private final String javaMethod;
-    final DimensionKeys identities;
-    /** The request the call happens in, or {@code null}; read once. */
-    final HttpServletRequest request;
+    /** The client of the request the call happens in, or {@code null}; found once. */
+    final RequestClient client;
 
     /** @param javaMethod the Java method, for the log's {@code uri} */
-    Call(String javaMethod, DimensionKeys identities) {
+    Call(String javaMethod, CurrentClient clients) {
         this.javaMethod = javaMethod;
-        this.identities = identities;
-        RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
-        this.request = attributes instanceof ServletRequestAttributes servlet ? servlet.getRequest() : null;
+        this.client = clients.find();
     }
 
     /** A call has no path: no {@code dynuri} rule applies to it. */
@@ -38,17 +32,17 @@ abstract class Call implements LimitedRequest {
 
     @Override
     public String clientIp() {
-        return request == null ? null : identities.clientIp(request);
+        return client == null ? null : client.clientIp();
     }
 
     @Override
     public String user() {
-        return request == null ? null : identities.user(request);
+        return client == null ? null : client.user();
     }
 
     @Override
     public String verifiedUser() {
-        return request == null ? null : identities.verifiedUser(request);
+        return client == null ? null : client.verifiedUser();
     }
 
     @Override

@@ -4,7 +4,7 @@ import dev.ratelimit.interceptor.RateLimitExceededException;
 import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.decision.RequestLimiter;
 import dev.ratelimit.interceptor.decision.Verdict;
-import dev.ratelimit.interceptor.identity.DimensionKeys;
+import dev.ratelimit.interceptor.identity.CurrentClient;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RuleId;
@@ -24,17 +24,17 @@ public class CallLimiter {
 
     private final RuleCatalog catalog;
     private final RequestLimiter limiter;
-    private final DimensionKeys identities;
+    private final CurrentClient clients;
     private final Pause pause;
 
-    public CallLimiter(RuleCatalog catalog, RequestLimiter limiter, DimensionKeys identities) {
-        this(catalog, limiter, identities, wait -> TimeUnit.NANOSECONDS.sleep(wait.toNanos()));
+    public CallLimiter(RuleCatalog catalog, RequestLimiter limiter, CurrentClient clients) {
+        this(catalog, limiter, clients, wait -> TimeUnit.NANOSECONDS.sleep(wait.toNanos()));
     }
 
-    CallLimiter(RuleCatalog catalog, RequestLimiter limiter, DimensionKeys identities, Pause pause) {
+    CallLimiter(RuleCatalog catalog, RequestLimiter limiter, CurrentClient clients, Pause pause) {
         this.catalog = catalog;
         this.limiter = limiter;
-        this.identities = identities;
+        this.clients = clients;
         this.pause = pause;
     }
 
@@ -87,7 +87,7 @@ public class CallLimiter {
             throw new IllegalArgumentException("Rule " + rule + " limits calls running at once: only its method's own "
                     + "calls, whose end releases their slot, can be counted against it");
         }
-        NamedCall call = new NamedCall(endpoint, identity, identities);
+        NamedCall call = new NamedCall(endpoint, identity, clients);
         return () -> limiter.decide(rule, call);
     }
 

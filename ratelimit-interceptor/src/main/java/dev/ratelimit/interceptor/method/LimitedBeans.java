@@ -35,12 +35,12 @@ public final class LimitedBeans {
     }
 
     /**
-     * Where the beans declare {@code @RateLimit}, controllers included, as {@code Type} (on a class) or
-     * {@code Type.method}, in order: what the limiter would limit in a servlet web app. Makes no bean.
+     * Where the controllers declare {@code @RateLimit}, as {@code Type} (on a class) or {@code Type.method}, in
+     * order: what the limiter's web layer limits, in a servlet web app only. Makes no bean.
      */
-    public static List<String> declarations(ConfigurableListableBeanFactory beans) {
+    public static List<String> controllerDeclarations(ConfigurableListableBeanFactory beans) {
         List<String> found = new ArrayList<>();
-        for (Class<?> type : candidates(beans)) {
+        for (Class<?> type : candidates(beans).stream().filter(LimitedBeans::isController).toList()) {
             if (EndpointCatalog.isLimited(type)) {
                 found.add(type.getSimpleName());
             }

@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.method;
 
 import dev.ratelimit.interceptor.decision.Completion;
+import dev.ratelimit.interceptor.identity.CurrentClient;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
@@ -23,8 +24,8 @@ final class MethodCall extends Call {
     private EvaluationContext context;
 
     MethodCall(Endpoint endpoint, Method method, Object[] args, Object target, CallExpressions expressions,
-               DimensionKeys identities) {
-        super(endpoint.handler(), identities);
+               CurrentClient clients) {
+        super(endpoint.handler(), clients);
         this.expressions = expressions;
         this.method = method;
         this.args = args;
@@ -36,7 +37,7 @@ final class MethodCall extends Call {
         return switch (limit.dimension()) {
             case CUSTOM -> DimensionKeys.keyPart(expressions.key(limit.key(), context()));
             case METHOD, GLOBAL -> DimensionKeys.EVERYONE;
-            case USER, IP -> request == null ? null : identities.identity(request, limit);
+            case USER, IP -> client == null ? null : client.identity(limit);
         };
     }
 

@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.method;
 
-import dev.ratelimit.interceptor.identity.DimensionKeys;
+import dev.ratelimit.interceptor.identity.CurrentClient;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import org.aopalliance.aop.Advice;
 import org.springframework.aop.Pointcut;
@@ -24,8 +24,8 @@ public final class MethodLimitAdvisor extends AbstractPointcutAdvisor {
 
     /** The parts are asked for on the first limited call. */
     public MethodLimitAdvisor(ObjectProvider<EndpointCatalog> catalog, ObjectProvider<CallLimiter> limiter,
-                              ObjectProvider<DimensionKeys> identities, BeanFactory beanFactory) {
-        this.advice = new MethodLimitInterceptor(catalog, limiter, identities, beanFactory);
+                              ObjectProvider<CurrentClient> clients, BeanFactory beanFactory) {
+        this.advice = new MethodLimitInterceptor(catalog, limiter, clients, beanFactory);
         setOrder(ORDER);
     }
 

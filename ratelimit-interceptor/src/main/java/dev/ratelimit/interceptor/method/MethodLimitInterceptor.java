@@ -1,7 +1,7 @@
 package dev.ratelimit.interceptor.method;
 
 import dev.ratelimit.interceptor.decision.Verdict;
-import dev.ratelimit.interceptor.identity.DimensionKeys;
+import dev.ratelimit.interceptor.identity.CurrentClient;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import java.lang.reflect.Method;
@@ -26,17 +26,17 @@ final class MethodLimitInterceptor implements MethodInterceptor {
 
     private final ObjectProvider<EndpointCatalog> catalogs;
     private final ObjectProvider<CallLimiter> limiters;
-    private final ObjectProvider<DimensionKeys> identities;
+    private final ObjectProvider<CurrentClient> clients;
     private final CallExpressions expressions;
     /** Each method called, on its bean's class: its endpoint, {@code null} for an exempt one, and the method declared there. */
     private final ConcurrentMap<MethodClassKey, Limited> methods = new ConcurrentHashMap<>();
     private volatile Parts parts;
 
     MethodLimitInterceptor(ObjectProvider<EndpointCatalog> catalogs, ObjectProvider<CallLimiter> limiters,
-                           ObjectProvider<DimensionKeys> identities, BeanFactory beanFactory) {
+                           ObjectProvider<CurrentClient> clients, BeanFactory beanFactory) {
         this.catalogs = catalogs;
         this.limiters = limiters;
-        this.identities = identities;
+        this.clients = clients;
         this.expressions = new CallExpressions(beanFactory);
     }
 
@@ -55,7 +55,7 @@ final class MethodLimitInterceptor implements MethodInterceptor {
             return invocation.proceed();
         }
         MethodCall call = new MethodCall(endpoint, limited.method(), invocation.getArguments(), target, expressions,
-                limiting.identities());
+                limiting.clients());
         Verdict verdict = limiting.limiter().admit(endpoint, call);
         if (verdict.reservations().isEmpty()) {
             return invocation.proceed();
@@ -74,13 +74,13 @@ final class MethodLimitInterceptor implements MethodInterceptor {
     private Parts parts() {
         Parts found = parts;
         if (found == null) {
-            found = new Parts(catalogs.getObject(), limiters.getObject(), identities.getObject());
+            found = new Parts(catalogs.getObject(), limiters.getObject(), clients.getIfAvailable(() -> CurrentClient.NONE));
             parts = found;
         }
         return found;
     }
 
-    private record Parts(EndpointCatalog catalog, CallLimiter limiter, DimensionKeys identities) {
+    private record Parts(EndpointCatalog catalog, CallLimiter limiter, CurrentClient clients) {
     }
 
     private record Limited(Endpoint endpoint, Method method) {

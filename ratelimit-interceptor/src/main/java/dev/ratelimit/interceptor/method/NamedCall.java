@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.method;
 
+import dev.ratelimit.interceptor.identity.CurrentClient;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
@@ -14,8 +15,8 @@ final class NamedCall extends Call {
 
     private final String identity;
 
-    NamedCall(Endpoint endpoint, String identity, DimensionKeys identities) {
-        super(endpoint.handler(), identities);
+    NamedCall(Endpoint endpoint, String identity, CurrentClient clients) {
+        super(endpoint.handler(), clients);
         this.identity = identity;
     }
 

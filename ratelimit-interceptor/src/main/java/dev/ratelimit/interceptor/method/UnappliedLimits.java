@@ -7,9 +7,10 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 
 /**
- * Says once, when the app has made its beans, that its {@code @RateLimit} declarations do not apply, in
- * an app the limiter is not installed in: otherwise every call of a limited method would run, silently.
- * Reads the beans' classes only; makes no bean, and says nothing when nothing is declared.
+ * Says once, when the app has made its beans, that the {@code @RateLimit} declarations of its controllers do
+ * not apply, in an app without the limiter's web layer (a reactive app, say): otherwise every request to a
+ * limited handler would run, silently. Reads the beans' classes only; makes no bean, and says nothing when no
+ * controller declares a limit.
  */
 public final class UnappliedLimits implements SmartInitializingSingleton {
 
@@ -20,7 +21,7 @@ public final class UnappliedLimits implements SmartInitializingSingleton {
     private final ConfigurableListableBeanFactory beans;
     private final String reason;
 
-    /** @param reason why the limiter is not installed, for the log */
+    /** @param reason why the web layer is not installed, for the log */
     public UnappliedLimits(ConfigurableListableBeanFactory beans, String reason) {
         this.beans = beans;
         this.reason = reason;
@@ -28,13 +29,13 @@ public final class UnappliedLimits implements SmartInitializingSingleton {
 
     @Override
     public void afterSingletonsInstantiated() {
-        List<String> declared = LimitedBeans.declarations(beans);
+        List<String> declared = LimitedBeans.controllerDeclarations(beans);
         if (declared.isEmpty()) {
             return;
         }
         String named = String.join(", ", declared.subList(0, Math.min(NAMED, declared.size())))
                 + (declared.size() > NAMED ? ", ..." : "");
-        log.warn("Rate limiter: not installed, {}; the {} @RateLimit declaration(s) of this app do not apply, every "
-                + "call runs: {}", reason, declared.size(), named);
+        log.warn("Rate limiter: no web layer, {}; the {} @RateLimit declaration(s) of this app's controllers do not "
+                + "apply, every request to them runs (bean methods' limits do apply): {}", reason, declared.size(), named);
     }
 }

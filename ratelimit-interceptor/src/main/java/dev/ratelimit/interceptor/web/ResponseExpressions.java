@@ -22,16 +22,12 @@ public class ResponseExpressions {
 
     private static final Logger log = LoggerFactory.getLogger(ResponseExpressions.class);
 
-    private final ParsedExpressions parsed = new ParsedExpressions("expression");
+    private final ParsedExpressions parsed;
     private final Set<String> reportedFailures = ConcurrentHashMap.newKeySet();
 
-    /**
-     * Parses and keeps an expression.
-     *
-     * @throws IllegalArgumentException when it does not parse, saying where
-     */
-    public void parse(String expression) {
-        parsed.get(expression);
+    /** @param parsed where the expressions on responses are parsed and kept */
+    public ResponseExpressions(ParsedExpressions parsed) {
+        this.parsed = parsed;
     }
 
     /**

@@ -8,17 +8,13 @@ import dev.ratelimit.interceptor.rule.RequestCost;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.web.util.UrlPathHelper;
 
-/** A servlet request as the decision sees it; the client address is resolved once. */
-final class ServletLimitedRequest implements LimitedRequest {
+/** A servlet request as the decision sees it: its client, what it costs, where it goes. */
+final class ServletLimitedRequest extends ServletRequestClient implements LimitedRequest {
 
-    private final HttpServletRequest request;
-    private final DimensionKeys identities;
     private final RequestExpressions costs;
-    private String clientIp;
 
     ServletLimitedRequest(HttpServletRequest request, DimensionKeys identities, RequestExpressions costs) {
-        this.request = request;
-        this.identities = identities;
+        super(request, identities);
         this.costs = costs;
     }
 
@@ -36,29 +32,6 @@ final class ServletLimitedRequest implements LimitedRequest {
     @Override
     public String path() {
         return UrlPathHelper.defaultInstance.getPathWithinApplication(request);
-    }
-
-    @Override
-    public String identity(LimitDefinition limit) {
-        return identities.identity(request, limit);
-    }
-
-    @Override
-    public String clientIp() {
-        if (clientIp == null) {
-            clientIp = identities.clientIp(request);
-        }
-        return clientIp;
-    }
-
-    @Override
-    public String user() {
-        return identities.user(request);
-    }
-
-    @Override
-    public String verifiedUser() {
-        return identities.verifiedUser(request);
     }
 
     @Override

@@ -55,7 +55,7 @@ class RateLimitAutoConfigurationTest {
     static void startRedis() {
         redis = RedisServerProcess.start();
         withRedis = new WebApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class, RateLimitWebMvcAutoConfiguration.class))
                 .withPropertyValues("spring.data.redis.port=" + redis.port());
     }
 
@@ -158,7 +158,8 @@ class RateLimitAutoConfigurationTest {
     @Test
     void ratelimitRedisUrlNamesTheLimitersRedisWhateverTheAppUses() {
         new WebApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RateLimitAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RateLimitAutoConfiguration.class,
+                        RateLimitWebMvcAutoConfiguration.class))
                 .withPropertyValues("spring.data.redis.port=" + RedisServerProcess.freePort(),
                         "ratelimit.redis.url=redis://127.0.0.1:" + redis.port() + "/0")
                 .run(context -> {

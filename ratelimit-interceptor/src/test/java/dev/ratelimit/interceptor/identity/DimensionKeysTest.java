@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.identity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ratelimit.interceptor.expression.ParsedExpressions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -10,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class DimensionKeysTest {
 
     private static DimensionKeys withIpv6Prefix(int length) {
-        return new DimensionKeys(request -> null, new TrustedProxyResolver(List.of()), length, new CustomKeyExpressions(null));
+        return new DimensionKeys(request -> null, new TrustedProxyResolver(List.of()), length, new CustomKeyExpressions(null, new ParsedExpressions("key expression")));
     }
 
     @Test

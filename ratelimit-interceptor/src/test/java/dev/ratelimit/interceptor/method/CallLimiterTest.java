@@ -15,9 +15,10 @@ import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.decision.RequestLimiter;
 import dev.ratelimit.interceptor.fixture.RecordingInterceptionLog;
+import dev.ratelimit.interceptor.expression.LimitExpressions;
+import dev.ratelimit.interceptor.identity.CurrentClient;
 import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
-import dev.ratelimit.interceptor.identity.RequestExpressions;
 import dev.ratelimit.interceptor.identity.RequestUserResolver;
 import dev.ratelimit.interceptor.identity.TrustedProxyResolver;
 import dev.ratelimit.interceptor.identity.Whitelist;
@@ -32,7 +33,7 @@ import dev.ratelimit.interceptor.rule.RuleNaming;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.ManualClock;
 import dev.ratelimit.interceptor.testsupport.Stores;
-import dev.ratelimit.interceptor.web.ResponseExpressions;
+import dev.ratelimit.interceptor.web.ServletCurrentClient;
 import io.micrometer.observation.ObservationRegistry;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -60,6 +61,7 @@ class CallLimiterTest {
     private final RecordingInterceptionLog log = new RecordingInterceptionLog(100);
     private final List<String> outcomes = new ArrayList<>();
     private final List<Duration> pauses = new ArrayList<>();
+    private final LimitExpressions expressions = LimitExpressions.create();
     private EndpointCatalog catalog;
     private CallLimiter calls;
     private Outbound outbound;
@@ -67,7 +69,7 @@ class CallLimiterTest {
     @BeforeEach
     void start() {
         catalog = new EndpointCatalog(new RuleNaming("shop"), EnumSet.allOf(Algorithm.class),
-                new CustomKeyExpressions(null)::parse, new ResponseExpressions()::parse, new RequestExpressions(null)::parse,
+                expressions.keys()::get, expressions.responses()::get, expressions.requests()::get,
                 Stores.DEFAULTS.concurrency().lease());
         catalog.registerMethods(List.of(Outbound.class));
         RuleCatalog rules = new RuleCatalog(catalog, new RuleSnapshotHolder(ConfigHash.NONE, null, List::of,
@@ -75,20 +77,21 @@ class CallLimiterTest {
         RequestLimiter limiter = new RequestLimiter(rules, new RedisKeys("ratelimit"),
                 new MemoryRateLimitStore(clock, 1000), log, new Outcomes(), Whitelist.EMPTY, clock, ZoneOffset.UTC,
                 new HeldLeases(Stores.DEFAULTS.concurrency().maxHold()), ObservationRegistry.NOOP, null, Set.of());
-        DimensionKeys identities = new DimensionKeys(new RequestUserResolver("usercode", "usercode", true),
-                new TrustedProxyResolver(List.of()), 64, new CustomKeyExpressions(null));
-        calls = new CallLimiter(rules, limiter, identities, wait -> {
+        CurrentClient clients = new ServletCurrentClient(new DimensionKeys(
+                new RequestUserResolver("usercode", "usercode", true), new TrustedProxyResolver(List.of()), 64,
+                new CustomKeyExpressions(null, expressions.keys())));
+        calls = new CallLimiter(rules, limiter, clients, wait -> {
             pauses.add(wait);
             clock.advance(wait.toMillis());
         });
         StaticListableBeanFactory beans = new StaticListableBeanFactory();
         beans.addBean("catalog", catalog);
         beans.addBean("calls", calls);
-        beans.addBean("identities", identities);
+        beans.addBean("clients", clients);
         ProxyFactory proxy = new ProxyFactory(new Outbound());
         proxy.setProxyTargetClass(true);
         proxy.addAdvisor(new MethodLimitAdvisor(beans.getBeanProvider(EndpointCatalog.class),
-                beans.getBeanProvider(CallLimiter.class), beans.getBeanProvider(DimensionKeys.class), beans));
+                beans.getBeanProvider(CallLimiter.class), beans.getBeanProvider(CurrentClient.class), beans));
         outbound = (Outbound) proxy.getProxy();
     }
 

@@ -9,11 +9,9 @@ import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.QuotaPeriod;
 import dev.ratelimit.interceptor.RateLimit;
 import dev.ratelimit.interceptor.RateLimitRule;
-import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
-import dev.ratelimit.interceptor.identity.RequestExpressions;
+import dev.ratelimit.interceptor.expression.LimitExpressions;
 import dev.ratelimit.interceptor.store.Penalty;
 import dev.ratelimit.interceptor.testsupport.Stores;
-import dev.ratelimit.interceptor.web.ResponseExpressions;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -31,9 +29,10 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 /** Declarations the catalog refuses at start-up, naming the method. */
 class EndpointCatalogTest {
 
+    private final LimitExpressions expressions = LimitExpressions.create();
     private final EndpointCatalog catalog = new EndpointCatalog(new RuleNaming("shop"),
-            EnumSet.allOf(Algorithm.class), new CustomKeyExpressions(null)::parse, new ResponseExpressions()::parse,
-            new RequestExpressions(null)::parse, Stores.DEFAULTS.concurrency().lease());
+            EnumSet.allOf(Algorithm.class), expressions.keys()::get, expressions.responses()::get,
+            expressions.requests()::get, Stores.DEFAULTS.concurrency().lease());
 
     @Test
     void acceptsEveryAlgorithmAndAParsableCustomKey() {
