@@ -7,6 +7,7 @@ import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.log.Interception;
 import dev.ratelimit.interceptor.log.writer.BatchingInterceptionLog;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -38,7 +39,7 @@ class ConsoleExportVolumeTest {
             BatchingInterceptionLog log = app.getBean(BatchingInterceptionLog.class);
             Instant now = Instant.now();
             for (int i = 0; i < LOGGED; i++) {
-                log.record(new Interception(now, "fixture", "LimitedController.user", "user-" + i, "203.0.113.9", "GET",
+                log.record(new Interception(now, RuleId.of("fixture", "LimitedController.user"), "user-" + i, "203.0.113.9", "GET",
                         "/user", Dimension.USER, 50, 60, false));
             }
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> log.stats().written() == LOGGED);

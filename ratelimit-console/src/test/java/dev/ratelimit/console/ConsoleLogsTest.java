@@ -7,6 +7,7 @@ import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.log.Interception;
 import dev.ratelimit.interceptor.log.writer.BatchingInterceptionLog;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import java.io.ByteArrayInputStream;
@@ -53,9 +54,9 @@ class ConsoleLogsTest {
             http.get("/stacked?usercode=mallory");
         }
         BatchingInterceptionLog log = app.getBean(BatchingInterceptionLog.class);
-        log.record(new Interception(Instant.now(), "fixture", "LimitedController.user", FORMULA, "203.0.113.9", "GET",
+        log.record(new Interception(Instant.now(), RuleId.of("fixture", "LimitedController.user"), FORMULA, "203.0.113.9", "GET",
                 "/user?q=<script>alert(1)</script>", Dimension.USER, 50, 60, false));
-        log.record(new Interception(Instant.now(), "fixture", "LimitedController.user", "plus+sign", "203.0.113.10",
+        log.record(new Interception(Instant.now(), RuleId.of("fixture", "LimitedController.user"), "plus+sign", "203.0.113.10",
                 "GET", "/user", Dimension.USER, 50, 60, false));
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> log.stats().written() == 5);
         session = new ConsoleSession(FixtureApplication.port(app));

@@ -225,7 +225,7 @@ public class RequestLimiter {
         outcome(context, rule, Outcome.DENIED);
         Instant now = clock.instant();
         if (snapshot.logCheck()) {
-            interceptionLog.record(new Interception(now, rule.module(), rule.rule(), request.user(), request.clientIp(),
+            interceptionLog.record(new Interception(now, rule, request.user(), request.clientIp(),
                     request.httpMethod(), request.uri(), denial.kind().dimension(), 0, 0, false,
                     Interception.Reason.DENY));
         }
@@ -404,7 +404,7 @@ public class RequestLimiter {
 
     private void log(LimitedRequest request, RuleSnapshot snapshot, LimitDefinition limit, boolean shadow) {
         if (snapshot.logCheck()) {
-            interceptionLog.record(new Interception(clock.instant(), limit.id().module(), limit.id().rule(), request.user(),
+            interceptionLog.record(new Interception(clock.instant(), limit.id(), request.user(),
                     request.clientIp(), request.httpMethod(), request.uri(), limit.dimension(), limit.count(),
                     limit.windowSeconds(), shadow));
         }

@@ -1,27 +1,28 @@
 package dev.ratelimit.interceptor.log;
 
 import dev.ratelimit.interceptor.Dimension;
+import dev.ratelimit.interceptor.rule.RuleId;
 import java.time.Instant;
 import java.util.Locale;
 
 /**
  * One request the limiter blocked (or, in shadow mode, would have blocked): a row of the interception log.
  *
+ * @param rule     the rule that blocked it; its module and name are the row's {@code module} and {@code rule}
  * @param user     the request's user code, or {@code null}
  * @param ip       the client address as the trusted-proxy rules see it
  * @param shadow   whether the rule only observes (the request was let through)
  * @param reason   why: a limit, or the deny list (then the rule is {@code deny.ip}, {@code deny.user} or
  *                 {@code deny.key}, and the count and window are 0)
  */
-public record Interception(Instant createdAt, String module, String rule, String user, String ip,
+public record Interception(Instant createdAt, RuleId rule, String user, String ip,
                            String httpMethod, String uri, Dimension dimension, long limitCount,
                            long windowSeconds, boolean shadow, Reason reason) {
 
     /** A limit's interception. */
-    public Interception(Instant createdAt, String module, String rule, String user, String ip, String httpMethod,
-                        String uri, Dimension dimension, long limitCount, long windowSeconds, boolean shadow) {
-        this(createdAt, module, rule, user, ip, httpMethod, uri, dimension, limitCount, windowSeconds, shadow,
-                Reason.LIMIT);
+    public Interception(Instant createdAt, RuleId rule, String user, String ip, String httpMethod, String uri,
+                        Dimension dimension, long limitCount, long windowSeconds, boolean shadow) {
+        this(createdAt, rule, user, ip, httpMethod, uri, dimension, limitCount, windowSeconds, shadow, Reason.LIMIT);
     }
 
     public Interception {

@@ -60,7 +60,7 @@ public class TrafficRecorder extends IntervalRedisWriter implements RateLimitMet
         Map<Tally, Long> totals = new LinkedHashMap<>();
         Map<Tally, Long> deltas = new LinkedHashMap<>();
         counts.forEach((rule, outcome, adder) -> {
-            Tally tally = new Tally(rule.module(), rule.rule(), outcome);
+            Tally tally = new Tally(rule, outcome);
             long total = adder.sum();
             long delta = total - written.getOrDefault(tally, 0L);
             if (delta > 0) {
@@ -77,7 +77,7 @@ public class TrafficRecorder extends IntervalRedisWriter implements RateLimitMet
                 long bucket = granularity.bucketStart(bucketTime);
                 Map<String, String> bucketKeys = new HashMap<>();
                 deltas.forEach((tally, delta) -> {
-                    String key = bucketKeys.computeIfAbsent(tally.module(),
+                    String key = bucketKeys.computeIfAbsent(tally.rule().module(),
                             module -> keys.trafficBucket(module, granularity.label(), bucket));
                     replies.add(commands.hincrby(key, tally.field(), delta));
                 });
@@ -89,11 +89,11 @@ public class TrafficRecorder extends IntervalRedisWriter implements RateLimitMet
     }
 
     /** One rule's count of one outcome. */
-    private record Tally(String module, String rule, Outcome outcome) {
+    private record Tally(RuleId rule, Outcome outcome) {
 
         /** The hash field: {@code <rule>|<outcome>}. */
         String field() {
-            return rule + "|" + outcome.tag();
+            return rule.rule() + "|" + outcome.tag();
         }
     }
 }

@@ -128,7 +128,7 @@ class RequestLimiterTest {
                 Verdict.Kind.REJECT);
         assertThat(verdicts.get(2).reportedLimit().id()).as("2 per user, the address's 3 not used up").isEqualTo(USER);
         assertThat(outcomes).contains(USER + ":" + Outcome.BLOCKED, IP + ":" + Outcome.ALLOWED);
-        assertThat(log.recorded()).anySatisfy(row -> assertThat(row.rule()).isEqualTo(USER.rule()));
+        assertThat(log.recorded()).anySatisfy(row -> assertThat(row.rule()).isEqualTo(USER));
     }
 
     @Test
@@ -142,7 +142,7 @@ class RequestLimiterTest {
         assertThat(kinds).containsExactly(Verdict.Kind.ADMIT, Verdict.Kind.ADMIT, Verdict.Kind.ADMIT);
         assertThat(outcomes).contains(USER + ":" + Outcome.SHADOW_BLOCKED);
         assertThat(log.recorded()).anySatisfy(row -> {
-            assertThat(row.rule()).isEqualTo(USER.rule());
+            assertThat(row.rule()).isEqualTo(USER);
             assertThat(row.shadow()).isTrue();
         });
     }
@@ -190,8 +190,8 @@ class RequestLimiterTest {
                 .containsOnly(Verdict.Kind.DENY);
         assertThat(outcomes).containsOnly("shop.deny.ip:" + Outcome.DENIED, "shop.deny.user:" + Outcome.DENIED)
                 .hasSize(7);
-        assertThat(log.recorded()).anySatisfy(row -> assertThat(row).isEqualTo(new Interception(row.createdAt(), "shop",
-                "deny.user", "hal", "10.0.0.9", "POST", "/orders", Dimension.USER, 0, 0, false,
+        assertThat(log.recorded()).anySatisfy(row -> assertThat(row).isEqualTo(new Interception(row.createdAt(),
+                RuleId.of("shop", "deny.user"), "hal", "10.0.0.9", "POST", "/orders", Dimension.USER, 0, 0, false,
                 Interception.Reason.DENY)));
 
         editor.undeny(DenyList.Kind.USER, "hal");

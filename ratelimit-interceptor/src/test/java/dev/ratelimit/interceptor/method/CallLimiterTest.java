@@ -110,8 +110,7 @@ class CallLimiterTest {
         assertThat(outcomes).filteredOn(outcome -> outcome.endsWith(":ALLOWED")).hasSize(7);
         assertThat(outcomes).filteredOn(outcome -> outcome.endsWith(":BLOCKED")).hasSize(3);
         assertThat(log.recorded()).hasSize(3).allSatisfy(row -> {
-            assertThat(row.module()).isEqualTo("shop");
-            assertThat(row.rule()).isEqualTo("Outbound.send");
+            assertThat(row.rule()).isEqualTo(RuleId.of("shop", "Outbound.send"));
             assertThat(row.httpMethod()).isEqualTo("CALL");
             assertThat(row.uri()).isEqualTo(OUTBOUND + ".send(java.lang.String,java.lang.String)");
             assertThat(row.dimension()).isEqualTo(Dimension.CUSTOM);

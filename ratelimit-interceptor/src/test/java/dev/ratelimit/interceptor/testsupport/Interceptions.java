@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.testsupport;
 
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.log.Interception;
+import dev.ratelimit.interceptor.rule.RuleId;
 import java.time.Instant;
 
 /** Interceptions as the interceptor makes them, for tests of the log. */
@@ -12,7 +13,7 @@ public final class Interceptions {
 
     /** A rejection by a USER limit of 10 per 60 s. */
     public static Interception of(Instant at, String module, String rule, String user, String ip, String uri) {
-        return new Interception(at, module, rule, user, ip, "GET", uri, Dimension.USER, 10, 60, false);
+        return new Interception(at, RuleId.of(module, rule), user, ip, "GET", uri, Dimension.USER, 10, 60, false);
     }
 
     /** The {@code n}th of a series of rejections, each with its own user and URI. */

@@ -49,7 +49,7 @@ class ShadowModeTest {
         });
         assertThat(log.recorded()).hasSize(2).allSatisfy(row -> {
             assertThat(row.shadow()).isTrue();
-            assertThat(row.rule()).isEqualTo("LimitedController.stacked#user");
+            assertThat(row.rule()).isEqualTo(RuleId.of("fixture", "LimitedController.stacked#user"));
             assertThat(row.user()).isEqualTo("sam");
             assertThat(row.limitCount()).isEqualTo(2);
         });
@@ -89,7 +89,7 @@ class ShadowModeTest {
         IntStream.range(0, 3).forEach(i -> assertThat(http.status("/open/plain?usercode=dina")).isEqualTo(200));
 
         assertThat(log.recorded()).extracting(Interception::rule, Interception::shadow)
-                .containsOnly(tuple("OpenController.plain", true)).hasSize(2);
+                .containsOnly(tuple(RuleId.of("fixture", "OpenController.plain"), true)).hasSize(2);
     }
 
     @Test

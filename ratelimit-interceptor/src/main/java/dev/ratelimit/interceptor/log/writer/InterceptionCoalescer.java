@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.log.writer;
 
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.log.Interception;
+import dev.ratelimit.interceptor.rule.RuleId;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -103,12 +104,12 @@ final class InterceptionCoalescer {
     }
 
     /** What makes two interceptions one row: all but the time. */
-    private record Sameness(String module, String rule, String user, String ip, String httpMethod, String uri,
+    private record Sameness(RuleId rule, String user, String ip, String httpMethod, String uri,
                             Dimension dimension, long limitCount, long windowSeconds, boolean shadow,
                             Interception.Reason reason) {
 
         static Sameness of(Interception i) {
-            return new Sameness(i.module(), i.rule(), i.user(), i.ip(), i.httpMethod(), i.uri(), i.dimension(),
+            return new Sameness(i.rule(), i.user(), i.ip(), i.httpMethod(), i.uri(), i.dimension(),
                     i.limitCount(), i.windowSeconds(), i.shadow(), i.reason());
         }
     }

@@ -27,8 +27,8 @@ record LogRow(LocalDateTime createdAt, String module, String rule, String user, 
     static LogRow of(Interception interception, long hits, ZoneId zone) {
         Instant createdAt = interception.createdAt() == null ? Instant.now() : interception.createdAt();
         return new LogRow(LocalDateTime.ofInstant(createdAt, zone),
-                required(interception.module(), MODULE_LENGTH),
-                required(interception.rule(), RULE_LENGTH),
+                required(interception.rule().module(), MODULE_LENGTH),
+                required(interception.rule().rule(), RULE_LENGTH),
                 optional(interception.user(), USER_LENGTH),
                 optional(interception.ip(), IP_LENGTH),
                 required(interception.httpMethod(), HTTP_METHOD_LENGTH),

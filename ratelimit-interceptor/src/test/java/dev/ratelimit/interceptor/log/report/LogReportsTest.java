@@ -8,6 +8,7 @@ import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.log.Interception;
 import dev.ratelimit.interceptor.log.database.LogDatabase;
 import dev.ratelimit.interceptor.log.writer.BatchingInterceptionLog;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.TestDatabase;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -356,7 +357,7 @@ class LogReportsTest {
 
         Interception interception() {
             boolean admin = "admin".equals(module);
-            return new Interception(at.atZone(ZONE).toInstant(), module, rule, user, ip, "GET", "/" + tag,
+            return new Interception(at.atZone(ZONE).toInstant(), RuleId.of(module, rule), user, ip, "GET", "/" + tag,
                     admin ? Dimension.METHOD : Dimension.USER, 10, 60, admin);
         }
     }

@@ -11,6 +11,7 @@ import dev.ratelimit.interceptor.log.report.LogEntry;
 import dev.ratelimit.interceptor.log.report.LogFilter;
 import dev.ratelimit.interceptor.log.report.LogPageRequest;
 import dev.ratelimit.interceptor.log.report.LogReports;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.Concurrently;
 import dev.ratelimit.interceptor.testsupport.Interceptions;
 import dev.ratelimit.interceptor.testsupport.TestDatabase;
@@ -94,7 +95,7 @@ class BatchingInterceptionLogTest {
     void aDenyListRefusalIsARowWithReasonDenyAndTheReportsFilterByReason() {
         BatchingInterceptionLog writer = started(100, 10);
         Instant at = Instant.parse("2026-12-01T08:00:00Z");
-        writer.record(new Interception(at, "shop", "deny.ip", null, "203.0.113.7", "POST", "/orders", Dimension.IP, 0, 0,
+        writer.record(new Interception(at, RuleId.of("shop", "deny.ip"), null, "203.0.113.7", "POST", "/orders", Dimension.IP, 0, 0,
                 false, Interception.Reason.DENY));
         writer.record(Interceptions.of(at, "shop", "Orders.create", "bob", "10.0.0.1", "/orders"));
         await().until(() -> writer.stats().written() == 2);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.log.Interception;
+import dev.ratelimit.interceptor.rule.RuleId;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +46,7 @@ class InterceptionCoalescerTest {
     }
 
     private static Interception interception(String uri) {
-        return new Interception(Instant.parse("2026-12-02T00:00:00Z"), "shop", "Orders.create", "ada", "10.0.0.1",
+        return new Interception(Instant.parse("2026-12-02T00:00:00Z"), RuleId.of("shop", "Orders.create"), "ada", "10.0.0.1",
                 "POST", uri, Dimension.USER, 5, 60, false);
     }
 }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.log.Interception;
 import dev.ratelimit.interceptor.log.database.LogDatabase;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.Interceptions;
 import dev.ratelimit.interceptor.testsupport.TestDatabase;
 import java.time.Duration;
@@ -96,7 +97,7 @@ class LogCoalescingTest {
         TestDatabase db = oneRowWithout("reason");
 
         BatchingInterceptionLog after = started(new LogDatabase(db.dataSource(), DatabaseInitializationMode.ALWAYS));
-        after.record(new Interception(Instant.now(), "bench", "deny.user", "user-2", "10.1.2.1", "GET", "/bench/2",
+        after.record(new Interception(Instant.now(), RuleId.of("bench", "deny.user"), "user-2", "10.1.2.1", "GET", "/bench/2",
                 Dimension.USER, 0, 0, false, Interception.Reason.DENY));
         await().until(() -> after.stats().written() == 1);
 
