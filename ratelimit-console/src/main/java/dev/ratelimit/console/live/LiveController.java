@@ -2,6 +2,7 @@ package dev.ratelimit.console.live;
 
 import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.interceptor.RateLimitExempt;
+import dev.ratelimit.interceptor.rule.RuleId;
 import org.springframework.http.CacheControl;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
@@ -30,7 +31,7 @@ public class LiveController {
                                          @RequestParam(required = false) String rule,
                                          @RequestParam(required = false) String span) {
         LiveSpan over = LiveSpan.of(span);
-        LiveView view = module == null || rule == null ? traffic.now(over) : traffic.rule(over, module, rule);
+        LiveView view = module == null || rule == null ? traffic.now(over) : traffic.rule(over, RuleId.of(module, rule));
         return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(view);
     }
 }

@@ -55,15 +55,16 @@ public class LiveTraffic {
 
     /** Every module's traffic and instances. */
     public LiveView now(LiveSpan span) {
-        return view(span, null, null);
+        return view(span, null);
     }
 
     /** One rule's traffic, and the instances of its module. */
-    public LiveView rule(LiveSpan span, String module, String rule) {
-        return view(span, module, rule);
+    public LiveView rule(LiveSpan span, RuleId rule) {
+        return view(span, rule);
     }
 
-    private LiveView view(LiveSpan span, String onlyModule, String onlyRule) {
+    private LiveView view(LiveSpan span, RuleId onlyRule) {
+        String onlyModule = onlyRule == null ? null : onlyRule.module();
         Instant at = clock.instant();
         TrafficGranularity granularity = span.step();
         long step = granularity.size().toSeconds();
@@ -84,12 +85,12 @@ public class LiveTraffic {
             SortedSet<String> modules = new TreeSet<>(onlyModule == null ? index.modules() : List.of(onlyModule));
             running.forEach(instance -> modules.add(instance.module()));
             List<TrafficCount> counts = statistics.read(modules, granularity, from, to).stream()
-                    .filter(count -> onlyRule == null || count.rule().rule().equals(onlyRule)).toList();
+                    .filter(count -> onlyRule == null || count.rule().equals(onlyRule)).toList();
             Instant recentTo = Instant.ofEpochSecond(RECENT_STEP.bucketStart(at.getEpochSecond()));
             Instant recentFrom = recentTo.minus(RECENT);
             List<TrafficCount> recentCounts = granularity == RECENT_STEP ? counts
                     : statistics.read(modules, RECENT_STEP, recentFrom, recentTo).stream()
-                    .filter(count -> onlyRule == null || count.rule().rule().equals(onlyRule)).toList();
+                    .filter(count -> onlyRule == null || count.rule().equals(onlyRule)).toList();
             Map<String, Series> perModule = new TreeMap<>();
             modules.forEach(module -> perModule.put(module, new Series(times.size())));
             Series total = new Series(times.size());

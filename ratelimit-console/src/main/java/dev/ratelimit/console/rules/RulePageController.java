@@ -85,8 +85,8 @@ public class RulePageController {
         model.addAttribute("error", Refusal.message(request, messages));
         model.addAttribute("typed", Refusal.typed(request));
         boolean failed = configuration(id, model);
-        failed |= blockedNow(module, rule, model);
-        failed |= log(module, rule, model);
+        failed |= blockedNow(id, model);
+        failed |= log(id, model);
         failed |= changes(id, model);
         if (failed) {
             response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
@@ -117,14 +117,14 @@ public class RulePageController {
         }
     }
 
-    private boolean blockedNow(String module, String rule, Model model) {
+    private boolean blockedNow(RuleId id, Model model) {
         BlockedClients clients = blocked.getIfAvailable();
         if (clients == null) {
             return false;
         }
         try {
-            model.addAttribute("blocked", clients.now(List.of(module), BlockedController.SHOWN_PER_MODULE).stream()
-                    .filter(client -> client.rule().equals(rule))
+            model.addAttribute("blocked", clients.now(List.of(id.module()), BlockedController.SHOWN_PER_MODULE).stream()
+                    .filter(client -> client.rule().equals(id.rule()))
                     .map(client -> new BlockedController.BlockedLine(clock.format(client.until()), client)).toList());
             return false;
         } catch (RuntimeException e) {
@@ -133,14 +133,14 @@ public class RulePageController {
         }
     }
 
-    private boolean log(String module, String rule, Model model) {
+    private boolean log(RuleId id, Model model) {
         LogReports log = reports.getIfAvailable();
         if (log == null) {
             model.addAttribute("noLog", true);
             return false;
         }
         LocalDate today = clock.today();
-        LogFilter ofRule = LogFilter.ofRule(module, rule);
+        LogFilter ofRule = LogFilter.ofRule(id);
         LogFilter todayOnly = ofRule.between(today.atStartOfDay(), today.plusDays(1).atStartOfDay());
         try {
             model.addAttribute("topUsers", log.topUsers(todayOnly, TOP));

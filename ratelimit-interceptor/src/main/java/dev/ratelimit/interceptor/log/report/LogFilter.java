@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.log.report;
 
 import dev.ratelimit.interceptor.log.Interception;
+import dev.ratelimit.interceptor.rule.RuleId;
 import java.time.LocalDateTime;
 
 /**
@@ -34,8 +35,8 @@ public record LogFilter(LocalDateTime from, LocalDateTime to, String module, Str
     }
 
     /** The rows of one rule, exactly: not of the rules whose names start with its name. */
-    public static LogFilter ofRule(String module, String rule) {
-        return new LogFilter(null, null, module, rule, null, null, null, true);
+    public static LogFilter ofRule(RuleId rule) {
+        return new LogFilter(null, null, rule.module(), rule.rule(), null, null, null, true);
     }
 
     /** This filter over another time range. */

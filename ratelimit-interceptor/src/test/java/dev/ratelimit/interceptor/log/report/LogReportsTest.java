@@ -234,10 +234,10 @@ class LogReportsTest {
 
     @Test
     void aWholeRuleMatchesOnlyThatRule() {
-        assertThat(tags(LogFilter.ofRule("order", "OrderController.create"))).isEmpty();
-        assertThat(tags(LogFilter.ofRule("order", "OrderController.create#user")))
+        assertThat(tags(LogFilter.ofRule(RuleId.of("order", "OrderController.create")))).isEmpty();
+        assertThat(tags(LogFilter.ofRule(RuleId.of("order", "OrderController.create#user"))))
                 .containsExactlyInAnyOrder("r01", "r02", "r06", "r07");
-        assertThat(tags(LogFilter.ofRule("search", "/open/**").between(at("2026-03-04T00:00"), null)))
+        assertThat(tags(LogFilter.ofRule(RuleId.of("search", "/open/**")).between(at("2026-03-04T00:00"), null)))
                 .containsExactly("r11");
     }
 
@@ -245,7 +245,7 @@ class LogReportsTest {
     void topIpsAreTheMostInterceptedAddressesFirstAndTheListIsCapped() {
         assertThat(reports.topIps(LogFilter.all(), 1_000)).containsExactly(
                 new IpCount("10.0.0.1", 4), new IpCount("10.0.0.3", 2), new IpCount("10.0.1.7", 2));
-        assertThat(reports.topIps(LogFilter.ofRule("order", "OrderController.create#user"), 3)).containsExactly(
+        assertThat(reports.topIps(LogFilter.ofRule(RuleId.of("order", "OrderController.create#user")), 3)).containsExactly(
                 new IpCount("10.0.0.1", 3), new IpCount("10.0.0.3", 1));
     }
 
