@@ -11,6 +11,7 @@ import dev.ratelimit.console.audit.AuditedEditor;
 import dev.ratelimit.console.logs.LogClock;
 import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.RateLimitExempt;
+import dev.ratelimit.interceptor.config.Knob;
 import dev.ratelimit.interceptor.config.RuleDescription;
 import dev.ratelimit.interceptor.config.RuleMode;
 import dev.ratelimit.interceptor.config.RuleSnapshot;
@@ -114,7 +115,7 @@ public class RulesController {
         RuleId id = RuleId.of(module, rule);
         try {
             declared(id);
-            editor.applyAll(Operators.of(request), edit -> edit.edit().ruleLimit(id, count, interval)
+            editor.applyAll(Operators.of(request), edit -> edit.edit().knobs(id, Map.of(Knob.COUNT, count, Knob.WINDOW, interval))
                     .ruleSwitch(id, enabled).ruleMode(id, shadow ? RuleMode.SHADOW : RuleMode.ENFORCE).apply());
         } catch (IllegalArgumentException e) {
             return Refusal.redirect(request, page, e, Map.of("module", module, "rule", rule, "count", count,

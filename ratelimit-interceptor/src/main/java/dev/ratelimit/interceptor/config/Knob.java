@@ -11,7 +11,8 @@ import java.util.Locale;
  * parser reads and the editor writes), how documents and views show it, what it is as declared, and
  * what it does to a limit. The parser, the editor, the start-up merge, the rules in force, the console
  * and the rules document all go through these, so a new knob is a constant here (and the part of the
- * limit it sets). A rule's plans and client exceptions are keyed fields of their own
+ * limit it sets). Knobs that set the limit's size (its count per window) are checked together, by
+ * {@link LimitSize}, wherever they are written or read. A rule's plans and client exceptions are keyed fields of their own
  * ({@link SysConfigFields#plan}, {@link SysConfigFields#exception}).
  */
 public enum Knob {
@@ -35,6 +36,16 @@ public enum Knob {
         LimitDefinition apply(LimitDefinition limit, String canonical) {
             return limit.withLimit(Long.parseLong(canonical), limit.windowSeconds());
         }
+
+        @Override
+        LimitSize resize(LimitSize size, String canonical) {
+            return new LimitSize(Long.parseLong(canonical), size.windowSeconds());
+        }
+
+        @Override
+        boolean resizes() {
+            return true;
+        }
     },
 
     /** The window in seconds: the field is {@code <rule>.interval}, as the annotation's attribute. */
@@ -53,6 +64,16 @@ public enum Knob {
         LimitDefinition apply(LimitDefinition limit, String canonical) {
             // a calendar quota's window is its period, which no count of seconds replaces
             return limit.quota().isCalendar() ? limit : limit.withLimit(limit.count(), Long.parseLong(canonical));
+        }
+
+        @Override
+        LimitSize resize(LimitSize size, String canonical) {
+            return new LimitSize(size.count(), Long.parseLong(canonical));
+        }
+
+        @Override
+        boolean resizes() {
+            return true;
         }
     },
 
@@ -167,6 +188,16 @@ public enum Knob {
     /** A limit with this knob's value; switches and modes leave it as it is. */
     LimitDefinition apply(LimitDefinition limit, String canonical) {
         return limit;
+    }
+
+    /** A limit's size with this knob's value, for the check of count and window together; others leave it. */
+    LimitSize resize(LimitSize size, String canonical) {
+        return size;
+    }
+
+    /** Whether the knob sets a part of the limit's size, which is valid only with the other parts. */
+    boolean resizes() {
+        return false;
     }
 
     /** Whether the start-up merge writes the declared value (so that {@code HGETALL} shows it). */

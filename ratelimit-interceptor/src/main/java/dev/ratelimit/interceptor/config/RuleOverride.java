@@ -40,6 +40,13 @@ record RuleOverride(Map<Knob, String> values) {
         return new RuleOverride(more);
     }
 
+    RuleOverride without(Knob knob) {
+        Map<Knob, String> fewer = new EnumMap<>(Knob.class);
+        fewer.putAll(values);
+        fewer.remove(knob);
+        return new RuleOverride(fewer);
+    }
+
     /**
      * The limit with the operator's values applied. The parser checked them against the declaration it
      * knew ({@code declared.*}); a value that still does not fit the annotation in force (a hand-edited

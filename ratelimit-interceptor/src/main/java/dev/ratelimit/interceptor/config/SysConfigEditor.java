@@ -19,6 +19,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -140,12 +141,12 @@ public class SysConfigEditor {
      * window in force as the annotation is checked at start-up.
      */
     public SysConfigChange setRuleCount(RuleId rule, String count) {
-        return edit().ruleLimit(rule, count, null).applyOne();
+        return edit().knob(rule, Knob.COUNT, count).applyOne();
     }
 
     /** {@code <rule>.interval}: the window in seconds, in place of the annotation's; checked with the count in force. */
     public SysConfigChange setRuleWindow(RuleId rule, String windowSeconds) {
-        return edit().ruleLimit(rule, null, windowSeconds).applyOne();
+        return edit().knob(rule, Knob.WINDOW, windowSeconds).applyOne();
     }
 
     /**
@@ -156,7 +157,14 @@ public class SysConfigEditor {
      * @return the changes written, count first
      */
     public List<SysConfigChange> setRuleLimit(RuleId rule, String count, String windowSeconds) {
-        return edit().ruleLimit(rule, count, windowSeconds).apply();
+        Map<Knob, String> texts = new EnumMap<>(Knob.class);
+        if (count != null) {
+            texts.put(Knob.COUNT, count);
+        }
+        if (windowSeconds != null) {
+            texts.put(Knob.WINDOW, windowSeconds);
+        }
+        return edit().knobs(rule, texts).apply();
     }
 
     /**
@@ -310,16 +318,30 @@ public class SysConfigEditor {
 
         /**
          * One knob from its text, as documents and forms write it ({@code on}, {@code 5}, {@code shadow},
-         * {@code 300..3600}), written in its canonical form. A count and a window are checked together, with
-         * what this edit or the hash holds for the other, as the annotation's are.
+         * {@code 300..3600}), written in its canonical form. A part of the limit's size is checked with what
+         * this edit or the hash holds for the other parts, as the annotation's are.
          */
         public Edit knob(RuleId rule, Knob knob, String text) {
-            String field = knob.field(declaredId(rule));
-            return switch (knob) {
-                case COUNT -> ruleLimit(rule, text, null);
-                case WINDOW -> ruleLimit(rule, null, text);
-                default -> put(field, parsed(field, () -> knob.canonical(text)), rule);
-            };
+            return knobs(rule, Collections.singletonMap(knob, text));
+        }
+
+        /** Several knobs of a rule from their texts, as {@link #knob} writes one: the parts of the size checked together. */
+        public Edit knobs(RuleId rule, Map<Knob, String> texts) {
+            declaredId(rule);
+            Map<Knob, String> canonical = new EnumMap<>(Knob.class);
+            texts.forEach((knob, text) -> {
+                String field = knob.field(rule);
+                canonical.put(knob, parsed(field, () -> knob.canonical(text)));
+            });
+            if (LimitSize.anyIn(canonical)) {
+                LimitSize size = LimitSize.of(knob -> canonical.containsKey(knob) ? canonical.get(knob) : inForce(rule, knob));
+                parsed(rule.toString(), () -> {
+                    size.check();
+                    return null;
+                });
+            }
+            canonical.forEach((knob, value) -> put(knob.field(rule), value, rule));
+            return this;
         }
 
         public Edit whitelistIps(String commaSeparated) {
@@ -332,24 +354,6 @@ public class SysConfigEditor {
 
         public Edit whitelistUsers(String commaSeparated) {
             return put(WHITELIST_USERS, String.join(",", new LinkedHashSet<>(Whitelist.split(commaSeparated))));
-        }
-
-        /** Count and window checked together, with what this edit or the hash holds for the other. */
-        public Edit ruleLimit(RuleId rule, String count, String windowSeconds) {
-            String countField = Knob.COUNT.field(declaredId(rule));
-            String windowField = Knob.WINDOW.field(rule);
-            String newCount = count == null ? null : parsed(countField, () -> Knob.COUNT.canonical(count));
-            String newWindow = windowSeconds == null ? null : parsed(windowField, () -> Knob.WINDOW.canonical(windowSeconds));
-            long checkedCount = Long.parseLong(newCount != null ? newCount : inForce(countField));
-            long checkedWindow = Long.parseLong(newWindow != null ? newWindow : inForce(windowField));
-            parsed(rule.toString(), () -> {
-                LimitDefinition.check(checkedCount, checkedWindow);
-                return null;
-            });
-            if (newCount != null) {
-                put(countField, newCount, rule);
-            }
-            return newWindow == null ? this : put(windowField, newWindow, rule);
         }
 
         /**
@@ -567,17 +571,19 @@ public class SysConfigEditor {
             return hash;
         }
 
-        /** A knob's value in force: this edit's, else the hash's when it parses, else its declaration, else 1. */
-        private String inForce(String knob) {
-            for (String value : new String[] {writes.get(knob), hash().get(knob),
-                    hash().get(SysConfigFields.declared(knob))}) {
+        /** A knob's canonical value in force: this edit's, else the hash's when it parses, else its declaration, else none. */
+        private String inForce(RuleId rule, Knob knob) {
+            String field = knob.field(rule);
+            for (String value : new String[] {writes.get(field), hash().get(field), hash().get(SysConfigFields.declared(field))}) {
                 try {
-                    return Long.toString(SysConfigParser.parsePositive(value));
+                    if (value != null) {
+                        return knob.canonical(value);
+                    }
                 } catch (IllegalArgumentException e) {
-                    // absent or garbage: the next source
+                    // garbage: the next source
                 }
             }
-            return "1";
+            return null;
         }
 
         /** The deny-list entries of the hash with this edit's writes, ended or not, by field; those that do not parse left out. */

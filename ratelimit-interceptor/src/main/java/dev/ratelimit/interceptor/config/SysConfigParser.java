@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -53,8 +54,6 @@ public final class SysConfigParser {
         RuleMode globalMode = RuleMode.ENFORCE;
         boolean logCheck = true;
         Map<String, RuleOverride> overrides = new HashMap<>();
-        Map<String, Long> counts = new HashMap<>();
-        Map<String, Long> intervals = new HashMap<>();
         Map<String, String> ignored = new TreeMap<>();
         Set<String> shadowRules = new HashSet<>();
         Map<String, LimitSpec> dynamicRules = new HashMap<>();
@@ -111,14 +110,14 @@ public final class SysConfigParser {
                 } else {
                     Knob knob = Knob.ofField(field);
                     if (knob != null) {
-                        knob(knob, ruleId(field, knob), value, overrides, counts, intervals, shadowRules);
+                        knob(knob, ruleId(field, knob), value, overrides, shadowRules);
                     }
                 }
             } catch (IllegalArgumentException e) {
                 ignore(field, value, e.getMessage(), ignored, warnings);
             }
         }
-        limits(hash, counts, intervals, overrides, ignored, warnings);
+        sizes(hash, overrides, ignored, warnings);
         Whitelist whitelist = Whitelist.parse(Whitelist.split(hash.get(WHITELIST_IPS)),
                 Whitelist.split(hash.get(WHITELIST_USERS)),
                 bad -> {
@@ -177,51 +176,49 @@ public final class SysConfigParser {
         }
     }
 
-    /** A knob's canonical value into its rule's override; a count and a window wait to be checked together. */
+    /** A knob's canonical value into its rule's override. */
     private static void knob(Knob knob, String rule, String value, Map<String, RuleOverride> overrides,
-                             Map<String, Long> counts, Map<String, Long> intervals, Set<String> shadowRules) {
+                             Set<String> shadowRules) {
         String canonical = knob.canonical(value);
-        switch (knob) {
-            case COUNT -> counts.put(rule, Long.parseLong(canonical));
-            case WINDOW -> intervals.put(rule, Long.parseLong(canonical));
-            default -> overrides.compute(rule, (id, o) -> orNone(o).with(knob, canonical));
-        }
+        overrides.compute(rule, (id, o) -> orNone(o).with(knob, canonical));
         if (knob == Knob.MODE && canonical.equals(RuleMode.SHADOW.value())) {
             shadowRules.add(rule);
         }
     }
 
     /**
-     * The count and window overrides of each rule, checked together as the annotation's are: a pair the
-     * limiter could not apply as written is ignored whole, with the reason. A knob missing from the
-     * hash is taken from its {@code declared.*} field.
+     * The size of each rule an operator resized, checked whole as the annotation's is: the knobs that set it
+     * as the hash holds them, the others from their {@code declared.*} fields. Values the limiter could not
+     * apply together are ignored together, with the reason.
      */
-    private static void limits(Map<String, String> hash, Map<String, Long> counts, Map<String, Long> intervals,
-                               Map<String, RuleOverride> overrides, Map<String, String> ignored,
-                               Consumer<String> warnings) {
-        Set<String> rules = new HashSet<>(counts.keySet());
-        rules.addAll(intervals.keySet());
-        for (String rule : rules) {
-            Long count = counts.getOrDefault(rule, declared(hash, rule + Knob.COUNT.suffix()));
-            Long interval = intervals.getOrDefault(rule, declared(hash, rule + Knob.WINDOW.suffix()));
-            try {
-                LimitDefinition.check(count == null ? 1 : count, interval == null ? 1 : interval);
-            } catch (IllegalArgumentException e) {
-                for (String field : List.of(rule + Knob.COUNT.suffix(), rule + Knob.WINDOW.suffix())) {
-                    if (hash.containsKey(field)) {
-                        ignore(field, hash.get(field), e.getMessage(), ignored, warnings);
-                    }
-                }
+    private static void sizes(Map<String, String> hash, Map<String, RuleOverride> overrides,
+                              Map<String, String> ignored, Consumer<String> warnings) {
+        Iterator<Map.Entry<String, RuleOverride>> entries = overrides.entrySet().iterator();
+        while (entries.hasNext()) {
+            Map.Entry<String, RuleOverride> entry = entries.next();
+            String rule = entry.getKey();
+            RuleOverride override = entry.getValue();
+            if (!LimitSize.anyIn(override.values())) {
                 continue;
             }
-            RuleOverride override = orNone(overrides.get(rule));
-            if (counts.containsKey(rule)) {
-                override = override.with(Knob.COUNT, Long.toString(counts.get(rule)));
+            try {
+                LimitSize.of(knob -> override.value(knob) != null ? override.value(knob) : declared(hash, rule, knob))
+                        .check();
+            } catch (IllegalArgumentException e) {
+                RuleOverride kept = override;
+                for (Knob knob : override.values().keySet()) {
+                    if (knob.resizes()) {
+                        String field = rule + knob.suffix();
+                        ignore(field, hash.get(field), e.getMessage(), ignored, warnings);
+                        kept = kept.without(knob);
+                    }
+                }
+                if (kept.values().isEmpty()) {
+                    entries.remove();
+                } else {
+                    entry.setValue(kept);
+                }
             }
-            if (intervals.containsKey(rule)) {
-                override = override.with(Knob.WINDOW, Long.toString(intervals.get(rule)));
-            }
-            overrides.put(rule, override);
         }
     }
 
@@ -231,10 +228,11 @@ public final class SysConfigParser {
         return copy;
     }
 
-    private static Long declared(Map<String, String> hash, String knob) {
+    /** A knob's canonical value as the rule declares it ({@code declared.*}), or {@code null}. */
+    private static String declared(Map<String, String> hash, String rule, Knob knob) {
         try {
-            String value = hash.get(SysConfigFields.declared(knob));
-            return value == null ? null : parsePositive(value);
+            String value = hash.get(SysConfigFields.declared(rule + knob.suffix()));
+            return value == null ? null : knob.canonical(value);
         } catch (IllegalArgumentException e) {
             return null;
         }

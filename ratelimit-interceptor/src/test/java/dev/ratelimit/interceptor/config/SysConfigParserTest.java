@@ -151,6 +151,16 @@ class SysConfigParserTest {
     }
 
     @Test
+    void aRuleWhoseSizeIsIgnoredKeepsItsOtherKnobs() {
+        RuleSnapshot snapshot = parse(Map.of("demo.A.b.check", "0", "demo.A.b.mode", "shadow", "demo.A.b.count", "5",
+                "demo.A.b.interval", "99999999999999"));
+
+        assertThat(snapshot.override(RuleId.of("demo", "A.b")))
+                .isEqualTo(new RuleOverride(Map.of(Knob.CHECK, "0", Knob.MODE, "shadow")));
+        assertThat(snapshot.ignored()).containsOnlyKeys("demo.A.b.count", "demo.A.b.interval");
+    }
+
+    @Test
     void declaredValuesAreNotRules() {
         RuleSnapshot snapshot = parse(Map.of("declared.demo.A.b.count", "3", "declared.demo.A.b.check", "1"));
 
