@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor;
 
 import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.decision.RequestLimiter;
+import dev.ratelimit.interceptor.identity.CounterIdentity;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.method.CallLimiter;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
@@ -94,7 +95,7 @@ public class RateLimitService {
      */
     public Optional<Allowance> peek(RuleId rule, String identity) {
         return catalog.current().limit(rule).flatMap(limit -> {
-            String named = DimensionKeys.named(limit, identity);
+            String named = CounterIdentity.named(limit, identity);
             return named == null ? Optional.empty() : read(limit, named);
         });
     }

@@ -15,6 +15,7 @@ import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
+import dev.ratelimit.interceptor.rule.HttpHandler;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.rule.RuleNaming;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
@@ -38,7 +39,6 @@ import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -54,8 +54,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import org.springframework.web.method.HandlerMethod;
-import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 
 /**
  * What the verdict observation adds to one allowed decision ({@link RequestLimiter#decide}), side by side
@@ -107,8 +105,8 @@ public class VerdictObservationBenchmark {
                 Duration.ofSeconds(3), Clock.systemUTC());
         EndpointCatalog endpoints = new EndpointCatalog(new RuleNaming("bench"), EnumSet.allOf(Algorithm.class),
                 key -> { }, countWhen -> { }, cost -> { }, Stores.DEFAULTS.concurrency().lease());
-        endpoints.register(Map.of(RequestMappingInfo.paths("/orders").build(),
-                new HandlerMethod(new Orders(), Orders.class.getMethod("create"))));
+        endpoints.registerHandlers(List.of(
+                new HttpHandler(Orders.class, Orders.class.getMethod("create"), List.of("/orders"), Set.of())));
         endpoint = endpoints.endpoints().get(0);
         limiter = new RequestLimiter(new RuleCatalog(endpoints, snapshots), new RedisKeys("ratelimit"),
                 new MemoryRateLimitStore(Clock.systemUTC(), 10_000), InterceptionLog.DISCARD, new NoMetrics(),

@@ -8,6 +8,7 @@ import dev.ratelimit.interceptor.identity.RequestExpressions;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.ExcludedPaths;
 import dev.ratelimit.interceptor.web.AllowanceController;
+import dev.ratelimit.interceptor.web.HandlerEndpoints;
 import dev.ratelimit.interceptor.web.LimitResponseWriter;
 import dev.ratelimit.interceptor.web.NegotiatedRejectionHandler;
 import dev.ratelimit.interceptor.web.RateLimitInterceptor;
@@ -54,7 +55,7 @@ public class RateLimitWebMvcAutoConfiguration {
     static SmartInitializingSingleton rateLimitEndpointCatalogLoader(ObjectProvider<EndpointCatalog> catalog,
             ObjectProvider<RequestMappingHandlerMapping> handlerMappings) {
         return () -> handlerMappings.orderedStream()
-                .forEach(mapping -> catalog.getObject().register(mapping.getHandlerMethods()));
+                .forEach(mapping -> HandlerEndpoints.register(catalog.getObject(), mapping.getHandlerMethods()));
     }
 
     @Bean

@@ -15,7 +15,7 @@ import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_USERS;
 import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.identity.CidrBlock;
 import dev.ratelimit.interceptor.identity.DenyList;
-import dev.ratelimit.interceptor.identity.DimensionKeys;
+import dev.ratelimit.interceptor.identity.CounterIdentity;
 import dev.ratelimit.interceptor.identity.Whitelist;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import java.time.Instant;
@@ -98,7 +98,7 @@ public final class SysConfigParser {
                     }
                     String identity = field.substring(infix + EXCEPTION_INFIX.length());
                     exceptions.computeIfAbsent(field.substring(0, infix), rule -> new HashMap<>()).put(identity, exception);
-                    String counted = DimensionKeys.keyPart(identity);
+                    String counted = CounterIdentity.keyPart(identity);
                     if (counted != null && !counted.equals(identity)) {
                         hashedExceptions.computeIfAbsent(field.substring(0, infix), rule -> new HashMap<>())
                                 .put(counted, exception);

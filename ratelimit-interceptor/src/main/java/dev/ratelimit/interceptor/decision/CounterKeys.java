@@ -3,7 +3,7 @@ package dev.ratelimit.interceptor.decision;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RedisKeys;
-import dev.ratelimit.interceptor.identity.DimensionKeys;
+import dev.ratelimit.interceptor.identity.CounterIdentity;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.PerRuleCache;
 
@@ -22,12 +22,12 @@ final class CounterKeys {
 
     String counter(LimitDefinition limit, String identity) {
         Start start = starts.get(limit);
-        return identity.equals(DimensionKeys.EVERYONE) ? start.everyone() : start.text() + identity;
+        return identity.equals(CounterIdentity.EVERYONE) ? start.everyone() : start.text() + identity;
     }
 
     private Start start(LimitDefinition limit) {
         String text = keys.counterStart(limit.id(), limit.dimension(), limit.algorithm());
-        return new Start(limit.dimension(), limit.algorithm(), text, text + DimensionKeys.EVERYONE);
+        return new Start(limit.dimension(), limit.algorithm(), text, text + CounterIdentity.EVERYONE);
     }
 
     /** @param everyone the whole key of the identity everyone of a METHOD or GLOBAL limit counts under */

@@ -166,7 +166,7 @@ public final class DenyList {
         }
         Entry entry = users.get(user);
         if (entry == null && hashedUsers) {
-            String counted = DimensionKeys.keyPart(user);
+            String counted = CounterIdentity.keyPart(user);
             entry = counted == null ? null : users.get(counted);
         }
         return inForce(entry, clock);

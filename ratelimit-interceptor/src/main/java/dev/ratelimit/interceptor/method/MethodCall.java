@@ -2,7 +2,7 @@ package dev.ratelimit.interceptor.method;
 
 import dev.ratelimit.interceptor.decision.Completion;
 import dev.ratelimit.interceptor.identity.CurrentClient;
-import dev.ratelimit.interceptor.identity.DimensionKeys;
+import dev.ratelimit.interceptor.identity.CounterIdentity;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RequestCost;
@@ -35,8 +35,8 @@ final class MethodCall extends Call {
     @Override
     public String identity(LimitDefinition limit) {
         return switch (limit.dimension()) {
-            case CUSTOM -> DimensionKeys.keyPart(expressions.key(limit.key(), context()));
-            case METHOD, GLOBAL -> DimensionKeys.EVERYONE;
+            case CUSTOM -> CounterIdentity.keyPart(expressions.key(limit.key(), context()));
+            case METHOD, GLOBAL -> CounterIdentity.EVERYONE;
             case USER, IP -> client == null ? null : client.identity(limit);
         };
     }

@@ -1,7 +1,7 @@
 package dev.ratelimit.interceptor.method;
 
 import dev.ratelimit.interceptor.identity.CurrentClient;
-import dev.ratelimit.interceptor.identity.DimensionKeys;
+import dev.ratelimit.interceptor.identity.CounterIdentity;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 
@@ -22,7 +22,7 @@ final class NamedCall extends Call {
 
     @Override
     public String identity(LimitDefinition limit) {
-        return DimensionKeys.named(limit, identity);
+        return CounterIdentity.named(limit, identity);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.openapi;
 import dev.ratelimit.interceptor.config.LimitDescription;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
+import dev.ratelimit.interceptor.web.HandlerEndpoints;
 import dev.ratelimit.interceptor.web.RejectionBody;
 import dev.ratelimit.interceptor.web.ResponseOptions;
 import io.swagger.v3.oas.models.Components;
@@ -91,7 +92,7 @@ public class RateLimitOpenApi implements OpenApiCustomizer, OperationCustomizer 
 
     @Override
     public Operation customize(Operation operation, HandlerMethod handler) {
-        Endpoint endpoint = catalog.endpoint(handler);
+        Endpoint endpoint = HandlerEndpoints.of(catalog, handler);
         if (endpoint == null || endpoint.limits().isEmpty()) {
             return operation;
         }

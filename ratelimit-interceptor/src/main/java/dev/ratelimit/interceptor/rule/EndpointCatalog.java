@@ -33,13 +33,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.web.bind.annotation.RequestMethod;
-import org.springframework.web.method.HandlerMethod;
-import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 
 /**
  * Every handler method of the app with its name and declared limits. Filled once at start-up from the
- * handler mappings, so a misdeclared {@code @RateLimit} fails the start with the method named, and
+ * handler mappings (the web layer's adapter hands them over as {@link HttpHandler}s), so a misdeclared {@code @RateLimit} fails the start with the method named, and
  * read on every request with one map lookup. Beside them, the endpoints of calls: the limited methods
  * of beans that are not controllers, and the rules defined in code, checked by the same code.
  *
@@ -86,16 +83,18 @@ public final class EndpointCatalog {
         this.leaseSeconds = lease.toSeconds();
     }
 
-    /** Registers the handler methods of one handler mapping; throws if a declaration is invalid. */
-    public void register(Map<RequestMappingInfo, HandlerMethod> handlerMethods) {
-        List<Map.Entry<RequestMappingInfo, HandlerMethod>> ordered = new ArrayList<>(handlerMethods.entrySet());
+    /**
+     * Registers the handler methods of one handler mapping, as endpoints of kind {@link Endpoint.Kind#HTTP};
+     * throws if a declaration is invalid.
+     */
+    public void registerHandlers(Collection<HttpHandler> handlers) {
+        List<HttpHandler> ordered = new ArrayList<>(handlers);
         // One order on every start, so the same handler method keeps the plain name of a collision.
-        ordered.sort(Comparator.comparing(entry -> EndpointKey.of(entry.getValue()).handler()));
-        for (Map.Entry<RequestMappingInfo, HandlerMethod> entry : ordered) {
-            RequestMappingInfo info = entry.getKey();
-            if (!isExempt(entry.getValue())) {
-                EndpointKey key = EndpointKey.of(entry.getValue());
-                endpoints.put(key, describe(key, Endpoint.Kind.HTTP, info.getPatternValues(), httpMethods(info)));
+        ordered.sort(Comparator.comparing(handler -> new EndpointKey(handler.controller(), handler.method()).handler()));
+        for (HttpHandler handler : ordered) {
+            if (!isExempt(handler.controller(), handler.method())) {
+                EndpointKey key = new EndpointKey(handler.controller(), handler.method());
+                endpoints.put(key, describe(key, Endpoint.Kind.HTTP, handler.patterns(), handler.httpMethods()));
                 version.incrementAndGet();
             }
         }
@@ -174,16 +173,16 @@ public final class EndpointCatalog {
     }
 
     /**
-     * The endpoint of a handler method, or {@code null} for a {@link RateLimitExempt} one. A handler that
-     * was not registered (added at run time) is described on first use.
+     * The endpoint of a handler method on its controller, or {@code null} for a {@link RateLimitExempt} one. A
+     * handler that was not registered (added at run time) is described on first use.
      */
-    public Endpoint endpoint(HandlerMethod handler) {
-        Endpoint endpoint = endpoints.get(EndpointKey.of(handler));
-        if (endpoint != null || isExempt(handler)) {
+    public Endpoint handlerEndpoint(Class<?> controller, Method method) {
+        EndpointKey key = new EndpointKey(controller, method);
+        Endpoint endpoint = endpoints.get(key);
+        if (endpoint != null || isExempt(controller, method)) {
             return endpoint;
         }
-        Endpoint described = endpoints.computeIfAbsent(EndpointKey.of(handler),
-                key -> describe(key, Endpoint.Kind.HTTP, Set.of(), Set.of()));
+        Endpoint described = endpoints.computeIfAbsent(key, absent -> describe(absent, Endpoint.Kind.HTTP, Set.of(), Set.of()));
         version.incrementAndGet(); // once it is in the map: a reader of the version then finds it
         return described;
     }
@@ -215,10 +214,6 @@ public final class EndpointCatalog {
 
     public RuleNaming naming() {
         return naming;
-    }
-
-    private static boolean isExempt(HandlerMethod handler) {
-        return isExempt(handler.getBeanType(), handler.getMethod());
     }
 
     private static boolean isExempt(Class<?> type, Method method) {
@@ -469,23 +464,11 @@ public final class EndpointCatalog {
         return new IllegalStateException("Invalid @RateLimit on " + subject + ": " + problem);
     }
 
-    private static Set<String> httpMethods(RequestMappingInfo info) {
-        Set<String> methods = new TreeSet<>();
-        for (RequestMethod method : info.getMethodsCondition().getMethods()) {
-            methods.add(method.name());
-        }
-        return methods;
-    }
-
     /**
      * A handler method is its method on its controller class: one inherited method may serve two controllers.
      * A limited bean method likewise, on its bean's class.
      */
     private record EndpointKey(Class<?> controller, Method method) {
-
-        static EndpointKey of(HandlerMethod handler) {
-            return new EndpointKey(handler.getBeanType(), handler.getMethod());
-        }
 
         /** The method as messages name it, e.g. {@code com.shop.OrderController.create}. */
         String subject() {

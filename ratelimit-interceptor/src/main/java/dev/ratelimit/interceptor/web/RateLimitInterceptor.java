@@ -72,7 +72,7 @@ public class RateLimitInterceptor implements AsyncHandlerInterceptor {
         if (!(handler instanceof HandlerMethod handlerMethod) || request.getDispatcherType() != DispatcherType.REQUEST) {
             return true;
         }
-        Endpoint endpoint = catalog.endpoint(handlerMethod);
+        Endpoint endpoint = HandlerEndpoints.of(catalog, handlerMethod);
         if (endpoint == null) {
             return true;
         }

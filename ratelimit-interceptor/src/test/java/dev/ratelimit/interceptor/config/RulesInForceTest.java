@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.QuotaPeriod;
-import dev.ratelimit.interceptor.identity.DimensionKeys;
+import dev.ratelimit.interceptor.identity.CounterIdentity;
 import dev.ratelimit.interceptor.rule.CalendarQuota;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
@@ -103,9 +103,9 @@ class RulesInForceTest {
                 ORDERS + ".exception." + odd, "400/60 until 2026-12-02T00:00:00Z"));
         LimitDefinition declared = rules.limit(ORDERS).orElseThrow();
 
-        assertThat(rules.forClient(declared, DimensionKeys.keyPart(longCode), null, CLOCK).count()).isEqualTo(500);
-        assertThat(rules.forClient(declared, DimensionKeys.keyPart(odd), null, CLOCK).count()).isEqualTo(400);
-        assertThat(rules.forClient(declared, DimensionKeys.keyPart("u".repeat(100)), null, CLOCK).count())
+        assertThat(rules.forClient(declared, CounterIdentity.keyPart(longCode), null, CLOCK).count()).isEqualTo(500);
+        assertThat(rules.forClient(declared, CounterIdentity.keyPart(odd), null, CLOCK).count()).isEqualTo(400);
+        assertThat(rules.forClient(declared, CounterIdentity.keyPart("u".repeat(100)), null, CLOCK).count())
                 .as("another long code").isEqualTo(5);
         assertThat(rules.rule(ORDERS).orElseThrow().exceptions()).as("shown as written")
                 .containsOnlyKeys(longCode, odd);

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RedisKeys;
-import dev.ratelimit.interceptor.identity.DimensionKeys;
+import dev.ratelimit.interceptor.identity.CounterIdentity;
 import dev.ratelimit.interceptor.rule.CalendarQuota;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RequestCost;
@@ -23,20 +23,20 @@ class CounterKeysTest {
     @Test
     void theKeysAreTheLayoutsWhateverWasAskedBefore() {
         for (int round = 0; round < 2; round++) {
-            for (String identity : new String[] {"alice", "bob", DimensionKeys.EVERYONE}) {
+            for (String identity : new String[] {"alice", "bob", CounterIdentity.EVERYONE}) {
                 assertThat(counterKeys.counter(limit(Dimension.USER, Algorithm.FIXED_WINDOW), identity))
                         .isEqualTo(KEYS.counter(RULE, Dimension.USER, Algorithm.FIXED_WINDOW, identity));
             }
         }
-        assertThat(counterKeys.counter(limit(Dimension.GLOBAL, Algorithm.FIXED_WINDOW), DimensionKeys.EVERYONE))
+        assertThat(counterKeys.counter(limit(Dimension.GLOBAL, Algorithm.FIXED_WINDOW), CounterIdentity.EVERYONE))
                 .isEqualTo("rl:counter:shop:_global:GLOBAL:all");
     }
 
     @Test
     void aRuleWhoseDimensionOrAlgorithmChangesGetsTheKeyOfTheNewOne() {
-        counterKeys.counter(limit(Dimension.METHOD, Algorithm.FIXED_WINDOW), DimensionKeys.EVERYONE);
+        counterKeys.counter(limit(Dimension.METHOD, Algorithm.FIXED_WINDOW), CounterIdentity.EVERYONE);
 
-        assertThat(counterKeys.counter(limit(Dimension.METHOD, Algorithm.TOKEN_BUCKET), DimensionKeys.EVERYONE))
+        assertThat(counterKeys.counter(limit(Dimension.METHOD, Algorithm.TOKEN_BUCKET), CounterIdentity.EVERYONE))
                 .isEqualTo("rl:counter:shop:orders%3A%7Bid%7D:METHOD@TOKEN_BUCKET:all");
         assertThat(counterKeys.counter(limit(Dimension.IP, Algorithm.TOKEN_BUCKET), "10.0.0.1"))
                 .isEqualTo(KEYS.counter(RULE, Dimension.IP, Algorithm.TOKEN_BUCKET, "10.0.0.1"));

@@ -20,6 +20,7 @@ import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
+import dev.ratelimit.interceptor.rule.HttpHandler;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.rule.RuleNaming;
@@ -36,15 +37,12 @@ import java.time.ZoneOffset;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.web.method.HandlerMethod;
-import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 
 /**
  * The decision core without HTTP: made-up requests to endpoints of a real catalog, counted by the
@@ -80,14 +78,12 @@ class RequestLimiterTest {
                 Duration.ofSeconds(3), Clock.systemUTC());
         EndpointCatalog endpoints = new EndpointCatalog(new RuleNaming("shop"), EnumSet.allOf(Algorithm.class),
                 key -> { }, countWhen -> { }, cost -> { }, Stores.DEFAULTS.concurrency().lease());
-        endpoints.register(Map.of(RequestMappingInfo.paths("/orders").build(),
-                new HandlerMethod(new Orders(), Orders.class.getMethod("create")),
-                RequestMappingInfo.paths("/generate").build(),
-                new HandlerMethod(new Orders(), Orders.class.getMethod("generate"))));
-        endpoints.register(Map.of(RequestMappingInfo.paths("/open").build(),
-                new HandlerMethod(new Orders(), Orders.class.getMethod("open")),
-                RequestMappingInfo.paths("/tenant").build(),
-                new HandlerMethod(new Orders(), Orders.class.getMethod("tenant"))));
+        endpoints.registerHandlers(List.of(
+                new HttpHandler(Orders.class, Orders.class.getMethod("create"), List.of("/orders"), Set.of()),
+                new HttpHandler(Orders.class, Orders.class.getMethod("generate"), List.of("/generate"), Set.of())));
+        endpoints.registerHandlers(List.of(
+                new HttpHandler(Orders.class, Orders.class.getMethod("open"), List.of("/open"), Set.of()),
+                new HttpHandler(Orders.class, Orders.class.getMethod("tenant"), List.of("/tenant"), Set.of())));
         create = endpoints.endpoints().stream().filter(endpoint -> endpoint.id().rule().equals("Orders.create"))
                 .findFirst().orElseThrow();
         generate = endpoints.endpoints().stream().filter(endpoint -> endpoint.id().rule().equals("Orders.generate"))

@@ -57,7 +57,7 @@ class DenyListTest {
     void aUserMatchesByItsCodeOrByTheHashedIdentityItsCountersHave() {
         String longCode = "x".repeat(100);
         DenyList list = DenyList.of(List.of(forever(Kind.USER, "mallory"),
-                forever(Kind.USER, DimensionKeys.keyPart(longCode))));
+                forever(Kind.USER, CounterIdentity.keyPart(longCode))));
 
         assertThat(list.user("mallory", clock)).isNotNull();
         assertThat(list.user(longCode, clock)).isNotNull();

@@ -7,7 +7,7 @@ import dev.ratelimit.interceptor.expression.ParsedExpressions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Key parts that come from requests: IPv6 aggregation and the cap on length and characters. */
+/** Key parts that come from requests: IPv6 aggregation. */
 class DimensionKeysTest {
 
     private static DimensionKeys withIpv6Prefix(int length) {
@@ -32,21 +32,5 @@ class DimensionKeysTest {
     void anIpv6PrefixLengthOutsideOneTo128FailsTheStart() {
         assertThatThrownBy(() -> withIpv6Prefix(0)).hasMessageContaining("ipv6-prefix-length");
         assertThatThrownBy(() -> withIpv6Prefix(129)).hasMessageContaining("ipv6-prefix-length");
-    }
-
-    @Test
-    void shortPlainPartsAreKeptAndOthersHashed() {
-        assertThat(DimensionKeys.keyPart("alice")).isEqualTo("alice");
-        assertThat(DimensionKeys.keyPart("a".repeat(64))).isEqualTo("a".repeat(64));
-        assertThat(DimensionKeys.keyPart("a".repeat(65))).matches("~[A-Za-z0-9_-]{43}");
-        assertThat(DimensionKeys.keyPart("with space")).matches("~[A-Za-z0-9_-]{43}");
-        assertThat(DimensionKeys.keyPart("用户")).matches("~[A-Za-z0-9_-]{43}");
-        assertThat(DimensionKeys.keyPart("a".repeat(65))).isNotEqualTo(DimensionKeys.keyPart("a".repeat(66)));
-    }
-
-    @Test
-    void blankIsNoIdentity() {
-        assertThat(DimensionKeys.keyPart(null)).isNull();
-        assertThat(DimensionKeys.keyPart(" ")).isNull();
     }
 }

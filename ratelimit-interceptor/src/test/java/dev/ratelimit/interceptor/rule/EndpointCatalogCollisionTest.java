@@ -9,16 +9,12 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.web.method.HandlerMethod;
-import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 
 /** Colliding names are resolved the same way whatever order the handler mapping lists its methods in. */
 @ExtendWith(OutputCaptureExtension.class)
@@ -27,12 +23,12 @@ class EndpointCatalogCollisionTest {
     @Test
     void namesDoNotDependOnTheOrderOfRegistrationAndTheWarningNamesBothHandlers(CapturedOutput output)
             throws Exception {
-        List<Map.Entry<RequestMappingInfo, HandlerMethod>> handlers = List.of(
+        List<HttpHandler> handlers = List.of(
                 handler(new TwinController(), TwinController.class.getMethod("twin"), "/a/twin"),
                 handler(new TwinController(), TwinController.class.getMethod("twin", String.class), "/a/twin/named"),
                 handler(new dev.ratelimit.interceptor.collision.b.TwinController(),
                         dev.ratelimit.interceptor.collision.b.TwinController.class.getMethod("twin"), "/b/twin"));
-        List<Map.Entry<RequestMappingInfo, HandlerMethod>> reversed = new ArrayList<>(handlers);
+        List<HttpHandler> reversed = new ArrayList<>(handlers);
         Collections.reverse(reversed);
 
         assertThat(rulesRegisteredInOrder(reversed)).isEqualTo(rulesRegisteredInOrder(handlers))
@@ -45,17 +41,15 @@ class EndpointCatalogCollisionTest {
     }
 
     /** The rule names of the handlers, in the order of {@code handlers} as first given. */
-    private static List<String> rulesRegisteredInOrder(List<Map.Entry<RequestMappingInfo, HandlerMethod>> order) {
+    private static List<String> rulesRegisteredInOrder(List<HttpHandler> order) {
         EndpointCatalog catalog = new EndpointCatalog(new RuleNaming("shop"), Set.of(Algorithm.FIXED_WINDOW), key -> { },
                 countWhen -> { }, cost -> { }, Stores.DEFAULTS.concurrency().lease());
-        Map<RequestMappingInfo, HandlerMethod> mapping = new LinkedHashMap<>();
-        order.forEach(entry -> mapping.put(entry.getKey(), entry.getValue()));
-        catalog.register(mapping);
+        catalog.registerHandlers(order);
         return catalog.endpoints().stream().sorted(Comparator.comparing(Endpoint::handler))
                 .map(endpoint -> endpoint.id().rule()).toList();
     }
 
-    private static Map.Entry<RequestMappingInfo, HandlerMethod> handler(Object controller, Method method, String path) {
-        return Map.entry(RequestMappingInfo.paths(path).build(), new HandlerMethod(controller, method));
+    private static HttpHandler handler(Object controller, Method method, String path) {
+        return new HttpHandler(controller.getClass(), method, List.of(path), Set.of());
     }
 }

@@ -7,11 +7,11 @@ import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RateLimit;
 import dev.ratelimit.interceptor.testsupport.Stores;
+import java.lang.reflect.Method;
 import java.util.EnumSet;
-import java.util.Map;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.springframework.web.method.HandlerMethod;
-import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 
 class EndpointCatalogNamingTest {
 
@@ -20,7 +20,7 @@ class EndpointCatalogNamingTest {
 
     @Test
     void namesEndpointsAndStackedLimits() throws Exception {
-        catalog.register(Map.of(RequestMappingInfo.paths("/orders").build(), handler(Controllers.class, "stacked")));
+        catalog.registerHandlers(List.of(new HttpHandler(Controllers.class, method("stacked"), List.of("/orders"), Set.of())));
 
         Endpoint endpoint = catalog.endpoints().get(0);
         assertThat(endpoint.id()).hasToString("orders.Controllers.stacked");
@@ -32,17 +32,17 @@ class EndpointCatalogNamingTest {
 
     @Test
     void explicitNamesWin() throws Exception {
-        Endpoint endpoint = catalog.endpoint(handler(Controllers.class, "named"));
+        Endpoint endpoint = catalog.handlerEndpoint(Controllers.class, method("named"));
         assertThat(endpoint.limits()).extracting(limit -> limit.id().toString()).containsExactly("billing.pay");
     }
 
     @Test
     void failsTheStartForMisdeclaredLimitsNamingTheMethod() {
-        assertThatThrownBy(() -> catalog.endpoint(handler(Controllers.class, "twoUserLimits")))
+        assertThatThrownBy(() -> catalog.handlerEndpoint(Controllers.class, method("twoUserLimits")))
                 .hasMessageContaining("Controllers.twoUserLimits").hasMessageContaining("rule =");
-        assertThatThrownBy(() -> catalog.endpoint(handler(Controllers.class, "zeroCount")))
+        assertThatThrownBy(() -> catalog.handlerEndpoint(Controllers.class, method("zeroCount")))
                 .hasMessageContaining("Controllers.zeroCount").hasMessageContaining("count and window must both be at least 1, got 0 per 1 s");
-        assertThatThrownBy(() -> catalog.endpoint(handler(Controllers.class, "subSecond")))
+        assertThatThrownBy(() -> catalog.handlerEndpoint(Controllers.class, method("subSecond")))
                 .hasMessageContaining("count and window must both be at least 1, got 1 per 0 s");
     }
 
@@ -55,8 +55,8 @@ class EndpointCatalogNamingTest {
         assertThat(RuleNaming.of(null, null).module()).isEqualTo("app");
     }
 
-    private static HandlerMethod handler(Class<?> type, String name) throws NoSuchMethodException {
-        return new HandlerMethod(new Controllers(), type.getMethod(name));
+    private static Method method(String name) throws NoSuchMethodException {
+        return Controllers.class.getMethod(name);
     }
 
     static class Controllers {

@@ -19,12 +19,10 @@ import java.lang.annotation.Target;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.core.annotation.AliasFor;
-import org.springframework.web.method.HandlerMethod;
-import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 
 /** Declarations the catalog refuses at start-up, naming the method. */
 class EndpointCatalogTest {
@@ -161,7 +159,7 @@ class EndpointCatalogTest {
     void anAlgorithmTheStoreLacksFailsTheStart() {
         EndpointCatalog fixedOnly = new EndpointCatalog(new RuleNaming("shop"), EnumSet.of(Algorithm.FIXED_WINDOW),
                 expression -> { }, expression -> { }, expression -> { }, Stores.DEFAULTS.concurrency().lease());
-        assertThatThrownBy(() -> fixedOnly.register(handler("good")))
+        assertThatThrownBy(() -> fixedOnly.registerHandlers(handler("good")))
                 .hasMessageContaining("algorithm SLIDING_LOG is not supported by this store");
     }
 
@@ -245,13 +243,13 @@ class EndpointCatalogTest {
     }
 
     private void register(String method) {
-        catalog.register(handler(method));
+        catalog.registerHandlers(handler(method));
     }
 
-    private static Map<RequestMappingInfo, HandlerMethod> handler(String method) {
+    private static List<HttpHandler> handler(String method) {
         try {
-            return Map.of(RequestMappingInfo.paths("/" + method).build(),
-                    new HandlerMethod(new Controller(), Controller.class.getMethod(method)));
+            return List.of(new HttpHandler(Controller.class, Controller.class.getMethod(method), List.of("/" + method),
+                    Set.of()));
         } catch (NoSuchMethodException e) {
             throw new IllegalStateException(e);
         }
