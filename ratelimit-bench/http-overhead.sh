@@ -62,7 +62,7 @@ fi
 FULL_CP="ratelimit-bench/target/classes:$(cat ratelimit-bench/target/classpath.txt)"
 # Tracing's jars (test scope) only where a variant is traced: elsewhere the app has no observation registry.
 TRACED_CP="ratelimit-bench/target/classes:$(cat ratelimit-bench/target/classpath-traced.txt)"
-BARE_CP=$(tr ':' '\n' <<<"$FULL_CP" | grep -v -E '/(ratelimit-interceptor|i18n)/' | paste -sd: -)
+BARE_CP=$(tr ':' '\n' <<<"$FULL_CP" | grep -v -E '/(ratelimit-interceptor|ratelimit-core|i18n)/' | paste -sd: -)
 if [[ " ${VARIANTS[*]} " == *" allowed-unbatched-epoll "* ]]; then
   # Netty's native epoll transport, of the Netty version on the classpath, only for the variant that measures it.
   netty_version=$(tr ':' '\n' <<<"$FULL_CP" | sed -n 's|.*/netty-transport/\([^/]*\)/netty-transport-.*\.jar$|\1|p' | head -1)

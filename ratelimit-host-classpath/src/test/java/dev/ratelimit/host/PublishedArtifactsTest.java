@@ -52,9 +52,14 @@ class PublishedArtifactsTest {
                 assertThat(jar).as("%s (build the whole reactor: mvn verify from the root)", jar).isRegularFile();
             }
         }
-        try (ZipFile javadoc = new ZipFile(ROOT.resolve("ratelimit-interceptor/target/ratelimit-interceptor-" + VERSION
+        try (ZipFile javadoc = new ZipFile(ROOT.resolve("ratelimit-core/target/ratelimit-core-" + VERSION
                 + "-javadoc.jar").toFile())) {
             assertThat(javadoc.getEntry("dev/ratelimit/interceptor/RateLimit.html")).as("the annotation's page").isNotNull();
+        }
+        try (ZipFile javadoc = new ZipFile(ROOT.resolve("ratelimit-interceptor/target/ratelimit-interceptor-" + VERSION
+                + "-javadoc.jar").toFile())) {
+            assertThat(javadoc.getEntry("dev/ratelimit/interceptor/RateLimitService.html")).as("the service's page")
+                    .isNotNull();
         }
     }
 

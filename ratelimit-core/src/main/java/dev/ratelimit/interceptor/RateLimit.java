@@ -67,7 +67,7 @@ public @interface RateLimit {
     /**
      * For {@link Dimension#CUSTOM}: a SpEL expression evaluated against the request (variables
      * {@code #request}, {@code #pathVariables}, {@code #headers}); its string value is the identity.
-     * An expression that yields a {@link CustomKeyResolver} (for example {@code @tenantKeys}) is asked instead.
+     * An expression that yields a {@code CustomKeyResolver} (for example {@code @tenantKeys}) is asked instead.
      */
     String key() default "";
 
@@ -120,7 +120,7 @@ public @interface RateLimit {
      * The units a request really used, known only once it is done (tokens generated, bytes sent, rows
      * scanned): a SpEL expression on the finished response with the variables {@code #status},
      * {@code #response}, {@code #request} and {@code #reported}, what the handler reported through
-     * {@link ResponseCost#report} (or {@code null}), e.g. {@code "#reported"} or
+     * {@code ResponseCost.report} (or {@code null}), e.g. {@code "#reported"} or
      * {@code "#response.getHeader('X-Tokens')"}. {@link #cost()} or {@link #costExpression()} is then the
      * estimate a request takes before its handler runs, so a burst cannot overrun the limit; after the
      * response the difference is given back or charged. A charge past the limit is a debt: the client is

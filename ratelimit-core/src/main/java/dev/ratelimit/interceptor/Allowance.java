@@ -4,7 +4,7 @@ import dev.ratelimit.interceptor.rule.RuleId;
 import java.time.Duration;
 
 /**
- * What a client has left of one rule now, as {@link RateLimitService#peek} reads it without counting:
+ * What a client has left of one rule now, as {@code RateLimitService.peek} reads it without counting:
  * for a front end to show "3 of 5 left".
  *
  * @param rule       the rule

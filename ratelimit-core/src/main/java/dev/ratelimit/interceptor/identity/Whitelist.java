@@ -12,7 +12,7 @@ import java.util.function.Consumer;
 /**
  * Clients that no rule limits: addresses and CIDR blocks, matched against the client address as the
  * trusted-proxy rules resolve it, and user codes, matched against the user the server established
- * ({@link IdentityResolver#verifiedUser}), never against anything a client can simply send.
+ * ({@code IdentityResolver.verifiedUser}), never against anything a client can simply send.
  */
 public record Whitelist(List<CidrBlock> ips, Set<String> users) {
 
