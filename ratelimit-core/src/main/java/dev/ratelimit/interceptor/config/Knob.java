@@ -181,7 +181,7 @@ public enum Knob {
     }
 
     /** Whether the knob sets a part of the limit; otherwise it is the rule's switch or mode. */
-    boolean setsLimit() {
+    public boolean setsLimit() {
         return setsLimit;
     }
 
@@ -200,8 +200,11 @@ public enum Knob {
         return false;
     }
 
-    /** Whether the start-up merge writes the declared value (so that {@code HGETALL} shows it). */
-    boolean merged() {
+    /**
+     * Whether the start-up merge writes the declared value (so that {@code HGETALL} shows it); a knob that is not
+     * goes back to its declaration by being removed.
+     */
+    public boolean merged() {
         return merged;
     }
 

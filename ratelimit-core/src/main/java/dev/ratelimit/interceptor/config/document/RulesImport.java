@@ -47,6 +47,9 @@ public final class RulesImport {
     /** What an annotated rule's part of a document may set: every knob, then its plans and exceptions. */
     private static final String ANNOTATED_KEYS = Stream.concat(Arrays.stream(Knob.values()).map(Knob::key),
             Stream.of(PLANS, EXCEPTIONS)).collect(Collectors.joining(", "));
+    /** What any rule may set, a limit of its own or not: the switches and the mode, not the limit's parts. */
+    private static final String SWITCH_KEYS = Arrays.stream(Knob.values()).filter(knob -> !knob.setsLimit())
+            .map(Knob::key).collect(Collectors.joining(", "));
 
     /** What happens to operators' values a document does not mention. */
     public enum Mode {
@@ -301,7 +304,7 @@ public final class RulesImport {
         private void value(RuleDescription.Source source, RuleId id, String name, Object value) {
             Knob knob = Knob.ofKey(name);
             boolean annotated = source == RuleDescription.Source.ANNOTATION;
-            if (knob == Knob.CHECK || knob == Knob.MODE || knob == Knob.BATCH || annotated && knob != null) {
+            if (knob != null && (annotated || !knob.setsLimit())) {
                 edit.knob(id, knob, String.valueOf(value));
             } else if (name.equals(LIMIT) && source == RuleDescription.Source.DYN) {
                 edit.dynamicRule(id, String.valueOf(value));
@@ -319,8 +322,8 @@ public final class RulesImport {
             } else {
                 throw notHere(name, switch (source) {
                     case ANNOTATION -> ANNOTATED_KEYS;
-                    case DYN -> "limit, check, mode";
-                    case DYNURI -> "check, mode";
+                    case DYN -> LIMIT + ", " + SWITCH_KEYS;
+                    case DYNURI -> SWITCH_KEYS;
                 });
             }
         }
@@ -347,7 +350,7 @@ public final class RulesImport {
                 if (kept.contains(knob.key())) {
                     continue;
                 }
-                if (knob == Knob.PENALTY || rule.declared() == null) {
+                if (!knob.merged() || rule.declared() == null) {
                     edit.removeKnob(id, knob);
                 } else {
                     edit.knob(id, knob, rule.declaredText(knob));

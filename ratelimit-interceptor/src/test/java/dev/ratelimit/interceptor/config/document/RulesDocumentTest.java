@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.ratelimit.interceptor.InvalidValueException;
+import dev.ratelimit.interceptor.config.Knob;
 import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.config.RuleMode;
 import dev.ratelimit.interceptor.config.SysConfigChange;
@@ -186,6 +187,7 @@ class RulesDocumentTest {
         editor.setRuleCount(USER, "3");
         editor.setRuleSwitch(SHORT, false);
         editor.setRulePenalty(IP, "600");
+        editor.edit().knob(SHORT, Knob.BATCH, "off").apply();
         editor.setDynamicRule(OPEN, "1/60");
         String document = document("""
                 modules:
@@ -200,7 +202,7 @@ class RulesDocumentTest {
 
         Map<String, String> hash = production.commands().hgetall(HASH);
         assertThat(hash).containsEntry(USER + ".count", "4").containsEntry(SHORT + ".check", "1")
-                .doesNotContainKeys(IP + ".penalty", "dyn." + OPEN);
+                .doesNotContainKeys(IP + ".penalty", SHORT + ".batch", "dyn." + OPEN);
     }
 
     @Test
