@@ -5,7 +5,10 @@
 # redis-server of its own. Variants:
 #   app        the host app alone
 #   ours       the host app with our modules, on the shipped defaults (counters in Redis)
-#   ours-memory  the same with ratelimit.store=memory: the modules without any Redis work
+#   starter    the host app with the starter alone (ratelimit-interceptor, which brings ratelimit-core), on the
+#              shipped defaults: the jars of the console and the API index left out, theirs alone (the console's
+#              other dependencies stay on the classpath, where nothing configures or loads them)
+#   ours-memory  all our modules with ratelimit.store=memory: the modules without any Redis work
 # Each start gives two figures: "started", the "Started ... in X seconds" of the log, and "first answer", the
 # seconds from the launch of the JVM to the answer of its first request, GET /books, sent as soon as the log
 # says the app has started. With our modules that request is limited by a dynuri rule set in Redis before the
@@ -31,6 +34,7 @@ if [ "${1:-}" = "--cds" ]; then CDS=true; shift; fi
 ROUNDS=${1:-10}
 APP="ratelimit-host-app/target/ratelimit-host-app-0.1.0-SNAPSHOT.jar:$(cat ratelimit-host-app/target/runtime-classpath.txt)"
 OURS=$(cat ratelimit-host-app-test/target/runtime-classpath.txt)
+STARTER=$(tr ':' '\n' <<<"$OURS" | grep -v -E '/ratelimit-(console|apiindex)[-/]' | paste -sd: -)
 WORK=$(mktemp -d)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 redis-server --port "$PORT" --save '' --appendonly no --daemonize yes --pidfile "$WORK/redis.pid" >/dev/null
@@ -75,7 +79,7 @@ start() { # variant classpath [java arguments...]: prints "started first-answer"
     fi
     kill "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
-    if [ "$variant" = ours ]; then # its request was decided by Redis: it left a counter there
+    if [ "$variant" = ours ] || [ "$variant" = starter ]; then # its request was decided by Redis: it left a counter there
         local counters
         counters=$(redis-cli -p "$PORT" --scan --pattern 'ratelimit:counter:*')
         [ -n "$counters" ] || { echo "the ours variant's request left no counter in Redis: $log" >&2; exit 1; }
@@ -91,13 +95,15 @@ start() { # variant classpath [java arguments...]: prints "started first-answer"
 
 for round in $(seq 1 "$ROUNDS"); do
     # The order turns each round, so that no variant always runs after the same one.
-    case $((round % 3)) in
-        0) order="app ours ours-memory";; 1) order="ours ours-memory app";; 2) order="ours-memory app ours";;
+    case $((round % 4)) in
+        0) order="app ours starter ours-memory";; 1) order="ours starter ours-memory app";;
+        2) order="starter ours-memory app ours";; 3) order="ours-memory app ours starter";;
     esac
     for variant in $order; do
         case $variant in
             app) echo "app $(start app "$APP")";;
             ours) echo "ours $(start ours "$OURS")";;
+            starter) echo "starter $(start starter "$STARTER")";;
             ours-memory) echo "ours-memory $(start ours-memory "$OURS" -Dratelimit.store=memory)";;
         esac
     done
@@ -113,7 +119,7 @@ for line in open(sys.argv[1]):
     answered.setdefault(variant, []).append(float(answer))
 app_started, app_answered = statistics.median(started["app"]), statistics.median(answered["app"])
 print(f"{'variant':<12} {'started s':>9} {'min':>6} {'adds':>6}   {'first answer s':>14} {'min':>6} {'adds':>6}  starts")
-for variant in ("app", "ours", "ours-memory"):
+for variant in ("app", "ours", "starter", "ours-memory"):
     s, a = started[variant], answered[variant]
     print(f"{variant:<12} {statistics.median(s):>9.2f} {min(s):>6.2f} {statistics.median(s) - app_started:>+6.2f}"
           f"   {statistics.median(a):>14.2f} {min(a):>6.2f} {statistics.median(a) - app_answered:>+6.2f}  {len(s)}")
@@ -126,7 +132,7 @@ groups = ("main", "jit", "gc", "ratelimit", "lettuce", "other")
 print("CPU seconds by the first answer (medians):")
 print(f"{'variant':<12} " + " ".join(f"{g:>9}" for g in groups) + f" {'all':>7} {'adds':>6}")
 app_all = None
-for variant in ("app", "ours", "ours-memory"):
+for variant in ("app", "ours", "starter", "ours-memory"):
     starts = []
     for f in glob.glob(os.path.join(sys.argv[1], variant + ".cpu.*")):
         ms = collections.Counter()
