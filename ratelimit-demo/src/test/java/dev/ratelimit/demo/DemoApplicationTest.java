@@ -7,6 +7,7 @@ import dev.ratelimit.interceptor.log.report.LogEntry;
 import dev.ratelimit.interceptor.log.report.LogFilter;
 import dev.ratelimit.interceptor.log.report.LogPageRequest;
 import dev.ratelimit.interceptor.log.report.LogReports;
+import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
@@ -45,7 +46,7 @@ class DemoApplicationTest {
             await().until(() -> reports.detail(newcomer, LogPageRequest.newest(0, 10)).total() == 1);
             assertThat(reports.detail(newcomer, LogPageRequest.newest(0, 10)).rows().get(0))
                     .extracting(LogEntry::rule, LogEntry::uri, LogEntry::limitCount, LogEntry::windowSeconds)
-                    .containsExactly("DemoController.hello", "/api/hello", 3L, 10L);
+                    .containsExactly(RuleId.of("demo", "DemoController.hello"), "/api/hello", 3L, 10L);
 
             assertThat(http.status("/api/hello")).isEqualTo(200);
         }

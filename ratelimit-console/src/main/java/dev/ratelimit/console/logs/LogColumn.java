@@ -2,7 +2,6 @@ package dev.ratelimit.console.logs;
 
 import dev.ratelimit.interceptor.log.report.LogEntry;
 import dev.ratelimit.interceptor.log.report.LogSort;
-import dev.ratelimit.interceptor.rule.RuleId;
 import java.time.format.DateTimeFormatter;
 import java.util.function.Function;
 
@@ -13,9 +12,9 @@ import java.util.function.Function;
 public enum LogColumn {
     CREATED_AT("console.column.createdAt", LogSort.TIME, 24,
             entry -> entry.createdAt().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS"))),
-    MODULE("console.column.module", LogSort.MODULE, 14, LogEntry::module),
+    MODULE("console.column.module", LogSort.MODULE, 14, entry -> entry.rule().module()),
     /** The rule's id, {@code <module>.<rule>}: the one name the overview, the rules page and the filter use. */
-    RULE("console.column.rule", LogSort.RULE, 44, entry -> RuleId.of(entry.module(), entry.rule()).toString()),
+    RULE("console.column.rule", LogSort.RULE, 44, entry -> entry.rule().toString()),
     USER("console.column.user", LogSort.USER, 18, LogEntry::user),
     IP("console.column.ip", LogSort.IP, 18, LogEntry::ip),
     HTTP_METHOD("console.column.httpMethod", null, 9, LogEntry::httpMethod),

@@ -124,7 +124,7 @@ public class RulePageController {
         }
         try {
             model.addAttribute("blocked", clients.now(List.of(id.module()), BlockedController.SHOWN_PER_MODULE).stream()
-                    .filter(client -> client.rule().equals(id.rule()))
+                    .filter(client -> client.ruleId().equals(id))
                     .map(client -> new BlockedController.BlockedLine(clock.format(client.until()), client)).toList());
             return false;
         } catch (RuntimeException e) {

@@ -20,8 +20,8 @@ import java.time.Instant;
 public record BlockedClient(String module, String member, String rule, String dimension, String identity,
                             Instant until) {
 
-    public String ruleId() {
-        return RuleId.of(module, rule).toString();
+    public RuleId ruleId() {
+        return RuleId.of(module, rule);
     }
 
     /**

@@ -47,7 +47,7 @@ class BlockedClientsTest {
             assertThat(instance.status(path)).as("a refusal noted, not yet written").isEqualTo(429);
         }
         assertThat(listed).singleElement().satisfies(client -> {
-            assertThat(client.ruleId()).isEqualTo("fixture.AlgorithmController.fixedWindow");
+            assertThat(client.ruleId()).hasToString("fixture.AlgorithmController.fixedWindow");
             assertThat(client.dimension()).isEqualTo("USER");
             assertThat(client.identity()).isEqualTo("blocked-one");
             assertThat(client.until()).isAfter(Instant.now().plus(Duration.ofHours(1)))

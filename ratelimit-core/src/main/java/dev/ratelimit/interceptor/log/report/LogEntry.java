@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.log.report;
 
+import dev.ratelimit.interceptor.rule.RuleId;
 import java.time.LocalDateTime;
 
 /**
@@ -8,7 +9,15 @@ import java.time.LocalDateTime;
  * @param hits   the identical interceptions this row stands for, from {@code createdAt} on within the coalescing window
  * @param reason {@code limit} (a limit denied the request) or {@code deny} (the deny list refused it)
  */
-public record LogEntry(long id, LocalDateTime createdAt, String module, String rule, String user, String ip,
-                       String httpMethod, String uri, String dimension, long limitCount, long windowSeconds,
-                       boolean shadow, long hits, String reason) {
+public record LogEntry(long id, LocalDateTime createdAt, RuleId rule, String user, String ip, String httpMethod,
+                       String uri, String dimension, long limitCount, long windowSeconds, boolean shadow, long hits,
+                       String reason) {
+
+    /** A row as the log's table holds it, the rule in its two columns: how the report queries make it. */
+    public LogEntry(long id, LocalDateTime createdAt, String module, String rule, String user, String ip,
+                    String httpMethod, String uri, String dimension, long limitCount, long windowSeconds,
+                    boolean shadow, long hits, String reason) {
+        this(id, createdAt, RuleId.of(module, rule), user, ip, httpMethod, uri, dimension, limitCount, windowSeconds,
+                shadow, hits, reason);
+    }
 }

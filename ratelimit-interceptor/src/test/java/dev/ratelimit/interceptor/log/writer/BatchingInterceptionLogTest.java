@@ -108,7 +108,7 @@ class BatchingInterceptionLogTest {
                 LocalDateTime.ofInstant(at, ZONE), "shop", "deny.ip", null, "203.0.113.7", "POST", "/orders", "IP", 0, 0,
                 false, 1, "deny"));
         assertThat(reports.detail(LogFilter.all().withReason(Interception.Reason.LIMIT), LogPageRequest.newest(0, 10))
-                .rows()).extracting(LogEntry::rule, LogEntry::reason).containsExactly(tuple("Orders.create", "limit"));
+                .rows()).extracting(LogEntry::rule, LogEntry::reason).containsExactly(tuple(RuleId.of("shop", "Orders.create"), "limit"));
         assertThat(reports.detail(LogFilter.all(), LogPageRequest.newest(0, 10)).total()).isEqualTo(2);
     }
 
