@@ -41,6 +41,31 @@ class HostClasspathTest {
     private static final ClassLoader LOADER = HostClasspathTest.class.getClassLoader();
     private static final PathMatchingResourcePatternResolver RESOURCES = new PathMatchingResourcePatternResolver(LOADER);
 
+    /**
+     * No published library module but the console brings a web layer: in an app without one (a batch job, a
+     * consumer), Spring Web on the classpath would switch on Spring Boot's HTTP converter and client
+     * auto-configurations, and the servlet API would make it a web app. The web app has them already; each
+     * module's own dependencies on them are optional, provided or for its tests.
+     */
+    @Test
+    void noModuleButTheConsoleBringsAWebLayer() throws Exception {
+        for (String module : ReactorPoms.publishedJarModules()) {
+            if (ReactorPoms.isApp(module) || module.equals("ratelimit-console")) {
+                continue;
+            }
+            NodeList declared = ReactorPoms.pom(ReactorPoms.ROOT.resolve(module)).getElementsByTagName("dependency");
+            for (int i = 0; i < declared.getLength(); i++) {
+                Element dependency = (Element) declared.item(i);
+                String artifact = ReactorPoms.text(dependency, "artifactId");
+                boolean web = artifact.startsWith("spring-web") || artifact.contains("starter-web")
+                        || artifact.startsWith("jakarta.servlet") || artifact.contains("tomcat");
+                boolean brought = ReactorPoms.text(dependency, "scope").isEmpty()
+                        && !ReactorPoms.text(dependency, "optional").equals("true");
+                assertThat(web && brought).as("%s brings %s", module, artifact).isFalse();
+            }
+        }
+    }
+
     /** Every library module we publish is on this classpath: a new one is checked without a new test. */
     @Test
     void everyPublishedLibraryModuleIsOnThisClasspath() throws Exception {

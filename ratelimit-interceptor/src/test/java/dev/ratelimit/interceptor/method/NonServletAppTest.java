@@ -22,6 +22,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,6 +48,12 @@ import org.springframework.web.bind.annotation.RestController;
 class NonServletAppTest {
 
     private static final String WARNING = "Rate limiter: no web layer";
+    /**
+     * The jars of a web layer, which a job on {@code spring-boot-starter} and our starter does not have: the servlet
+     * API, Tomcat, Spring Web and Spring MVC with Spring Boot's support of them.
+     */
+    private static final Pattern WEB_LAYER = Pattern.compile(
+            "jakarta\\.servlet-api|tomcat-embed|/spring-web(mvc)?-\\d|/spring-boot-(webmvc|web-server|servlet|http-converter|tomcat)-\\d");
     private static RedisServerProcess redis;
 
     @BeforeAll
@@ -113,7 +120,7 @@ class NonServletAppTest {
     @Test
     void twoJobProcessesShareTheLimitExactlyAndEndByThemselves() throws Exception {
         String classpath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .filter(entry -> !entry.contains("jakarta.servlet-api") && !entry.contains("tomcat-embed"))
+                .filter(entry -> !WEB_LAYER.matcher(entry).find())
                 .collect(Collectors.joining(File.pathSeparator));
         List<Process> jobs = new ArrayList<>();
         List<Path> outputs = new ArrayList<>();
