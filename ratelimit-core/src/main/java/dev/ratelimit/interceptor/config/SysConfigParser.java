@@ -14,8 +14,8 @@ import static dev.ratelimit.interceptor.config.SysConfigFields.WHITELIST_USERS;
 
 import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.identity.CidrBlock;
-import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.identity.CounterIdentity;
+import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.identity.Whitelist;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import java.time.Instant;

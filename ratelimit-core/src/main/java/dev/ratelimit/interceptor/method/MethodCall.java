@@ -1,8 +1,8 @@
 package dev.ratelimit.interceptor.method;
 
 import dev.ratelimit.interceptor.decision.Completion;
-import dev.ratelimit.interceptor.identity.CurrentClient;
 import dev.ratelimit.interceptor.identity.CounterIdentity;
+import dev.ratelimit.interceptor.identity.CurrentClient;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RequestCost;

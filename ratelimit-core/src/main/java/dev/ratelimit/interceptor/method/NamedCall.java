@@ -1,7 +1,7 @@
 package dev.ratelimit.interceptor.method;
 
-import dev.ratelimit.interceptor.identity.CurrentClient;
 import dev.ratelimit.interceptor.identity.CounterIdentity;
+import dev.ratelimit.interceptor.identity.CurrentClient;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 
