@@ -4,6 +4,7 @@ import java.text.MessageFormat;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.ResourceBundle;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.MessageSource;
 
 /**
@@ -16,16 +17,17 @@ public class InvalidValueException extends IllegalArgumentException {
 
     private static final String BUNDLE = "ratelimit/messages";
 
-    private final String field;
+    private final @Nullable String field;
     private final String key;
     private final String[] arguments;
 
     /** @param arguments shown as they are: numbers are not formatted for a locale */
-    public InvalidValueException(String key, Object... arguments) {
+    public InvalidValueException(String key, @Nullable Object... arguments) {
         this(null, key, Arrays.stream(arguments).map(String::valueOf).toArray(String[]::new), null);
     }
 
-    private InvalidValueException(String field, String key, String[] arguments, Throwable cause) {
+    private InvalidValueException(@Nullable String field, String key, String[] arguments,
+                                  @Nullable Throwable cause) {
         super(english(field, key, arguments), cause);
         this.field = field;
         this.key = key;
@@ -38,7 +40,7 @@ public class InvalidValueException extends IllegalArgumentException {
     }
 
     /** What was refused, or {@code null}. */
-    public String field() {
+    public @Nullable String field() {
         return field;
     }
 
@@ -61,7 +63,7 @@ public class InvalidValueException extends IllegalArgumentException {
         return field == null ? text : field + ": " + text;
     }
 
-    private static String english(String field, String key, String[] arguments) {
+    private static String english(@Nullable String field, String key, String[] arguments) {
         String pattern = ResourceBundle.getBundle(BUNDLE, Locale.ROOT).getString(key);
         String text = new MessageFormat(pattern, Locale.ROOT).format(arguments);
         return field == null ? text : field + ": " + text;

@@ -13,6 +13,7 @@ import dev.ratelimit.interceptor.web.ServletCurrentClient;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Duration;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Asks without spending: what a client has left of an annotated rule and when it comes back, read from
@@ -101,7 +102,7 @@ public class RateLimitService {
     }
 
     /** The rule {@code <module>.<rule>} names, among this app's modules; {@code null} when it names none. */
-    public RuleId ruleId(String text) {
+    public @Nullable RuleId ruleId(String text) {
         return RuleId.parse(text, catalog.current().modules());
     }
 

@@ -5,6 +5,7 @@ import dev.ratelimit.interceptor.RedisKeys;
 import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.rule.RuleId;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A client refused by a rule now, as the instances saw it.
@@ -28,7 +29,7 @@ public record BlockedClient(String module, String member, String rule, String di
      * The kind of deny-list entry that names this client ({@code ip}, {@code user}, {@code key}), or {@code null}
      * for a client that is not one (METHOD and GLOBAL count everyone under {@code all}).
      */
-    public DenyList.Kind denyKind() {
+    public DenyList.@Nullable Kind denyKind() {
         int algorithm = dimension.indexOf('@');
         try {
             return DenyList.Kind.of(Dimension.valueOf(algorithm < 0 ? dimension : dimension.substring(0, algorithm)));
@@ -38,7 +39,7 @@ public record BlockedClient(String module, String member, String rule, String di
     }
 
     /** @return {@code null} for a member that is not one of a counter key */
-    static BlockedClient of(String module, String member, Instant until) {
+    static @Nullable BlockedClient of(String module, String member, Instant until) {
         int rule = member.indexOf(':');
         int dimension = rule < 0 ? -1 : member.indexOf(':', rule + 1);
         if (dimension < 0) {

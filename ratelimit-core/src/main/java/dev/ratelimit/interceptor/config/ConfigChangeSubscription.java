@@ -6,6 +6,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -31,7 +32,7 @@ public final class ConfigChangeSubscription extends RedisBackgroundWork implemen
     private final Supplier<StatefulRedisPubSubConnection<String, String>> connections;
     private final String channel;
     private final ConfigChangeListener listener;
-    private StatefulRedisPubSubConnection<String, String> connection;
+    private @Nullable StatefulRedisPubSubConnection<String, String> connection;
     private boolean closed;
 
     /** @param connections opens a publish/subscribe connection, or throws when Redis does not answer */
@@ -100,7 +101,7 @@ public final class ConfigChangeSubscription extends RedisBackgroundWork implemen
     }
 
     /** Closes and waits a bounded while: closing is local to the client, and quick. */
-    private static void close(StatefulRedisPubSubConnection<String, String> connection) {
+    private static void close(@Nullable StatefulRedisPubSubConnection<String, String> connection) {
         if (connection == null) {
             return;
         }

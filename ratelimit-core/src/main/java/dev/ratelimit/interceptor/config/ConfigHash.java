@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.config;
 
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** Where an instance reads the config hash, and puts a copy back when the hash was lost. */
 public interface ConfigHash {
@@ -27,7 +28,7 @@ public interface ConfigHash {
     Map<String, String> readAll();
 
     /** {@code config.version} alone, {@code null} when the hash does not exist: cheap to ask often. */
-    Long version();
+    @Nullable Long version();
 
     /** Puts {@code copy} back only where the hash is absent or older than {@code version}; whether it did. */
     boolean restore(long version, Map<String, String> copy);

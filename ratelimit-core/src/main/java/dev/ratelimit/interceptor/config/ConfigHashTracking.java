@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -73,7 +74,7 @@ public final class ConfigHashTracking extends RedisBackgroundWork implements Dis
             lost(connection);
         }
     };
-    private Tracked tracked;
+    private @Nullable Tracked tracked;
     private boolean closed;
 
     /**

@@ -11,6 +11,7 @@ import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.time.Instant;
 import java.util.Map;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +31,7 @@ public class EvictionPolicy {
     private final BackgroundCommands redis;
     private final String hashKey;
     private final Clock clock;
-    private volatile Reading last;
+    private volatile @Nullable Reading last;
 
     /** @param hashKey the config hash's key, for the warning */
     public EvictionPolicy(BackgroundCommands redis, String hashKey, Clock clock) {
@@ -103,7 +104,7 @@ public class EvictionPolicy {
      * @param problem why it could not be read, or {@code null}
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Reading(String policy, String problem, Instant readAt) {
+    public record Reading(@Nullable String policy, @Nullable String problem, Instant readAt) {
 
         /** Whether a full Redis may evict keys without a TTL: the config hash, the API index. */
         @JsonProperty("evictsConfig")

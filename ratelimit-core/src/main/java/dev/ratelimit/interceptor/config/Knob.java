@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RuleId;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What an operator can set of a rule in the config hash, each in the field {@code <rule>.<suffix>}, and
@@ -176,7 +177,7 @@ public enum Knob {
      *
      * @param operators the operator's canonical value, or {@code null}
      */
-    String inForce(LimitDefinition inForce, String operators) {
+    String inForce(LimitDefinition inForce, @Nullable String operators) {
         return setsLimit || operators == null ? of(inForce) : operators;
     }
 
@@ -214,7 +215,7 @@ public enum Knob {
     }
 
     /** The knob of a field, or {@code null} when the field is no rule's knob. */
-    static Knob ofField(String field) {
+    static @Nullable Knob ofField(String field) {
         for (Knob knob : values()) {
             if (field.endsWith(knob.suffix)) {
                 return knob;
@@ -224,7 +225,7 @@ public enum Knob {
     }
 
     /** The knob a document calls {@code key}, or {@code null}. */
-    public static Knob ofKey(String key) {
+    public static @Nullable Knob ofKey(String key) {
         for (Knob knob : values()) {
             if (knob.key().equals(key)) {
                 return knob;

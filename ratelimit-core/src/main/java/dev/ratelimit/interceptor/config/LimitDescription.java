@@ -10,6 +10,7 @@ import dev.ratelimit.interceptor.rule.RequestCost;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.store.Penalty;
 import java.time.ZoneId;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A limit as text, the one way every view shows one (the API index, the actuator endpoint, the console,
@@ -29,8 +30,9 @@ import java.time.ZoneId;
  * @param plan          the expression that resolves a client's plan
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record LimitDescription(long count, long windowSeconds, String dimension, String algorithm, String penalty,
-                               String cost, String costFromResponse, String countWhen, String quota, String plan) {
+public record LimitDescription(long count, long windowSeconds, String dimension, String algorithm,
+                               @Nullable String penalty, @Nullable String cost, @Nullable String costFromResponse,
+                               @Nullable String countWhen, @Nullable String quota, @Nullable String plan) {
 
     public static LimitDescription of(LimitDefinition limit) {
         return new LimitDescription(limit.count(), limit.windowSeconds(), limit.dimension().name(),

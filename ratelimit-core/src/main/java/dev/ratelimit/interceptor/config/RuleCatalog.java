@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.config;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.RuleNaming;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * This app's rules in force: its endpoints (from the {@link EndpointCatalog}) under the config snapshot
@@ -12,7 +13,7 @@ public class RuleCatalog {
 
     private final EndpointCatalog endpoints;
     private final RuleSnapshotHolder snapshots;
-    private volatile Made current;
+    private volatile @Nullable Made current;
 
     public RuleCatalog(EndpointCatalog endpoints, RuleSnapshotHolder snapshots) {
         this.endpoints = endpoints;

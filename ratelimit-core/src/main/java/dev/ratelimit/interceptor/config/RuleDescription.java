@@ -9,7 +9,9 @@ import dev.ratelimit.interceptor.rule.RuleId;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SortedMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One rule as it is in force beside what declares it: the one description of a rule that every view
@@ -35,10 +37,10 @@ import java.util.SortedMap;
  * @param declaredKnobs   each knob's declared canonical value; a dynamic rule has its switch's and mode's only
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
-public record RuleDescription(RuleId id, Source source, @JsonIgnore Endpoint.Kind kind, String handler,
+public record RuleDescription(RuleId id, Source source, @JsonIgnore Endpoint.Kind kind, @Nullable String handler,
                               @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean declaredOnClass, String pattern,
-                              List<String> httpMethods, Long maxWaitMillis, LimitDescription declared,
-                              LimitDescription inForce,
+                              List<String> httpMethods, @Nullable Long maxWaitMillis,
+                              @Nullable LimitDescription declared, LimitDescription inForce,
                               boolean enabled, RuleMode mode, List<Knob> overridden, SortedMap<String, String> plans,
                               SortedMap<String, IdentityException> exceptions, SortedMap<String, String> ignored,
                               @JsonIgnore Map<Knob, String> knobs, @JsonIgnore Map<Knob, String> declaredKnobs) {
@@ -68,17 +70,17 @@ public record RuleDescription(RuleId id, Source source, @JsonIgnore Endpoint.Kin
     /** The kind as the JSON writes it: left out for requests, as in the API index. */
     @JsonProperty("kind")
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public String kindKey() {
+    public @Nullable String kindKey() {
         return kind == Endpoint.Kind.HTTP ? null : kind.key();
     }
 
     /** A knob's value in force, as documents and views write it: {@code on}, {@code 5}, {@code shadow}, {@code 300..3600}. */
     public String text(Knob knob) {
-        return knob.text(knobs.get(knob));
+        return knob.text(Objects.requireNonNull(knobs.get(knob), "every knob has a value in force"));
     }
 
     /** A knob's declared value, as {@link #text} writes it; {@code null} when nothing declares it. */
-    public String declaredText(Knob knob) {
+    public @Nullable String declaredText(Knob knob) {
         String declared = declaredKnobs.get(knob);
         return declared == null ? null : knob.text(declared);
     }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** What the config hash says about one rule's knobs: each canonical value an operator set; absent: as declared. */
 record RuleOverride(Map<Knob, String> values) {
@@ -29,7 +30,7 @@ record RuleOverride(Map<Knob, String> values) {
     }
 
     /** The operator's canonical value of a knob, or {@code null}. */
-    String value(Knob knob) {
+    @Nullable String value(Knob knob) {
         return values.get(knob);
     }
 

@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.AntPathMatcher;
 
 /**
@@ -80,7 +81,7 @@ public record RuleSnapshot(long version, Instant loadedAt, Map<String, String> f
     }
 
     /** The count and window of a plan of a rule, or {@code null} when the hash has none for it. */
-    LimitSpec plan(RuleId rule, String plan) {
+    @Nullable LimitSpec plan(RuleId rule, String plan) {
         Map<String, LimitSpec> ofRule = plans.isEmpty() ? null : plans.get(rule.toString());
         return ofRule == null ? null : ofRule.get(plan);
     }
@@ -89,7 +90,7 @@ public record RuleSnapshot(long version, Instant loadedAt, Map<String, String> f
      * The exception of a client of a rule still in force at {@code now}, or {@code null}; {@code identity} as
      * the counter names it, so an exception written for a long user code is found by its hash.
      */
-    IdentityException exception(RuleId rule, String identity, Instant now) {
+    @Nullable IdentityException exception(RuleId rule, String identity, Instant now) {
         Map<String, IdentityException> ofRule = exceptions.isEmpty() ? null : exceptions.get(rule.toString());
         IdentityException exception = ofRule == null ? null : ofRule.get(identity);
         if (exception == null && !hashedExceptions.isEmpty() && identity.startsWith("~")) {
@@ -100,12 +101,12 @@ public record RuleSnapshot(long version, Instant loadedAt, Map<String, String> f
     }
 
     /** The same, the clock read only when the hash holds exceptions: the request path's common case has none. */
-    IdentityException exception(RuleId rule, String identity, Clock clock) {
+    @Nullable IdentityException exception(RuleId rule, String identity, Clock clock) {
         return exceptions.isEmpty() ? null : exception(rule, identity, clock.instant());
     }
 
     /** The most specific {@code dynuri.*} rule matching a path (Spring MVC's own pattern ordering), or {@code null}. */
-    UriRule uriRule(String path) {
+    @Nullable UriRule uriRule(String path) {
         if (uriRules.isEmpty()) {
             return null;
         }

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -48,7 +49,7 @@ public class RuleSnapshotHolder extends RedisBackgroundWork
     private static final Logger log = LoggerFactory.getLogger(RuleSnapshotHolder.class);
 
     private final ConfigHash hash;
-    private final DurableConfigCopy copy;
+    private final @Nullable DurableConfigCopy copy;
     private final Supplier<List<ConfigReadListener>> listeners;
     private final Duration refreshInterval;
     private final Duration checkInterval;
@@ -65,8 +66,8 @@ public class RuleSnapshotHolder extends RedisBackgroundWork
     private final AtomicReference<RuleSnapshot> toKeep = new AtomicReference<>();
 
     private volatile RuleSnapshot current = RuleSnapshot.defaults();
-    private volatile Instant lastRead;
-    private volatile Restore lastRestore;
+    private volatile @Nullable Instant lastRead;
+    private volatile @Nullable Restore lastRestore;
     /** Listeners are beans too: found once every bean exists, so none is looked up inside start-up's lock. */
     private volatile List<ConfigReadListener> listening = List.of();
     private boolean read;
@@ -81,9 +82,9 @@ public class RuleSnapshotHolder extends RedisBackgroundWork
      * @param checkInterval      time between reads of its version alone, which finds a lost hash
      * @param initialLoadTimeout how long start-up waits for the first load before going on with defaults
      */
-    public RuleSnapshotHolder(ConfigHash hash, DurableConfigCopy copy, Supplier<List<ConfigReadListener>> listeners,
-                              Duration refreshInterval, Duration checkInterval, Duration initialLoadTimeout,
-                              Clock clock) {
+    public RuleSnapshotHolder(ConfigHash hash, @Nullable DurableConfigCopy copy,
+                              Supplier<List<ConfigReadListener>> listeners, Duration refreshInterval,
+                              Duration checkInterval, Duration initialLoadTimeout, Clock clock) {
         positive("ratelimit.config.refresh-interval", refreshInterval);
         positive("ratelimit.config.check-interval", checkInterval);
         this.hash = hash;
@@ -101,12 +102,12 @@ public class RuleSnapshotHolder extends RedisBackgroundWork
     }
 
     /** When the hash was last read, or {@code null} if never: the snapshot may be older while Redis is away. */
-    public Instant lastRead() {
+    public @Nullable Instant lastRead() {
         return lastRead;
     }
 
     /** The last time this instance put the hash back, or {@code null} if it never had to. */
-    public Restore lastRestore() {
+    public @Nullable Restore lastRestore() {
         return lastRestore;
     }
 
@@ -245,13 +246,14 @@ public class RuleSnapshotHolder extends RedisBackgroundWork
      * one, and a keep of what it already holds is one read of its row.
      */
     private void keepDurably(RuleSnapshot snapshot) {
-        if (copy == null || !snapshot.holdsConfig() || toKeep.getAndSet(snapshot) != null) {
+        DurableConfigCopy durable = copy;
+        if (durable == null || !snapshot.holdsConfig() || toKeep.getAndSet(snapshot) != null) {
             return;
         }
         try {
             copier.execute(() -> {
                 RuleSnapshot kept = toKeep.getAndSet(null);
-                copy.keep(kept.version(), kept.fields()).ifPresent(this::offer);
+                durable.keep(kept.version(), kept.fields()).ifPresent(this::offer);
             });
         } catch (RejectedExecutionException e) {
             // stopping: the snapshot was kept when it was read, or will be by another instance
@@ -361,6 +363,6 @@ public class RuleSnapshotHolder extends RedisBackgroundWork
      * @param found   the version found in its place; {@code null} when the hash was gone
      * @param from    what was put back: this instance's snapshot, or the database's copy
      */
-    public record Restore(Instant at, long version, Long found, String from) {
+    public record Restore(Instant at, long version, @Nullable Long found, String from) {
     }
 }

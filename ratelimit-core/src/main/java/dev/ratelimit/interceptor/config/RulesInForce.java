@@ -16,12 +16,14 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one answer to "which rules are in force, and how": the endpoints' declared limits with what the
@@ -50,7 +52,7 @@ public final class RulesInForce {
     private final Map<RuleId, List<LimitDefinition>> dynamicLimits;
     private final Map<String, Map<String, List<LimitDefinition>>> uriLimits;
     private final Map<String, Unapplied> unapplied;
-    private volatile Described described;
+    private volatile @Nullable Described described;
 
     private RulesInForce(RuleSnapshot snapshot, Set<String> modules, List<Endpoint> endpoints) {
         this.snapshot = snapshot;
@@ -224,7 +226,7 @@ public final class RulesInForce {
      *
      * @param plan the client's plan, when {@link #resolvesPlans}; else {@code null}
      */
-    public LimitDefinition forClient(LimitDefinition limit, String identity, String plan, Clock clock) {
+    public LimitDefinition forClient(LimitDefinition limit, String identity, @Nullable String plan, Clock clock) {
         IdentityException exception = snapshot.exception(limit.id(), identity, clock);
         if (exception != null) {
             return withLimit(limit, exception.count(), exception.windowSeconds());
@@ -313,13 +315,14 @@ public final class RulesInForce {
         annotated.forEach((id, rule) -> described.add(describe(id, RuleDescription.Source.ANNOTATION, rule.endpoint(),
                 rule.endpoint().limitsFromClass(), rule.patterns(), rule.httpMethods(), rule.declared(), rule.inForce())));
         new TreeMap<>(dynamic).forEach((id, limit) -> {
-            Endpoint endpoint = endpointsById.get(id);
+            Endpoint endpoint = Objects.requireNonNull(endpointsById.get(id), "dyn holds known endpoints' rules only");
             described.add(describe(id, RuleDescription.Source.DYN, endpoint, false, endpoint.primaryPattern(),
                     httpMethods(List.of(endpoint)), null, limit));
         });
         for (UriRule rule : snapshot.uriRules().stream().sorted(Comparator.comparing(UriRule::pattern)).toList()) {
-            for (String module : new TreeMap<>(uri).keySet()) {
-                LimitDefinition limit = uri.get(module).get(rule.pattern());
+            for (Map<String, LimitDefinition> ofModule : new TreeMap<>(uri).values()) {
+                LimitDefinition limit = Objects.requireNonNull(ofModule.get(rule.pattern()),
+                        "each module has a limit for every dynuri rule");
                 described.add(describe(limit.id(), RuleDescription.Source.DYNURI, null, false, rule.pattern(),
                         List.of(), null, limit));
             }
@@ -336,9 +339,9 @@ public final class RulesInForce {
      * A rule as every view shows it. Each knob's value in force beside its declared one: a dynamic rule
      * declares no limit, only the defaults of its switch and mode; a knob is overridden where the two differ.
      */
-    private RuleDescription describe(RuleId id, RuleDescription.Source source, Endpoint endpoint, boolean onClass,
-                                     String pattern, List<String> httpMethods, LimitDefinition declared,
-                                     LimitDefinition limit) {
+    private RuleDescription describe(RuleId id, RuleDescription.Source source, @Nullable Endpoint endpoint,
+                                     boolean onClass, String pattern, List<String> httpMethods,
+                                     @Nullable LimitDefinition declared, LimitDefinition limit) {
         RuleOverride override = snapshot.override(id);
         Map<Knob, String> inForce = new EnumMap<>(Knob.class);
         Map<Knob, String> declaredValues = new EnumMap<>(Knob.class);

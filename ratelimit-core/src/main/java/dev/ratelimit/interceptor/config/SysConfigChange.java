@@ -1,5 +1,7 @@
 package dev.ratelimit.interceptor.config;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One write to the config hash, as an audit trail records it.
  *
@@ -7,5 +9,5 @@ package dev.ratelimit.interceptor.config;
  * @param oldValue its value before, {@code null} if it was absent
  * @param newValue its value after, {@code null} if it was removed
  */
-public record SysConfigChange(String field, String oldValue, String newValue) {
+public record SysConfigChange(String field, @Nullable String oldValue, @Nullable String newValue) {
 }

@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Changes the config hash for operators' tools such as the console. Each change is checked before
@@ -156,7 +157,7 @@ public class SysConfigEditor {
      *
      * @return the changes written, count first
      */
-    public List<SysConfigChange> setRuleLimit(RuleId rule, String count, String windowSeconds) {
+    public List<SysConfigChange> setRuleLimit(RuleId rule, @Nullable String count, @Nullable String windowSeconds) {
         Map<Knob, String> texts = new EnumMap<>(Knob.class);
         if (count != null) {
             texts.put(Knob.COUNT, count);
@@ -259,7 +260,7 @@ public class SysConfigEditor {
      * @param note why, shown beside the entry: at most {@value DenyList#MAX_NOTE_LENGTH} printable characters, or empty
      * @return the entry written first, then each ended entry removed
      */
-    public List<SysConfigChange> deny(DenyList.Kind kind, String target, Instant until, String note) {
+    public List<SysConfigChange> deny(DenyList.Kind kind, String target, @Nullable Instant until, String note) {
         return edit().deny(kind, target, until, note).apply();
     }
 
@@ -289,7 +290,7 @@ public class SysConfigEditor {
         private final Map<String, String> writes = new LinkedHashMap<>();
         /** The rule or endpoint of each field written that belongs to one. */
         private final Map<String, RuleId> rules = new HashMap<>();
-        private Map<String, String> hash;
+        private @Nullable Map<String, String> hash;
         /** The exception fields of the hash with this edit's writes, counted once and then kept up to date. */
         private long exceptions = -1;
 
@@ -450,7 +451,7 @@ public class SysConfigEditor {
             return put(SysConfigFields.exception(checkedId(rule), present(identity, "identity")), null, rule);
         }
 
-        public Edit deny(DenyList.Kind kind, String target, Instant until, String note) {
+        public Edit deny(DenyList.Kind kind, String target, @Nullable Instant until, String note) {
             String canonical = parsed(kind.rule(), () -> kind == DenyList.Kind.IP ? CidrBlock.parse(target).canonical()
                     : identity(target == null ? null : target.strip()));
             String field = SysConfigFields.deny(kind, canonical);
@@ -514,7 +515,7 @@ public class SysConfigEditor {
         }
 
         /** The write, made again once when Redis did not hold the hash and this app put it back. */
-        private List<SysConfigChange> write(Long version) {
+        private List<SysConfigChange> write(@Nullable Long version) {
             try {
                 return repository.write(writes, version);
             } catch (InvalidValueException e) {
@@ -542,11 +543,11 @@ public class SysConfigEditor {
         }
 
         /** A field every app shares. */
-        private Edit put(String field, String value) {
+        private Edit put(String field, @Nullable String value) {
             return put(field, value, null);
         }
 
-        private Edit put(String field, String value, RuleId rule) {
+        private Edit put(String field, @Nullable String value, @Nullable RuleId rule) {
             if (exceptions >= 0 && field.contains(EXCEPTION_INFIX)) {
                 exceptions += (value != null ? 1 : 0) - (holds(field) ? 1 : 0);
             }
@@ -572,7 +573,7 @@ public class SysConfigEditor {
         }
 
         /** A knob's canonical value in force: this edit's, else the hash's when it parses, else its declaration, else none. */
-        private String inForce(RuleId rule, Knob knob) {
+        private @Nullable String inForce(RuleId rule, Knob knob) {
             String field = knob.field(rule);
             for (String value : new String[] {writes.get(field), hash().get(field), hash().get(SysConfigFields.declared(field))}) {
                 try {
@@ -665,7 +666,7 @@ public class SysConfigEditor {
     }
 
     /** @param what the kind of value, as in the message key {@code ratelimit.config.required.<what>} */
-    private static String present(String value, String what) {
+    private static String present(@Nullable String value, String what) {
         if (value == null || value.isEmpty()) {
             throw new InvalidValueException("ratelimit.config.required." + what);
         }
@@ -688,7 +689,7 @@ public class SysConfigEditor {
         return checked;
     }
 
-    private static String identity(String identity) {
+    private static String identity(@Nullable String identity) {
         String checked = present(identity, "identity");
         if (checked.length() > MAX_ID_LENGTH || checked.chars().anyMatch(c -> c <= ' ' || c == 0x7f)) {
             throw new InvalidValueException("ratelimit.config.identity", LimitSpec.abbreviate(checked));

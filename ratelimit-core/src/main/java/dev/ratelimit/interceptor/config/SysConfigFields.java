@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.config;
 
 import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.rule.RuleId;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Names of the fields of the {@code {p}:sysconfig} hash, the only place they are spelt; a rule's own
@@ -35,12 +36,12 @@ public final class SysConfigFields {
     }
 
     /** What a {@code dyn.*} field names, {@code <module>.<rule>}; {@code null} for any other field. */
-    public static String dynTarget(String field) {
+    public static @Nullable String dynTarget(String field) {
         return field.startsWith(DYN_PREFIX) ? field.substring(DYN_PREFIX.length()) : null;
     }
 
     /** The pattern of a {@code dynuri.*} field; {@code null} for any other field. */
-    public static String dynUriTarget(String field) {
+    public static @Nullable String dynUriTarget(String field) {
         return field.startsWith(DYNURI_PREFIX) ? field.substring(DYNURI_PREFIX.length()) : null;
     }
 
@@ -65,7 +66,7 @@ public final class SysConfigFields {
     }
 
     /** The kind of a {@code deny.ip.*}, {@code deny.user.*} or {@code deny.key.*} field; {@code null} for any other field. */
-    public static DenyList.Kind denyKind(String field) {
+    public static DenyList.@Nullable Kind denyKind(String field) {
         if (!field.startsWith(DENY_PREFIX)) {
             return null;
         }

@@ -25,10 +25,12 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns the raw config hash into a {@link RuleSnapshot}. A value that does not parse is reported to
@@ -229,7 +231,7 @@ public final class SysConfigParser {
     }
 
     /** A knob's canonical value as the rule declares it ({@code declared.*}), or {@code null}. */
-    private static String declared(Map<String, String> hash, String rule, Knob knob) {
+    private static @Nullable String declared(Map<String, String> hash, String rule, Knob knob) {
         try {
             String value = hash.get(SysConfigFields.declared(rule + knob.suffix()));
             return value == null ? null : knob.canonical(value);
@@ -238,8 +240,8 @@ public final class SysConfigParser {
         }
     }
 
-    private static void ignore(String field, String value, String reason, Map<String, String> ignored,
-                               Consumer<String> warnings) {
+    private static void ignore(String field, @Nullable String value, @Nullable String reason,
+                               Map<String, String> ignored, Consumer<String> warnings) {
         ignored.put(field, reason);
         warnings.accept("ignoring config field '" + LimitSpec.abbreviate(field) + "' = '"
                 + LimitSpec.abbreviate(String.valueOf(value)) + "': " + reason);
@@ -249,7 +251,7 @@ public final class SysConfigParser {
      * {@code 1}/{@code 0} as the design writes them; {@code true}/{@code false} and {@code on}/{@code off}
      * are taken too, since operators type them.
      */
-    public static boolean parseSwitch(String value) {
+    public static boolean parseSwitch(@Nullable String value) {
         String text = value == null ? "" : value.strip().toLowerCase(java.util.Locale.ROOT);
         return switch (text) {
             case "1", "true", "on" -> true;
@@ -259,7 +261,7 @@ public final class SysConfigParser {
     }
 
     /** A whole number of at least 1. */
-    public static long parsePositive(String value) {
+    public static long parsePositive(@Nullable String value) {
         try {
             long number = Long.parseLong(value == null ? "" : value.strip());
             if (number >= 1) {
@@ -293,8 +295,9 @@ public final class SysConfigParser {
             RuleSnapshot.PATH_MATCHER.match(pattern, pattern);
         } catch (IllegalArgumentException e) {
             // AntPathMatcher compiles a pattern's {name:regex} parts only when matching: on a request thread
-            throw new InvalidValueException("ratelimit.config.pattern.regex", e.getMessage().lines().findFirst()
-                    .orElse(""));
+            throw new InvalidValueException("ratelimit.config.pattern.regex",
+                    Objects.requireNonNull(e.getMessage(), "AntPathMatcher says what is wrong").lines().findFirst()
+                            .orElse(""));
         }
     }
 

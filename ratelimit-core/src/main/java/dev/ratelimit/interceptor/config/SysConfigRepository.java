@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code {p}:sysconfig} hash: reads it whole, merges the declared defaults, writes fields with an
@@ -32,14 +33,14 @@ public class SysConfigRepository implements ConfigHash {
 
     private final BackgroundCommands redis;
     private final RedisKeys keys;
-    private final DurableConfigCopy copy;
+    private final @Nullable DurableConfigCopy copy;
 
     public SysConfigRepository(BackgroundCommands redis, RedisKeys keys) {
         this(redis, keys, null);
     }
 
     /** @param copy where each write is kept before it returns; {@code null} for none */
-    public SysConfigRepository(BackgroundCommands redis, RedisKeys keys, DurableConfigCopy copy) {
+    public SysConfigRepository(BackgroundCommands redis, RedisKeys keys, @Nullable DurableConfigCopy copy) {
         this.redis = redis;
         this.keys = keys;
         this.copy = copy;
@@ -90,7 +91,7 @@ public class SysConfigRepository implements ConfigHash {
      *                               and about to be put back by the instances; or no app has started yet): nothing
      *                               was written
      */
-    public List<SysConfigChange> write(Map<String, String> writes, Long expectedVersion) {
+    public List<SysConfigChange> write(Map<String, String> writes, @Nullable Long expectedVersion) {
         List<String> arguments = new ArrayList<>(writes.size() * 3 + 3);
         arguments.add(keys.configChangedChannel());
         arguments.add(expectedVersion == null ? "" : Long.toString(expectedVersion));
@@ -109,7 +110,7 @@ public class SysConfigRepository implements ConfigHash {
             throw new InvalidValueException("ratelimit.config.changedSince", expectedVersion,
                     reply == null || reply.isEmpty() ? "?" : reply.get(0));
         }
-        if (reply.size() > changesEnd) {
+        if (copy != null && reply.size() > changesEnd) {
             Map<String, String> written = new LinkedHashMap<>();
             for (int i = changesEnd; i + 1 < reply.size(); i += 2) {
                 written.put(String.valueOf(reply.get(i)), String.valueOf(reply.get(i + 1)));
@@ -149,7 +150,7 @@ public class SysConfigRepository implements ConfigHash {
 
     /** The hash's {@code config.version} alone, {@code null} when the hash does not exist: cheap to ask often. */
     @Override
-    public Long version() {
+    public @Nullable Long version() {
         List<Object> replies = redis.pipelined(commands -> List.of(commands.exists(keys.sysconfig()),
                 commands.hget(keys.sysconfig(), SysConfigFields.VERSION)));
         if (!Long.valueOf(1).equals(replies.get(0))) {

@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.config;
 
 import dev.ratelimit.interceptor.rule.RuleId;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One field an edit is about to write, shown to an editor's check before anything is written
@@ -12,5 +13,5 @@ import dev.ratelimit.interceptor.rule.RuleId;
  *              a rule, a {@code dyn} rule of an endpoint); {@code null} for a field every app shares (the
  *              switches, whitelists, deny list, {@code dynuri} patterns) or one named only by its text
  */
-public record SysConfigWrite(String field, String value, RuleId rule) {
+public record SysConfigWrite(String field, @Nullable String value, @Nullable RuleId rule) {
 }

@@ -1,5 +1,7 @@
 package dev.ratelimit.interceptor.decision;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * How a limited request ended, as the limits that look at its outcome read it: the web layer reads a
  * finished response, other callers what they know of their own ending. Asked once per reservation.
@@ -29,7 +31,7 @@ public interface Completion {
      * The units the request used, as a limit with this {@code costFromResponse} reads it: a whole number of
      * 0 or more, or {@code null} when it cannot tell, which keeps the estimate the request took.
      */
-    default Long cost(String costFromResponse) {
+    default @Nullable Long cost(String costFromResponse) {
         return null;
     }
 }

@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.ZoneId;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The period starts of each calendar quota around now, computed once per period: the zone's rules are
@@ -24,7 +25,7 @@ final class QuotaPeriods {
     }
 
     /** The starts around now; {@code null} for a limit that is not a calendar quota (the clock is not read). */
-    CalendarBounds around(CalendarQuota quota) {
+    @Nullable CalendarBounds around(CalendarQuota quota) {
         if (!quota.isCalendar()) {
             return null;
         }

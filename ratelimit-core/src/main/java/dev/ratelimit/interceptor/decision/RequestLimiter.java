@@ -31,7 +31,9 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Decides one request, without the servlet API: the deny list, the limits in force for its endpoint (from
@@ -57,7 +59,7 @@ public class RequestLimiter {
     private final QuotaPeriods quotaPeriods;
     private final HeldLeases leases;
     private final ObservationRegistry observations;
-    private final VerdictObservationConvention convention;
+    private final @Nullable VerdictObservationConvention convention;
     private final Set<RuleId> excludedFromBatches;
     /** The kind of store, for the observations. */
     private final String storeType;
@@ -77,8 +79,8 @@ public class RequestLimiter {
      */
     public RequestLimiter(RuleCatalog catalog, RedisKeys keys, RateLimitStore store, InterceptionLog interceptionLog,
                           RateLimitMetrics metrics, Whitelist whitelist, Clock clock, ZoneId quotaZone,
-                          HeldLeases leases, ObservationRegistry observations, VerdictObservationConvention convention,
-                          Set<RuleId> excludedFromBatches) {
+                          HeldLeases leases, ObservationRegistry observations,
+                          @Nullable VerdictObservationConvention convention, Set<RuleId> excludedFromBatches) {
         this.catalog = catalog;
         this.excludedFromBatches = Set.copyOf(excludedFromBatches);
         this.keys = new CounterKeys(keys);
@@ -148,7 +150,7 @@ public class RequestLimiter {
     }
 
     private Verdict decide(RulesInForce rules, List<LimitDefinition> inForce, LimitedRequest request,
-                           DenyList.Entry denial, VerdictContext context) {
+                           DenyList.@Nullable Entry denial, VerdictContext context) {
         return denial != null ? deny(request, rules.snapshot(), denial, context) : count(rules, inForce, request, context);
     }
 
@@ -201,7 +203,7 @@ public class RequestLimiter {
      * one the server established, so that a signed-in user cannot escape by sending another user code), or
      * the identity of a CUSTOM limit of its endpoint. Each is resolved only when the list holds its kind.
      */
-    private DenyList.Entry denial(DenyList denyList, LimitedRequest request, List<LimitDefinition> inForce) {
+    private DenyList.@Nullable Entry denial(DenyList denyList, LimitedRequest request, List<LimitDefinition> inForce) {
         DenyList.Entry entry = denyList.hasAddresses() ? denyList.address(request.clientIp(), clock) : null;
         if (entry == null && denyList.hasUsers()) {
             entry = denyList.user(request.user(), clock);
@@ -221,7 +223,7 @@ public class RequestLimiter {
 
     /** Meters and logs a refusal of the deny list; no limit counted the request, and shadow mode does not apply. */
     private Verdict deny(LimitedRequest request, RuleSnapshot snapshot, DenyList.Entry denial, VerdictContext context) {
-        RuleId rule = denyRules.get(denial.kind());
+        RuleId rule = Objects.requireNonNull(denyRules.get(denial.kind()), "every kind has its rule");
         outcome(context, rule, Outcome.DENIED);
         Instant now = clock.instant();
         if (snapshot.logCheck()) {
@@ -318,7 +320,8 @@ public class RequestLimiter {
     }
 
     /** @param lease the id of the lease a concurrency limit's request takes; else, and for a peek, {@code null} */
-    private CounterRequest counter(RulesInForce rules, LimitDefinition limit, String identity, long cost, String lease) {
+    private CounterRequest counter(RulesInForce rules, LimitDefinition limit, String identity, long cost,
+                                   @Nullable String lease) {
         boolean batchable = rules.batchable(limit) && !excludedFromBatches.contains(limit.id());
         return new CounterRequest(keys.counter(limit, identity),
                 limit.algorithm(), limit.count(), limit.windowSeconds() * 1000, cost, limit.countsSome(),

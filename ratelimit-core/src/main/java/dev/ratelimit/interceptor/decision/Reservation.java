@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.decision;
 
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.store.Refund;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a request took that its ending settles, as {@link RequestLimiter#complete} does.
@@ -24,7 +25,7 @@ public record Reservation(Kind kind, String expression, Refund refund) {
     }
 
     /** What a request {@code limit} admitted took that its ending settles; {@code null} for nothing. */
-    static Reservation of(LimitDefinition limit, Refund taken) {
+    static @Nullable Reservation of(LimitDefinition limit, Refund taken) {
         if (limit.isConcurrency()) {
             return new Reservation(Kind.LEASE, "", taken);
         }

@@ -1,10 +1,11 @@
 package dev.ratelimit.interceptor.decision;
 
-import dev.ratelimit.interceptor.identity.DenyList;
+import dev.ratelimit.interceptor.identity.DenyList.Entry;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.store.Decision;
 import java.time.Duration;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What happens to a request, as the web layer needs it to write the response.
@@ -20,7 +21,7 @@ import java.util.List;
  * @param denial     for {@link Kind#DENY}: the deny-list entry that refused the request, else {@code null}
  */
 public record Verdict(Kind kind, List<LimitDefinition> limits, List<Decision> decisions, int reported,
-                      Duration retryAfter, List<Reservation> reservations, long cost, DenyList.Entry denial) {
+                      Duration retryAfter, List<Reservation> reservations, long cost, @Nullable Entry denial) {
 
     /** What the web layer does. */
     public enum Kind {
@@ -60,7 +61,7 @@ public record Verdict(Kind kind, List<LimitDefinition> limits, List<Decision> de
         return new Verdict(Kind.TOO_COSTLY, List.of(limit), List.of(), 0, Duration.ZERO, List.of(), cost);
     }
 
-    static Verdict deny(DenyList.Entry entry, Duration retryAfter) {
+    static Verdict deny(Entry entry, Duration retryAfter) {
         return new Verdict(Kind.DENY, List.of(), List.of(), -1, retryAfter, List.of(), 0, entry);
     }
 

@@ -4,6 +4,7 @@ import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.rule.RuleId;
 import io.micrometer.observation.Observation;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One decision of the limiter, as its {@link VerdictObservation} sees it: the module and the store that
@@ -20,8 +21,8 @@ public final class VerdictContext extends Observation.Context {
     private final String module;
     private final String store;
     private Outcome outcome = Outcome.SKIPPED;
-    private RuleId rule;
-    private String failure;
+    private @Nullable RuleId rule;
+    private @Nullable String failure;
     private boolean refusedByFailurePolicy;
 
     VerdictContext(String module, String store) {
@@ -44,12 +45,12 @@ public final class VerdictContext extends Observation.Context {
     }
 
     /** The rule of {@link #outcome()}; {@code null} when no limit applied. */
-    public RuleId rule() {
+    public @Nullable RuleId rule() {
         return rule;
     }
 
     /** Why the store could not decide, when it could not; else {@code null}. */
-    public String failure() {
+    public @Nullable String failure() {
         return failure;
     }
 

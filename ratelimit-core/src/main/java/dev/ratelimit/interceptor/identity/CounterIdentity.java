@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The identity part of a counter key, whoever names the identity (a request, code, a config field): kept as
@@ -25,7 +26,7 @@ public final class CounterIdentity {
      * name as a client-chosen value is kept ({@link #keyPart}), and everybody's for a {@code METHOD} or
      * {@code GLOBAL} limit, whatever is named.
      */
-    public static String named(LimitDefinition limit, String identity) {
+    public static @Nullable String named(LimitDefinition limit, String identity) {
         return limit.dimension() == Dimension.METHOD || limit.dimension() == Dimension.GLOBAL ? EVERYONE
                 : keyPart(identity);
     }
@@ -34,7 +35,7 @@ public final class CounterIdentity {
      * The identity part of a counter key for a value a client may choose: the value itself when short and
      * plain; otherwise {@code ~} and a hash of it. Blank (or {@code null}) is no identity: {@code null}.
      */
-    public static String keyPart(String value) {
+    public static @Nullable String keyPart(@Nullable String value) {
         if (value == null || value.isBlank()) {
             return null;
         }

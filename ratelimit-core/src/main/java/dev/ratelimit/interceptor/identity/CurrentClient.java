@@ -1,5 +1,7 @@
 package dev.ratelimit.interceptor.identity;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Finds the client of the web request this thread is handling: how a call in the app learns whom it is
  * made for, without the call path knowing of any web API.
@@ -11,5 +13,5 @@ public interface CurrentClient {
     CurrentClient NONE = () -> null;
 
     /** The client of the request this thread handles, or {@code null} outside one. */
-    RequestClient find();
+    @Nullable RequestClient find();
 }

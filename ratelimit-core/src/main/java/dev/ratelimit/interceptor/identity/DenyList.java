@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Clients refused outright, before any limit counts them: addresses and CIDR blocks (IPv4, IPv6), user
@@ -123,7 +124,7 @@ public final class DenyList {
      *
      * @param ip the client address as the trusted-proxy rules resolve it, or {@code null}
      */
-    public Entry address(String ip, Clock clock) {
+    public @Nullable Entry address(@Nullable String ip, Clock clock) {
         if (ip == null || !hasAddresses()) {
             return null;
         }
@@ -160,7 +161,7 @@ public final class DenyList {
      * The entry in force that denies a user, or {@code null}: the user code itself, or, for a code the
      * counters hash (long or odd), the hashed identity they name it by.
      */
-    public Entry user(String user, Clock clock) {
+    public @Nullable Entry user(@Nullable String user, Clock clock) {
         if (user == null || users.isEmpty()) {
             return null;
         }
@@ -173,11 +174,11 @@ public final class DenyList {
     }
 
     /** The entry in force that denies a CUSTOM identity as its limit counts it, or {@code null}. */
-    public Entry key(String identity, Clock clock) {
+    public @Nullable Entry key(@Nullable String identity, Clock clock) {
         return identity == null || keys.isEmpty() ? null : inForce(keys.get(identity), clock);
     }
 
-    private static Entry inForce(Entry entry, Clock clock) {
+    private static @Nullable Entry inForce(@Nullable Entry entry, Clock clock) {
         return entry != null && entry.inForceAt(clock.instant()) ? entry : null;
     }
 
@@ -224,7 +225,7 @@ public final class DenyList {
         }
 
         /** The kind that names a client counted so ({@code USER}, {@code IP}, {@code CUSTOM}), or {@code null}. */
-        public static Kind of(Dimension dimension) {
+        public static @Nullable Kind of(Dimension dimension) {
             for (Kind kind : values()) {
                 if (kind.dimension == dimension) {
                     return kind;
@@ -234,7 +235,7 @@ public final class DenyList {
         }
 
         /** The kind of this word, or {@code null}. */
-        public static Kind of(String word) {
+        public static @Nullable Kind of(String word) {
             for (Kind kind : values()) {
                 if (kind.word.equals(word)) {
                     return kind;
@@ -252,7 +253,7 @@ public final class DenyList {
      * @param until  when the denial ends; {@code null} for good
      * @param note   why, as the operator wrote it; empty for none
      */
-    public record Entry(Kind kind, String target, Instant until, String note) {
+    public record Entry(Kind kind, String target, @Nullable Instant until, String note) {
 
         public Entry {
             note = note == null ? "" : note;
@@ -303,7 +304,7 @@ public final class DenyList {
         }
 
         /** {@code candidate} if it is in force and lasts longer than {@code found}, else {@code found}. */
-        static Entry laterInForce(Entry found, Entry candidate, Instant now) {
+        static @Nullable Entry laterInForce(@Nullable Entry found, Entry candidate, Instant now) {
             if (!candidate.inForceAt(now)) {
                 return found;
             }

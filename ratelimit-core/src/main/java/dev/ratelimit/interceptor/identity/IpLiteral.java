@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.identity;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Parses IP address literals without ever asking DNS: {@code InetAddress.getByName} resolves host
@@ -15,7 +16,7 @@ public final class IpLiteral {
     }
 
     /** The address, or {@code null} when the text is not an IPv4 or IPv6 literal. */
-    public static InetAddress parse(String text) {
+    public static @Nullable InetAddress parse(@Nullable String text) {
         if (text == null) {
             return null;
         }

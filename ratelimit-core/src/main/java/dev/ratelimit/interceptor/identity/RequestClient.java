@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.identity;
 
 import dev.ratelimit.interceptor.rule.LimitDefinition;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The client of the web request a call in the app is made in, as limits see it: a bean method called while a
@@ -13,11 +14,11 @@ public interface RequestClient {
     String clientIp();
 
     /** The user the request names, or {@code null}. */
-    String user();
+    @Nullable String user();
 
     /** The user the server established (for the whitelist), or {@code null}. */
-    String verifiedUser();
+    @Nullable String verifiedUser();
 
     /** The identity to count under for a {@code USER} or {@code IP} limit, or {@code null} when it has none. */
-    String identity(LimitDefinition limit);
+    @Nullable String identity(LimitDefinition limit);
 }

@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Clients that no rule limits: addresses and CIDR blocks, matched against the client address as the
@@ -56,7 +57,7 @@ public record Whitelist(List<CidrBlock> ips, Set<String> users) {
     }
 
     /** The entries of a comma-separated list, stripped, blank ones left out. */
-    public static List<String> split(String commaSeparated) {
+    public static List<String> split(@Nullable String commaSeparated) {
         List<String> entries = new ArrayList<>();
         for (String entry : (commaSeparated == null ? "" : commaSeparated).split(",")) {
             if (!entry.isBlank()) {
@@ -71,7 +72,7 @@ public record Whitelist(List<CidrBlock> ips, Set<String> users) {
     }
 
     /** @param ip a client address in text form, or {@code null} */
-    public boolean containsIp(String ip) {
+    public boolean containsIp(@Nullable String ip) {
         if (ips.isEmpty() || ip == null) {
             return false;
         }
@@ -88,7 +89,7 @@ public record Whitelist(List<CidrBlock> ips, Set<String> users) {
     }
 
     /** @param user a user code the server established, or {@code null} */
-    public boolean containsUser(String user) {
+    public boolean containsUser(@Nullable String user) {
         return user != null && users.contains(user);
     }
 }

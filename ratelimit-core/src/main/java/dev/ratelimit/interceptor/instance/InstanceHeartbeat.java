@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -64,7 +65,7 @@ public class InstanceHeartbeat extends RedisBackgroundWork implements Applicatio
     }
 
     /** This instance's id in the list of instances, once it announced itself; {@code null} before. */
-    public String id() {
+    public @Nullable String id() {
         Announcement me = announced.get();
         return me == null ? null : me.id();
     }

@@ -6,6 +6,7 @@ import dev.ratelimit.interceptor.store.batch.HeldPermits;
 import dev.ratelimit.interceptor.store.nearcache.NearCache;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The parts of this instance whose state a heartbeat reports, read at each beat.
@@ -16,8 +17,9 @@ import java.util.Locale;
  * @param leases         the leases of this instance's requests running under concurrency limits
  * @param permits        the permits of hot counters it holds; {@code null} when it batches none
  */
-public record InstanceState(String module, String store, CircuitBreaker circuitBreaker, NearCache nearCache,
-                            RuleSnapshotHolder snapshots, HeldLeases leases, HeldPermits permits) {
+public record InstanceState(String module, String store, @Nullable CircuitBreaker circuitBreaker,
+                            @Nullable NearCache nearCache, RuleSnapshotHolder snapshots, HeldLeases leases,
+                            @Nullable HeldPermits permits) {
 
     String circuitState() {
         return circuitBreaker == null ? "none" : circuitBreaker.status().state().name().toLowerCase(Locale.ROOT);

@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.instance;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One running instance of an app, as its last heartbeat described it.
@@ -49,8 +50,9 @@ public record RunningInstance(String id, String module, String host, int port, l
     }
 
     /** @return {@code null} for a hash that is gone or not one of ours */
-    static RunningInstance fromHash(Map<String, String> hash) {
-        if (hash == null || !hash.containsKey("id") || !hash.containsKey("heartbeat")) {
+    static @Nullable RunningInstance fromHash(@Nullable Map<String, String> hash) {
+        if (hash == null || !hash.containsKey("id") || !hash.containsKey("module") || !hash.containsKey("host")
+                || !hash.containsKey("heartbeat")) {
             return null;
         }
         try {

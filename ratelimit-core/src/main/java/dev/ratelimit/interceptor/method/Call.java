@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.method;
 import dev.ratelimit.interceptor.decision.LimitedRequest;
 import dev.ratelimit.interceptor.identity.CurrentClient;
 import dev.ratelimit.interceptor.identity.RequestClient;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A call made in the app, as the decision sees it: logged as {@code CALL} of its Java method; its client
@@ -16,7 +17,7 @@ abstract class Call implements LimitedRequest {
 
     private final String javaMethod;
     /** The client of the request the call happens in, or {@code null}; found once. */
-    final RequestClient client;
+    final @Nullable RequestClient client;
 
     /** @param javaMethod the Java method, for the log's {@code uri} */
     Call(String javaMethod, CurrentClient clients) {
@@ -31,17 +32,17 @@ abstract class Call implements LimitedRequest {
     }
 
     @Override
-    public String clientIp() {
+    public @Nullable String clientIp() {
         return client == null ? null : client.clientIp();
     }
 
     @Override
-    public String user() {
+    public @Nullable String user() {
         return client == null ? null : client.user();
     }
 
     @Override
-    public String verifiedUser() {
+    public @Nullable String verifiedUser() {
         return client == null ? null : client.verifiedUser();
     }
 

@@ -5,6 +5,7 @@ import dev.ratelimit.interceptor.expression.ParsedExpressions;
 import java.lang.reflect.Method;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.BeanFactory;
@@ -29,16 +30,16 @@ final class CallExpressions {
     private static final ParameterNameDiscoverer PARAMETER_NAMES = new DefaultParameterNameDiscoverer();
 
     private final ParsedExpressions parsed = new ParsedExpressions("expression");
-    private final BeanFactoryResolver beans;
+    private final @Nullable BeanFactoryResolver beans;
     private final Set<String> reportedFailures = ConcurrentHashMap.newKeySet();
 
     /** @param beanFactory resolves {@code @bean} references; {@code null} for none */
-    CallExpressions(BeanFactory beanFactory) {
+    CallExpressions(@Nullable BeanFactory beanFactory) {
         this.beans = beanFactory == null ? null : new BeanFactoryResolver(beanFactory);
     }
 
     /** The context of one call, its arguments read only when an expression asks for them. */
-    EvaluationContext context(Method method, Object[] args, Object target) {
+    EvaluationContext context(Method method, Object[] args, @Nullable Object target) {
         MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(args, method, args, PARAMETER_NAMES);
         if (beans != null) {
             context.setBeanResolver(beans);
@@ -49,7 +50,7 @@ final class CallExpressions {
     }
 
     /** The identity a {@code CUSTOM} key gives, or {@code null}: the limit then does not apply to the call. */
-    String key(String expression, EvaluationContext call) {
+    @Nullable String key(String expression, EvaluationContext call) {
         Object value = value(expression, call, "its limit does not apply to such calls");
         return value == null ? null : value.toString();
     }
@@ -60,7 +61,7 @@ final class CallExpressions {
     }
 
     /** The client's plan, or {@code null}: the limit then applies as declared. */
-    String plan(String expression, EvaluationContext call) {
+    @Nullable String plan(String expression, EvaluationContext call) {
         Object value = value(expression, call, "such calls get the declared limit");
         return value == null ? null : value.toString();
     }
@@ -78,7 +79,7 @@ final class CallExpressions {
      * {@code #exception} set in {@code ended}): {@code null}, which keeps the estimate, when it gives none, or
      * anything but a whole number of 0 or more (then with one warning).
      */
-    Long used(String costFromResponse, EvaluationContext ended) {
+    @Nullable Long used(String costFromResponse, EvaluationContext ended) {
         Object value = value(costFromResponse, ended, "such calls keep their estimate");
         try {
             return value == null ? null : RequestCost.used(value);
@@ -98,7 +99,7 @@ final class CallExpressions {
         return otherwise;
     }
 
-    private Object value(String expression, EvaluationContext call, String consequence) {
+    private @Nullable Object value(String expression, EvaluationContext call, String consequence) {
         try {
             return parsed.get(expression).getValue(call);
         } catch (RuntimeException e) {
@@ -107,7 +108,7 @@ final class CallExpressions {
         }
     }
 
-    private void warnOnce(String expression, String consequence, String failure) {
+    private void warnOnce(String expression, String consequence, @Nullable String failure) {
         if (reportedFailures.add(expression)) {
             log.warn("Rate limit expression '{}' failed on a method call; {}: {}", expression, consequence, failure);
         }

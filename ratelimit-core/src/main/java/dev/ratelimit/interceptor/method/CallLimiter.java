@@ -9,8 +9,10 @@ import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RuleId;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Decides calls made in the app, as the request path decides requests (the same {@link RequestLimiter}:
@@ -75,7 +77,7 @@ public class CallLimiter {
      * Ends a call that went on: its leases are released, what its {@code countWhen} limits took goes back
      * unless the call matches, and its estimates are settled at what {@code costFromResponse} says it used.
      */
-    void complete(Verdict verdict, MethodCall call, Object result, Throwable exception) {
+    void complete(Verdict verdict, MethodCall call, @Nullable Object result, @Nullable Throwable exception) {
         limiter.complete(verdict.reservations(), call.ended(result, exception));
     }
 
@@ -117,7 +119,7 @@ public class CallLimiter {
     }
 
     /** How long until a refused call would be admitted, at least a millisecond; {@code null} when nothing to wait for. */
-    private static Duration wait(Verdict verdict) {
+    private static @Nullable Duration wait(Verdict verdict) {
         long millis = switch (verdict.kind()) {
             case REJECT -> verdict.reportedDecision().retryAfterMillis();
             case REFUSE -> verdict.retryAfter().toMillis();
@@ -130,7 +132,7 @@ public class CallLimiter {
     private RuntimeException refusal(Verdict verdict, RuleId subject) {
         if (verdict.kind() == Verdict.Kind.DENY) {
             // Named as the deny list's refusals are metered; no wait ends a denial sooner than its entry.
-            return RateLimitExceededException.denied(RuleId.of(catalog.naming().module(), verdict.denial().kind().rule()),
+            return RateLimitExceededException.denied(RuleId.of(catalog.naming().module(), Objects.requireNonNull(verdict.denial(), "a denial names its entry").kind().rule()),
                     verdict.retryAfter());
         }
         if (verdict.kind() == Verdict.Kind.TOO_COSTLY) {
@@ -138,8 +140,9 @@ public class CallLimiter {
             return new IllegalArgumentException("The call weighs " + verdict.cost() + ", more than the " + limit.count()
                     + " that rule " + limit.id() + " allows per " + limit.windowSeconds() + " s: no wait would admit it");
         }
+        // What is left is a REJECT or a REFUSE, which both name how long until a call would be admitted.
         return new RateLimitExceededException(verdict.kind() == Verdict.Kind.REJECT ? verdict.reportedLimit().id()
-                : subject, wait(verdict));
+                : subject, Objects.requireNonNull(wait(verdict), "a refusal names its wait"));
     }
 
     /** Sleeps between two attempts; tests see the waits instead. */

@@ -7,7 +7,9 @@ import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.MethodIntrospector;
@@ -69,10 +71,11 @@ public final class LimitedBeans {
     }
 
     /** The class of a bean, behind its proxy if it has one; {@code null} when it cannot be told without making the bean. */
-    private static Class<?> typeOf(ConfigurableListableBeanFactory beans, String name) {
+    private static @Nullable Class<?> typeOf(ConfigurableListableBeanFactory beans, String name) {
         Class<?> type = beans.getType(name, false);
         if (type != null && Proxy.isProxyClass(type) && beans.containsSingleton(name)) {
-            type = AopProxyUtils.ultimateTargetClass(beans.getSingleton(name));
+            Object bean = Objects.requireNonNull(beans.getSingleton(name), "a singleton it contains");
+            type = AopProxyUtils.ultimateTargetClass(bean);
         }
         return type == null ? null : ClassUtils.getUserClass(type);
     }

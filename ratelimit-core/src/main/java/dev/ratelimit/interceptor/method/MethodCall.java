@@ -7,6 +7,7 @@ import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RequestCost;
 import java.lang.reflect.Method;
+import org.jspecify.annotations.Nullable;
 import org.springframework.expression.EvaluationContext;
 
 /**
@@ -19,12 +20,12 @@ final class MethodCall extends Call {
     private final CallExpressions expressions;
     private final Method method;
     private final Object[] args;
-    private final Object target;
+    private final @Nullable Object target;
     /** Made when an expression first reads the call: a limit per method or of a fixed cost needs none. */
-    private EvaluationContext context;
+    private @Nullable EvaluationContext context;
 
-    MethodCall(Endpoint endpoint, Method method, Object[] args, Object target, CallExpressions expressions,
-               CurrentClient clients) {
+    MethodCall(Endpoint endpoint, Method method, Object[] args, @Nullable Object target,
+               CallExpressions expressions, CurrentClient clients) {
         super(endpoint.handler(), clients);
         this.expressions = expressions;
         this.method = method;
@@ -33,7 +34,7 @@ final class MethodCall extends Call {
     }
 
     @Override
-    public String identity(LimitDefinition limit) {
+    public @Nullable String identity(LimitDefinition limit) {
         return switch (limit.dimension()) {
             case CUSTOM -> CounterIdentity.keyPart(expressions.key(limit.key(), context()));
             case METHOD, GLOBAL -> CounterIdentity.EVERYONE;
@@ -48,12 +49,12 @@ final class MethodCall extends Call {
     }
 
     @Override
-    public String plan(LimitDefinition limit) {
+    public @Nullable String plan(LimitDefinition limit) {
         return expressions.plan(limit.plan(), context());
     }
 
     /** How the call ended, for the limits that read it ({@code countWhen}, {@code costFromResponse}). */
-    Completion ended(Object result, Throwable exception) {
+    Completion ended(@Nullable Object result, @Nullable Throwable exception) {
         EvaluationContext ended = context();
         ended.setVariable("result", result);
         ended.setVariable("exception", exception);
@@ -64,7 +65,7 @@ final class MethodCall extends Call {
             }
 
             @Override
-            public Long cost(String costFromResponse) {
+            public @Nullable Long cost(String costFromResponse) {
                 return expressions.used(costFromResponse, ended);
             }
         };

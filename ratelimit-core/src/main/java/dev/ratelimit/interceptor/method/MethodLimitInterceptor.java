@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
@@ -30,7 +31,7 @@ final class MethodLimitInterceptor implements MethodInterceptor {
     private final CallExpressions expressions;
     /** Each method called, on its bean's class: its endpoint, {@code null} for an exempt one, and the method declared there. */
     private final ConcurrentMap<MethodClassKey, Limited> methods = new ConcurrentHashMap<>();
-    private volatile Parts parts;
+    private volatile @Nullable Parts parts;
 
     MethodLimitInterceptor(ObjectProvider<EndpointCatalog> catalogs, ObjectProvider<CallLimiter> limiters,
                            ObjectProvider<CurrentClient> clients, BeanFactory beanFactory) {
@@ -41,7 +42,7 @@ final class MethodLimitInterceptor implements MethodInterceptor {
     }
 
     @Override
-    public Object invoke(MethodInvocation invocation) throws Throwable {
+    public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         Parts limiting = parts();
         Object target = invocation.getThis();
         Class<?> type = ClassUtils.getUserClass(target == null ? invocation.getMethod().getDeclaringClass()
@@ -83,6 +84,6 @@ final class MethodLimitInterceptor implements MethodInterceptor {
     private record Parts(EndpointCatalog catalog, CallLimiter limiter, CurrentClient clients) {
     }
 
-    private record Limited(Endpoint endpoint, Method method) {
+    private record Limited(@Nullable Endpoint endpoint, Method method) {
     }
 }

@@ -4,6 +4,7 @@ import dev.ratelimit.interceptor.identity.CounterIdentity;
 import dev.ratelimit.interceptor.identity.CurrentClient;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A call code counts through {@code RateLimitService}, naming its identity: what the counter key names,
@@ -21,7 +22,7 @@ final class NamedCall extends Call {
     }
 
     @Override
-    public String identity(LimitDefinition limit) {
+    public @Nullable String identity(LimitDefinition limit) {
         return CounterIdentity.named(limit, identity);
     }
 
@@ -31,7 +32,7 @@ final class NamedCall extends Call {
     }
 
     @Override
-    public String plan(LimitDefinition limit) {
+    public @Nullable String plan(LimitDefinition limit) {
         return null;
     }
 }

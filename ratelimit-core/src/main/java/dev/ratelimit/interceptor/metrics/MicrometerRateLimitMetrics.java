@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The limiter's meters in Micrometer:
@@ -33,7 +34,8 @@ public class MicrometerRateLimitMetrics implements RateLimitMetrics {
      * @param circuit the Redis circuit, or {@code null} when counters are not in Redis
      * @param log     the interception log when it counts what it drops, else {@code null}
      */
-    public MicrometerRateLimitMetrics(MeterRegistry registry, CircuitBreaker circuit, DroppedInterceptions log) {
+    public MicrometerRateLimitMetrics(MeterRegistry registry, @Nullable CircuitBreaker circuit,
+                                      @Nullable DroppedInterceptions log) {
         this.registry = registry;
         this.counters = new OutcomeTable<>(this::counter);
         // Histogram buckets from 100 µs to 2 s (67 series in Prometheus), so a dashboard can show percentiles

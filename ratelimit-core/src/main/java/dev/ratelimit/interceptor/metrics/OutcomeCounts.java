@@ -4,6 +4,7 @@ import dev.ratelimit.interceptor.rule.RuleId;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 
 /** Outcomes since the start, over all rules: always kept (a few adders), for the actuator endpoint. */
@@ -19,7 +20,7 @@ public class OutcomeCounts implements RateLimitMetrics {
 
     @Override
     public void outcome(RuleId rule, Outcome outcome) {
-        counts.get(outcome).increment();
+        Objects.requireNonNull(counts.get(outcome), "every outcome has its adder").increment();
     }
 
     @Override

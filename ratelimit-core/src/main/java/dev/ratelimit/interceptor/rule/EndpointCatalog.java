@@ -28,6 +28,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.convert.DurationStyle;
@@ -136,7 +137,7 @@ public final class EndpointCatalog {
      * without {@code @RateLimit} or a {@link RateLimitExempt} one. A method that was not registered (of a
      * bean made at run time) is described on first use.
      */
-    public Endpoint endpoint(Class<?> beanType, Method method) {
+    public @Nullable Endpoint endpoint(Class<?> beanType, Method method) {
         EndpointKey key = new EndpointKey(beanType, method);
         Endpoint endpoint = endpoints.get(key);
         if (endpoint != null || !isLimited(method) || isExempt(beanType, method)) {
@@ -176,7 +177,7 @@ public final class EndpointCatalog {
      * The endpoint of a handler method on its controller, or {@code null} for a {@link RateLimitExempt} one. A
      * handler that was not registered (added at run time) is described on first use.
      */
-    public Endpoint handlerEndpoint(Class<?> controller, Method method) {
+    public @Nullable Endpoint handlerEndpoint(Class<?> controller, Method method) {
         EndpointKey key = new EndpointKey(controller, method);
         Endpoint endpoint = endpoints.get(key);
         if (endpoint != null || isExempt(controller, method)) {
@@ -460,7 +461,7 @@ public final class EndpointCatalog {
     }
 
     /** @param subject what declares the limit: {@code com.shop.OrderController.create}, or what defines a rule in code */
-    private static IllegalStateException invalid(String subject, String problem) {
+    private static IllegalStateException invalid(String subject, @Nullable String problem) {
         return new IllegalStateException("Invalid @RateLimit on " + subject + ": " + problem);
     }
 

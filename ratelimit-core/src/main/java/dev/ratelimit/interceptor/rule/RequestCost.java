@@ -1,5 +1,7 @@
 package dev.ratelimit.interceptor.rule;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What one request of a limit weighs: a fixed number of units, or a SpEL expression on the request
  * (the number of items of a batch) evaluated for each request; and, when what it weighs is known only once
@@ -56,7 +58,7 @@ public record RequestCost(long fixed, String expression, String fromResponse) {
     }
 
     /** The expression, or the fixed cost as a number; {@code null} for one unit, the default. */
-    public String describe() {
+    public @Nullable String describe() {
         return isExpression() ? expression : fixed == 1 ? null : Long.toString(fixed);
     }
 }

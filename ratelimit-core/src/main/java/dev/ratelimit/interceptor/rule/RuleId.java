@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.rule;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Collection;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The identity of a rule or an endpoint: its module and its name within the module. Written
@@ -34,7 +35,7 @@ public final class RuleId implements Comparable<RuleId> {
      * text is read only when exactly one known module starts it; {@code null} when none does, or when
      * several do ({@code demo} and {@code demo.A} both start {@code demo.A.b}: the text is ambiguous).
      */
-    public static RuleId parse(String text, Collection<String> modules) {
+    public static @Nullable RuleId parse(String text, Collection<String> modules) {
         String module = null;
         for (String candidate : modules) {
             if (text.length() > candidate.length() + 1 && text.startsWith(candidate)

@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.rule;
 
 import dev.ratelimit.interceptor.RateLimit;
 import java.lang.reflect.Method;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Names modules and rules. The interceptor, the API index and the console all name through this one
@@ -28,7 +29,7 @@ public final class RuleNaming {
     }
 
     /** Derives the app's module from {@code ratelimit.module} and {@code spring.application.name} (either may be null). */
-    public static RuleNaming of(String configuredModule, String applicationName) {
+    public static RuleNaming of(@Nullable String configuredModule, @Nullable String applicationName) {
         if (configuredModule != null && !configuredModule.isBlank()) {
             return new RuleNaming(configuredModule.strip());
         }

@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.store;
 
 import dev.ratelimit.interceptor.Algorithm;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One request to count against one counter.
@@ -24,8 +25,8 @@ import java.util.Objects;
  *                   ({@code <rule>.batch=off})
  */
 public record CounterRequest(String key, Algorithm algorithm, long count, long windowMillis, long cost,
-                             boolean refundable, Penalty penalty, CalendarBounds calendar, String lease,
-                             boolean settled, BatchRequest batch, boolean batchable) {
+                             boolean refundable, Penalty penalty, @Nullable CalendarBounds calendar,
+                             @Nullable String lease, boolean settled, @Nullable BatchRequest batch, boolean batchable) {
 
     public CounterRequest {
         if (cost < 1 || cost > count) {
@@ -35,7 +36,8 @@ public record CounterRequest(String key, Algorithm algorithm, long count, long w
 
     /** A request that takes no batch yet, of a counter that may be batched. */
     public CounterRequest(String key, Algorithm algorithm, long count, long windowMillis, long cost,
-                          boolean refundable, Penalty penalty, CalendarBounds calendar, String lease, boolean settled) {
+                          boolean refundable, Penalty penalty, @Nullable CalendarBounds calendar, @Nullable String lease,
+                          boolean settled) {
         this(key, algorithm, count, windowMillis, cost, refundable, penalty, calendar, lease, settled, null, true);
     }
 
@@ -52,7 +54,7 @@ public record CounterRequest(String key, Algorithm algorithm, long count, long w
 
     /** A request that takes no lease and keeps its cost. */
     public CounterRequest(String key, Algorithm algorithm, long count, long windowMillis, long cost, boolean refundable,
-                          Penalty penalty, CalendarBounds calendar) {
+                          Penalty penalty, @Nullable CalendarBounds calendar) {
         this(key, algorithm, count, windowMillis, cost, refundable, penalty, calendar, null, false);
     }
 
@@ -100,7 +102,7 @@ public record CounterRequest(String key, Algorithm algorithm, long count, long w
     }
 
     /** This request asking for a batch of permits beside its own cost; {@code null} for none. */
-    public CounterRequest withBatch(BatchRequest newBatch) {
+    public CounterRequest withBatch(@Nullable BatchRequest newBatch) {
         return new CounterRequest(key, algorithm, count, windowMillis, cost, refundable, penalty, calendar, lease,
                 settled, newBatch, batchable);
     }

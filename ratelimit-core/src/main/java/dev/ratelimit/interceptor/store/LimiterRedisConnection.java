@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -24,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -65,13 +67,14 @@ public final class LimiterRedisConnection implements SmartInitializingSingleton,
     /** The attempt to connect under way or last made; {@code null} before the first. */
     private final AtomicReference<CompletableFuture<Void>> connecting = new AtomicReference<>();
     private final BackgroundCommands background = new BackgroundCommands(this::backgroundConnection);
-    private volatile RedisScriptingAsyncCommands<byte[], byte[]> commands;
-    private volatile StatefulConnection<String, String> backgroundConnection;
+    /** {@code null} until the connections are made; both set before the attempt that makes them completes. */
+    private volatile @Nullable RedisScriptingAsyncCommands<byte[], byte[]> commands;
+    private volatile @Nullable StatefulConnection<String, String> backgroundConnection;
     private volatile ReplyReaders readers = ReplyReaders.UNWATCHED;
     /** Whether the log says that Redis cannot be reached, since the last connection made. */
     private volatile boolean unreachableSaid;
     /** The connection being opened and the scripts loaded, which the start waits for; {@code null} before. */
-    private volatile CompletableFuture<Void> opening;
+    private volatile @Nullable CompletableFuture<Void> opening;
     private volatile Duration openingWait = Duration.ZERO;
 
     /**
@@ -137,7 +140,7 @@ public final class LimiterRedisConnection implements SmartInitializingSingleton,
     void beginOpening(List<byte[]> scripts, Duration connectTimeout) {
         openingWait = connectTimeout;
         opening = connect().thenCompose(connected -> CompletableFuture.allOf(scripts.stream()
-                .map(script -> commands.scriptLoad(script).toCompletableFuture())
+                .map(script -> commands().scriptLoad(script).toCompletableFuture())
                 .toArray(CompletableFuture[]::new)));
     }
 
@@ -152,13 +155,14 @@ public final class LimiterRedisConnection implements SmartInitializingSingleton,
         try {
             begun.get(openingWait.toNanos(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
+            Throwable cause = Objects.requireNonNull(e.getCause(), "an ExecutionException holds the failure");
             CompletableFuture<Void> attempt = connecting.get();
             if (attempt != null && attempt.isCompletedExceptionally()) {
                 // A connection not made is said once, by the attempt itself.
-                log.debug("Rate limiter: cannot open the Redis connection at start-up: {}", e.getCause().toString());
+                log.debug("Rate limiter: cannot open the Redis connection at start-up: {}", cause.toString());
             } else {
                 log.warn("Rate limiter: cannot open the Redis connection and load the scripts at start-up; "
-                        + "the first requests will: {}", e.getCause().toString());
+                        + "the first requests will: {}", cause.toString());
             }
         } catch (TimeoutException e) {
             log.info("Rate limiter: the Redis connection is not open within {} of the start; it is made in the "
@@ -172,7 +176,7 @@ public final class LimiterRedisConnection implements SmartInitializingSingleton,
      * Sends one script call per entry, without waiting: by {@code EVALSHA}, or, with {@code bodies}, by
      * {@code EVAL} of those bodies. Each reply is a future, failed when Redis answered with an error.
      */
-    List<CompletableFuture<Object>> send(List<ScriptCall> calls, List<byte[]> bodies) {
+    List<CompletableFuture<Object>> send(List<ScriptCall> calls, @Nullable List<byte[]> bodies) {
         RedisScriptingAsyncCommands<byte[], byte[]> async = commands();
         List<CompletableFuture<Object>> replies = new ArrayList<>(calls.size());
         for (int i = 0; i < calls.size(); i++) {
@@ -253,21 +257,22 @@ public final class LimiterRedisConnection implements SmartInitializingSingleton,
 
     private RedisScriptingAsyncCommands<byte[], byte[]> connected(CompletableFuture<Void> attempt, Duration atMost) {
         awaited(attempt, atMost);
-        return commands;
+        return Objects.requireNonNull(commands, "set before the attempt completed");
     }
 
     /** The background work's connection, once made: waits as background work may, then throws if it failed. */
     private StatefulConnection<String, String> backgroundConnection() {
         awaitConnected();
-        return backgroundConnection;
+        return Objects.requireNonNull(backgroundConnection, "set before the attempt completed");
     }
 
     private static <T> T awaited(CompletableFuture<T> attempt, Duration atMost) {
         try {
             return attempt.get(atMost.toNanos(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
+            Throwable cause = Objects.requireNonNull(e.getCause(), "an ExecutionException holds the failure");
             throw new RedisUnreachableException("The rate limiter cannot connect to Redis: "
-                    + e.getCause().getMessage(), e.getCause());
+                    + cause.getMessage(), cause);
         } catch (TimeoutException e) {
             throw new RedisUnreachableException("The rate limiter's connection to Redis is not made within "
                     + atMost, e);
@@ -285,7 +290,7 @@ public final class LimiterRedisConnection implements SmartInitializingSingleton,
         }
         CompletableFuture<Void> attempt = new CompletableFuture<>();
         if (!connecting.compareAndSet(last, attempt)) {
-            return connecting.get();
+            return Objects.requireNonNull(connecting.get(), "the attempt of the thread that won");
         }
         try {
             connector.execute(() -> {

@@ -12,12 +12,14 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,7 +70,7 @@ public class RedisRateLimitStore implements RateLimitStore {
     private static final Logger log = LoggerFactory.getLogger(RedisRateLimitStore.class);
 
     private final LimiterRedisConnection connection;
-    private final Clock testClock;
+    private final @Nullable Clock testClock;
     private volatile DecisionListener listener = DecisionListener.IGNORE;
     private final LongAdder refundsAnswered = new LongAdder();
     private final LongAdder renewalsAnswered = new LongAdder();
@@ -82,7 +84,7 @@ public class RedisRateLimitStore implements RateLimitStore {
      * @param testClock the time the scripts decide at, instead of Redis' own: only for tests that feed
      *                  this and the in-process store one clock
      */
-    RedisRateLimitStore(LimiterRedisConnection connection, Clock testClock) {
+    RedisRateLimitStore(LimiterRedisConnection connection, @Nullable Clock testClock) {
         this.connection = connection;
         this.testClock = testClock;
     }
@@ -232,7 +234,8 @@ public class RedisRateLimitStore implements RateLimitStore {
         for (List<CounterRequest> ofKey : byKey.values()) {
             byte[][] args = Arrays.copyOf(args(ofKey.get(0), null, false), HEAD_ARGS + ofKey.size());
             for (int i = 0; i < args.length; i++) {
-                args[i] = i >= HEAD_ARGS ? bytes(ofKey.get(i - HEAD_ARGS).lease())
+                args[i] = i >= HEAD_ARGS
+                        ? bytes(Objects.requireNonNull(ofKey.get(i - HEAD_ARGS).lease(), "renewals are of leases"))
                         : args[i] == null ? NO_VALUE : args[i];
             }
             calls.add(new ScriptCall(RENEWAL.sha1(), new byte[][] {bytes(ofKey.get(0).key())}, args));
@@ -307,7 +310,7 @@ public class RedisRateLimitStore implements RateLimitStore {
      * settled flag, a batch, its sharers and what the instance holds, the units it holds pending; empty where a
      * later one follows, left out at the end. The common request (no test clock, cost 1) sends the first two only.
      */
-    private byte[][] args(CounterRequest request, byte[] reservedAt, boolean peek) {
+    private byte[][] args(CounterRequest request, byte @Nullable [] reservedAt, boolean peek) {
         byte[][] args = new byte[ALL_ARGS][];
         Arrays.fill(args, NO_VALUE);
         args[0] = number(request.count());

@@ -4,10 +4,12 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.ratelimit.interceptor.blocked.BlockedClient;
 import dev.ratelimit.interceptor.blocked.BlockedClients;
 import dev.ratelimit.interceptor.config.EvictionPolicy;
+import dev.ratelimit.interceptor.config.EvictionPolicy.Reading;
 import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.config.RuleDescription;
 import dev.ratelimit.interceptor.config.RuleSnapshot;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.config.RuleSnapshotHolder.Restore;
 import dev.ratelimit.interceptor.config.RulesInForce;
 import dev.ratelimit.interceptor.identity.CidrBlock;
 import dev.ratelimit.interceptor.identity.DenyList;
@@ -24,6 +26,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Sanitizer;
 import org.springframework.boot.actuate.endpoint.SanitizingFunction;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
@@ -51,8 +54,8 @@ public class RateLimitEndpoint {
     private final OutcomeCounts counts;
     private final InterceptionLog log;
     private final Whitelist whitelist;
-    private final BlockedClients blocked;
-    private final EvictionPolicy eviction;
+    private final @Nullable BlockedClients blocked;
+    private final @Nullable EvictionPolicy eviction;
     private final HeldLeases leases;
     private final Clock clock;
     private final EndpointShowValues show;
@@ -67,9 +70,9 @@ public class RateLimitEndpoint {
      * @param sanitizing the app's {@link SanitizingFunction} beans, applied to those shown
      */
     public RateLimitEndpoint(String module, RuleCatalog catalog, RuleSnapshotHolder snapshots, RateLimitStore store,
-                             OutcomeCounts counts, InterceptionLog log, Whitelist whitelist, BlockedClients blocked,
-                             EvictionPolicy eviction, HeldLeases leases, Clock clock, EndpointShowValues show,
-                             Iterable<SanitizingFunction> sanitizing) {
+                             OutcomeCounts counts, InterceptionLog log, Whitelist whitelist,
+                             @Nullable BlockedClients blocked, @Nullable EvictionPolicy eviction, HeldLeases leases,
+                             Clock clock, EndpointShowValues show, Iterable<SanitizingFunction> sanitizing) {
         this.module = module;
         this.catalog = catalog;
         this.snapshots = snapshots;
@@ -112,7 +115,7 @@ public class RateLimitEndpoint {
     }
 
     /** Read only: Unblock is the console's, or {@code BlockedClients.unblock}. */
-    private BlockedReport blockedNow(ReportValues values) {
+    private @Nullable BlockedReport blockedNow(ReportValues values) {
         if (blocked == null) {
             return null;
         }
@@ -158,8 +161,8 @@ public class RateLimitEndpoint {
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Report(String module, SnapshotReport snapshot, DenyListReport denyList, List<RuleDescription> rules,
-                         StoreDescription store, Map<String, Long> counts, Long logDropped, BlockedReport blocked,
-                         EvictionPolicy.Reading maxmemoryPolicy, Map<String, Object> leases) {
+                         StoreDescription store, Map<String, Long> counts, @Nullable Long logDropped,
+                         @Nullable BlockedReport blocked, @Nullable Reading maxmemoryPolicy, Map<String, Object> leases) {
     }
 
     /**
@@ -177,7 +180,7 @@ public class RateLimitEndpoint {
      * @param error   why they could not be read (Redis away), or {@code null}
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record BlockedReport(List<BlockedClient> clients, String error) {
+    public record BlockedReport(List<BlockedClient> clients, @Nullable String error) {
     }
 
     /**
@@ -192,8 +195,8 @@ public class RateLimitEndpoint {
      * @param ignored    fields of the hash the limiter does not apply, with the reason
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record SnapshotReport(long version, Instant loadedAt, Instant readAt, Long ageSeconds,
-                                 RuleSnapshotHolder.Restore restored, boolean globalCheck,
+    public record SnapshotReport(long version, @Nullable Instant loadedAt, @Nullable Instant readAt,
+                                 @Nullable Long ageSeconds, @Nullable Restore restored, boolean globalCheck,
                                  String globalMode, boolean logCheck, List<String> whitelistIps,
                                  List<String> whitelistUsers, Map<String, String> ignored) {
     }

@@ -4,6 +4,7 @@ import dev.ratelimit.interceptor.config.EvictionPolicy;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.store.resilience.FailurePolicy;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
@@ -18,10 +19,10 @@ public class RateLimitHealthIndicator implements HealthIndicator {
 
     private final CircuitBreaker circuit;
     private final FailurePolicy policy;
-    private final EvictionPolicy eviction;
+    private final @Nullable EvictionPolicy eviction;
 
     /** @param eviction {@code null} without a config hash in Redis */
-    public RateLimitHealthIndicator(CircuitBreaker circuit, FailurePolicy policy, EvictionPolicy eviction) {
+    public RateLimitHealthIndicator(CircuitBreaker circuit, FailurePolicy policy, @Nullable EvictionPolicy eviction) {
         this.circuit = circuit;
         this.policy = policy;
         this.eviction = eviction;

@@ -100,6 +100,9 @@ final class ReportValues {
         return unique;
     }
 
+    // The Sanitizer answers null only for a null value (none here) or when an app's SanitizingFunction makes a
+    // value null: the report then shows null, as it always has.
+    @SuppressWarnings("NullAway")
     String value(String key, String value) {
         Object sanitized = sanitizer.sanitize(new SanitizableData(null, key, value), shown);
         return sanitized == null ? null : sanitized.toString();

@@ -3,8 +3,11 @@ package dev.ratelimit.interceptor.autoconfigure;
 import io.lettuce.core.RedisURI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.data.redis.connection.RedisConfiguration;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.RedisCredentialsProviderFactory;
@@ -23,7 +26,7 @@ final class AppRedisServer {
      * @param appFactory the app's connection factory, whose client settings the limiter copies when it was built
      *                   from the same details; {@code null} when the app has none or another kind
      */
-    static LimiterRedisServer of(DataRedisConnectionDetails details, LettuceConnectionFactory appFactory) {
+    static LimiterRedisServer of(DataRedisConnectionDetails details, @Nullable LettuceConnectionFactory appFactory) {
         LettuceClientConfiguration app = appFactory != null && sameServer(appFactory, details)
                 ? appFactory.getClientConfiguration() : null;
         boolean ssl = details.getSslBundle() != null || app != null && app.isUseSsl();
@@ -46,12 +49,15 @@ final class AppRedisServer {
             details.getCluster().getNodes().forEach(node -> nodes.add(RedisURI.create(node.host(), node.port())));
             topology = LimiterRedisServer.Topology.CLUSTER;
         } else if (details.getMasterReplica() != null) {
-            int database = details.getStandalone().getDatabase();
+            int database = Objects.requireNonNull(details.getStandalone(),
+                    "details of a master/replica set give its database as their standalone server's")
+                    .getDatabase();
             details.getMasterReplica().getNodes().forEach(node -> nodes.add(
                     RedisURI.builder().withHost(node.host()).withPort(node.port()).withDatabase(database).build()));
             topology = LimiterRedisServer.Topology.MASTER_REPLICA;
         } else {
-            DataRedisConnectionDetails.Standalone standalone = details.getStandalone();
+            DataRedisConnectionDetails.Standalone standalone = Objects.requireNonNull(details.getStandalone(),
+                    "details without sentinels, cluster or master/replica set describe a standalone server");
             nodes.add(RedisURI.builder().withHost(standalone.getHost()).withPort(standalone.getPort())
                     .withDatabase(standalone.getDatabase()).build());
             topology = LimiterRedisServer.Topology.STANDALONE;
@@ -65,11 +71,14 @@ final class AppRedisServer {
             }
         }
         if (app != null && app.getRedisCredentialsProviderFactory().isPresent()) {
+            LettuceConnectionFactory factory = Objects.requireNonNull(appFactory,
+                    "app is appFactory's client configuration");
             RedisCredentialsProviderFactory credentials = app.getRedisCredentialsProviderFactory().get();
-            nodes.forEach(node -> node.setCredentialsProvider(credentials.createCredentialsProvider(configuration(appFactory))));
-            if (appFactory.getSentinelConfiguration() != null) {
+            nodes.forEach(node -> node.setCredentialsProvider(credentials.createCredentialsProvider(configuration(factory))));
+            RedisSentinelConfiguration sentinel = factory.getSentinelConfiguration();
+            if (sentinel != null) {
                 sentinels.forEach(node -> node.setCredentialsProvider(
-                        credentials.createSentinelCredentialsProvider(appFactory.getSentinelConfiguration())));
+                        credentials.createSentinelCredentialsProvider(sentinel)));
             }
         }
         return new LimiterRedisServer(topology, nodes, app == null ? null : app.getClientOptions().orElse(null),
@@ -91,9 +100,11 @@ final class AppRedisServer {
 
     /** The app factory's own description of its server, which its credentials provider is made for. */
     private static RedisConfiguration configuration(LettuceConnectionFactory app) {
-        if (app.isClusterAware()) {
-            return app.getClusterConfiguration();
+        RedisConfiguration cluster = app.getClusterConfiguration();
+        if (cluster != null) {
+            return cluster;
         }
-        return app.isRedisSentinelAware() ? app.getSentinelConfiguration() : app.getStandaloneConfiguration();
+        RedisConfiguration sentinel = app.getSentinelConfiguration();
+        return sentinel != null ? sentinel : app.getStandaloneConfiguration();
     }
 }

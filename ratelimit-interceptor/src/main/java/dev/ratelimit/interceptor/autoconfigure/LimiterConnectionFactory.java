@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds the limiter's own Lettuce client for {@link LimiterRedisServer}, with the app's client options when
@@ -53,9 +54,9 @@ final class LimiterConnectionFactory {
         private final LimiterRedisServer server;
         private final Duration connectTimeout;
         private final Duration reconnectCeiling;
-        private ClientResources resources;
-        private AbstractRedisClient lettuce;
-        private LimiterRedisClient made;
+        private @Nullable ClientResources resources;
+        private @Nullable AbstractRedisClient lettuce;
+        private @Nullable LimiterRedisClient made;
         private boolean closed;
 
         Client(LimiterRedisServer server, Duration connectTimeout, Duration reconnectCeiling) {

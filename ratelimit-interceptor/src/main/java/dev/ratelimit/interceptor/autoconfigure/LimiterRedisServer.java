@@ -5,6 +5,7 @@ import io.lettuce.core.RedisURI;
 import java.net.URI;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.core.env.Environment;
@@ -25,8 +26,8 @@ import org.springframework.core.env.Environment;
  * @param clientName the name the app's connections go by, {@code null} for none
  * @param origin     where the description was read, for the log and the actuator
  */
-record LimiterRedisServer(Topology topology, List<RedisURI> nodes, ClientOptions appOptions, String clientName,
-                          String origin) {
+record LimiterRedisServer(Topology topology, List<RedisURI> nodes, @Nullable ClientOptions appOptions,
+                          @Nullable String clientName, String origin) {
 
     private static final Set<String> SCHEMES = Set.of("redis", "rediss", "redis-sentinel", "rediss-sentinel",
             "redis-socket");
@@ -103,7 +104,7 @@ record LimiterRedisServer(Topology topology, List<RedisURI> nodes, ClientOptions
     }
 
     /** A password, with a user name when there is one (Redis 6 ACLs); nothing without a password. */
-    static void authenticate(RedisURI uri, String username, String password) {
+    static void authenticate(RedisURI uri, @Nullable String username, @Nullable String password) {
         if (password == null) {
             return;
         }
@@ -114,14 +115,16 @@ record LimiterRedisServer(Topology topology, List<RedisURI> nodes, ClientOptions
     }
 
     /** The part of Spring Boot's {@code spring.data.redis.*} that says which server, with Spring Boot's defaults. */
-    record SpringDataRedis(String url, @DefaultValue("localhost") String host, @DefaultValue("6379") int port,
-                           int database, String username, String password, String clientName, Ssl ssl,
-                           Sentinel sentinel, Cluster cluster) {
+    record SpringDataRedis(@Nullable String url, @DefaultValue("localhost") String host,
+                           @DefaultValue("6379") int port, int database, @Nullable String username,
+                           @Nullable String password, @Nullable String clientName, @Nullable Ssl ssl,
+                           @Nullable Sentinel sentinel, @Nullable Cluster cluster) {
 
-        record Ssl(boolean enabled, String bundle) {
+        record Ssl(boolean enabled, @Nullable String bundle) {
         }
 
-        record Sentinel(String master, @DefaultValue List<String> nodes, String username, String password) {
+        record Sentinel(@Nullable String master, @DefaultValue List<String> nodes, @Nullable String username,
+                        @Nullable String password) {
         }
 
         record Cluster(@DefaultValue List<String> nodes) {

@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.autoconfigure;
 
 import dev.ratelimit.interceptor.actuate.RateLimitEndpoint;
 import dev.ratelimit.interceptor.web.RejectionMessages;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
@@ -14,7 +15,7 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
 class LimiterRuntimeHints implements RuntimeHintsRegistrar {
 
     @Override
-    public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
+    public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
         hints.resources().registerPattern("dev/ratelimit/interceptor/**/*.lua")
                 .registerPattern(RejectionMessages.BUNDLE + ".properties")
                 .registerPattern(RejectionMessages.BUNDLE + "_*.properties");

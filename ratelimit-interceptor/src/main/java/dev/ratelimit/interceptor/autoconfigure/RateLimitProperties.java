@@ -6,6 +6,7 @@ import dev.ratelimit.interceptor.web.ResponseOptions;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -31,7 +32,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("ratelimit")
 public record RateLimitProperties(
         @DefaultValue("true") boolean enabled,
-        String module,
+        @Nullable String module,
         @DefaultValue("redis") Store store,
         @DefaultValue Redis redis,
         @DefaultValue NearCache nearCache,
@@ -83,7 +84,7 @@ public record RateLimitProperties(
                         @DefaultValue("250ms") Duration timeout,
                         @DefaultValue("1s") Duration maxWait,
                         @DefaultValue("1s") Duration connectTimeout,
-                        String url) {
+                        @Nullable String url) {
 
         public Redis {
             if (url != null && url.isBlank()) {

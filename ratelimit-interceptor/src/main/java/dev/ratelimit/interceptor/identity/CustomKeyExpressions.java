@@ -5,6 +5,7 @@ import dev.ratelimit.interceptor.expression.ParsedExpressions;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.BeanFactory;
@@ -24,14 +25,14 @@ public class CustomKeyExpressions {
     private static final Logger log = LoggerFactory.getLogger(CustomKeyExpressions.class);
 
     private final ParsedExpressions parsed;
-    private final BeanFactoryResolver beans;
+    private final @Nullable BeanFactoryResolver beans;
     private final Set<String> reportedFailures = ConcurrentHashMap.newKeySet();
 
     /**
      * @param beanFactory resolves {@code @bean} references; {@code null} for none
      * @param parsed where the key expressions are parsed and kept
      */
-    public CustomKeyExpressions(BeanFactory beanFactory, ParsedExpressions parsed) {
+    public CustomKeyExpressions(@Nullable BeanFactory beanFactory, ParsedExpressions parsed) {
         this.parsed = parsed;
         this.beans = beanFactory == null ? null : new BeanFactoryResolver(beanFactory);
     }
@@ -41,7 +42,7 @@ public class CustomKeyExpressions {
      * that fails on a request (say, a method called on a missing header) gives nothing too, with one
      * warning per expression: a limiter must not turn a request into an error.
      */
-    public String evaluate(String expression, HttpServletRequest servletRequest) {
+    public @Nullable String evaluate(String expression, HttpServletRequest servletRequest) {
         HttpServletRequest request = new ParameterGuard(servletRequest);
         StandardEvaluationContext context = RequestExpressionContext.of(request, beans);
         try {

@@ -4,6 +4,7 @@ import dev.ratelimit.interceptor.rule.LimitDefinition;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The identity part of a counter key for a limit's dimension, read from a servlet request; each part made
@@ -29,7 +30,7 @@ public class DimensionKeys {
     }
 
     /** The identity to count the request under, or {@code null} when the limit does not apply to it. */
-    public String identity(HttpServletRequest request, LimitDefinition limit) {
+    public @Nullable String identity(HttpServletRequest request, LimitDefinition limit) {
         return switch (limit.dimension()) {
             case USER -> CounterIdentity.keyPart(users.user(request));
             case IP -> ipIdentity(clientIps.clientIp(request));
@@ -38,12 +39,12 @@ public class DimensionKeys {
         };
     }
 
-    public String user(HttpServletRequest request) {
+    public @Nullable String user(HttpServletRequest request) {
         return users.user(request);
     }
 
     /** The user the server established, for the whitelist: see {@link IdentityResolver#verifiedUser}. */
-    public String verifiedUser(HttpServletRequest request) {
+    public @Nullable String verifiedUser(HttpServletRequest request) {
         return users.verifiedUser(request);
     }
 
@@ -52,7 +53,7 @@ public class DimensionKeys {
     }
 
     /** IPv6 clients get a whole prefix (a /64 by default), since one host owns billions of addresses. */
-    String ipIdentity(String ip) {
+    @Nullable String ipIdentity(String ip) {
         InetAddress address = IpLiteral.parse(ip);
         if (!(address instanceof Inet6Address) || ipv6PrefixLength == 128) {
             return CounterIdentity.keyPart(ip);

@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.identity;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
@@ -15,7 +16,7 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
 class ExpressionRuntimeHints implements RuntimeHintsRegistrar {
 
     @Override
-    public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
+    public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
         // SpEL looks a method up on the object's class and invokes it through the public interface declaring it.
         hints.reflection().registerType(ParameterGuard.class, MemberCategory.INVOKE_PUBLIC_METHODS)
                 .registerType(HttpServletRequest.class, MemberCategory.INVOKE_PUBLIC_METHODS)

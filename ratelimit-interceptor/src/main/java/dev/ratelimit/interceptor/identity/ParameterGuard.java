@@ -5,6 +5,7 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import java.util.Enumeration;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A request whose parameters, when the container cannot decode them (Tomcat throws for a query string
@@ -39,7 +40,7 @@ final class ParameterGuard extends HttpServletRequestWrapper {
     }
 
     /** The cause of {@code error} that says the parameters could not be read, or {@code null}. */
-    static UnreadableRequestException unreadable(Throwable error) {
+    static @Nullable UnreadableRequestException unreadable(Throwable error) {
         for (Throwable cause = error; cause != null; cause = cause.getCause()) {
             if (cause instanceof UnreadableRequestException unreadable) {
                 return unreadable;

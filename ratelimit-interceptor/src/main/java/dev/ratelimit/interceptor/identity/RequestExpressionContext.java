@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.expression.spel.support.StandardEvaluationContext;
 import org.springframework.web.servlet.HandlerMapping;
@@ -21,7 +22,7 @@ final class RequestExpressionContext {
     }
 
     /** @param request the request, already behind its {@link ParameterGuard} */
-    static StandardEvaluationContext of(HttpServletRequest request, BeanFactoryResolver beans) {
+    static StandardEvaluationContext of(HttpServletRequest request, @Nullable BeanFactoryResolver beans) {
         StandardEvaluationContext context = new StandardEvaluationContext(request);
         if (beans != null) {
             context.setBeanResolver(beans);
@@ -48,7 +49,7 @@ final class RequestExpressionContext {
         }
 
         @Override
-        public String get(Object name) {
+        public @Nullable String get(Object name) {
             return name instanceof String header ? request.getHeader(header) : null;
         }
 

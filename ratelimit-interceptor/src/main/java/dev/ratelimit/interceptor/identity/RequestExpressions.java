@@ -4,6 +4,7 @@ import dev.ratelimit.interceptor.expression.ParsedExpressions;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.BeanFactory;
@@ -20,14 +21,14 @@ public class RequestExpressions {
     private static final Logger log = LoggerFactory.getLogger(RequestExpressions.class);
 
     private final ParsedExpressions parsed;
-    private final BeanFactoryResolver beans;
+    private final @Nullable BeanFactoryResolver beans;
     private final Set<String> reportedFailures = ConcurrentHashMap.newKeySet();
 
     /**
      * @param beanFactory resolves {@code @bean} references; {@code null} for none
      * @param parsed where the expressions on requests are parsed and kept
      */
-    public RequestExpressions(BeanFactory beanFactory, ParsedExpressions parsed) {
+    public RequestExpressions(@Nullable BeanFactory beanFactory, ParsedExpressions parsed) {
         this.parsed = parsed;
         this.beans = beanFactory == null ? null : new BeanFactoryResolver(beanFactory);
     }
@@ -50,12 +51,12 @@ public class RequestExpressions {
      * The client's plan, or {@code null} when the expression gives nothing (or fails, with one warning):
      * the limit then applies as declared.
      */
-    public String plan(String expression, HttpServletRequest request) {
+    public @Nullable String plan(String expression, HttpServletRequest request) {
         Object value = value(expression, request, "such clients get the declared limit");
         return value == null ? null : value.toString();
     }
 
-    private Object value(String expression, HttpServletRequest servletRequest, String consequence) {
+    private @Nullable Object value(String expression, HttpServletRequest servletRequest, String consequence) {
         HttpServletRequest request = new ParameterGuard(servletRequest);
         try {
             return parsed.get(expression).getValue(RequestExpressionContext.of(request, beans));

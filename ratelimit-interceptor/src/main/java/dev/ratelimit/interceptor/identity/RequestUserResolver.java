@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.identity;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;
 import java.security.Principal;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The default user lookup: request parameter, then session attribute, then the authenticated
@@ -23,13 +24,13 @@ public class RequestUserResolver implements IdentityResolver {
     }
 
     @Override
-    public String user(HttpServletRequest request) {
+    public @Nullable String user(HttpServletRequest request) {
         String user = blankToNull(parameterName.isEmpty() ? null : new ParameterGuard(request).getParameter(parameterName));
         return user != null ? user : verifiedUser(request);
     }
 
     @Override
-    public String verifiedUser(HttpServletRequest request) {
+    public @Nullable String verifiedUser(HttpServletRequest request) {
         String user = null;
         if (!sessionAttribute.isEmpty()) {
             HttpSession session = request.getSession(false);
@@ -43,7 +44,7 @@ public class RequestUserResolver implements IdentityResolver {
         return user;
     }
 
-    private static String blankToNull(String value) {
+    private static @Nullable String blankToNull(@Nullable String value) {
         return value == null || value.isBlank() ? null : value.strip();
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
@@ -27,7 +28,7 @@ public final class HandlerEndpoints {
     }
 
     /** The endpoint of a handler method, or {@code null} for an exempt one. */
-    public static Endpoint of(EndpointCatalog catalog, HandlerMethod handler) {
+    public static @Nullable Endpoint of(EndpointCatalog catalog, HandlerMethod handler) {
         return catalog.handlerEndpoint(handler.getBeanType(), handler.getMethod());
     }
 

@@ -1,12 +1,14 @@
 package dev.ratelimit.interceptor.web;
 
 import dev.ratelimit.interceptor.decision.Verdict;
+import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.function.Supplier;
 import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.servlet.support.RequestContextUtils;
@@ -73,9 +75,10 @@ public class LimitResponseWriter {
         switch (verdict.kind()) {
             case DENY -> {
                 // No rate limit fields: no limit counted the request.
-                long retryAfter = verdict.denial().until() == null ? 0
+                DenyList.Entry denial = Objects.requireNonNull(verdict.denial(), "a DENY verdict names its entry");
+                long retryAfter = denial.until() == null ? 0
                         : Math.max(1, RateLimitHeaders.seconds(verdict.retryAfter().toMillis()));
-                rejectionHandler.denied(request, response, new Denial(verdict.denial(), retryAfter,
+                rejectionHandler.denied(request, response, new Denial(denial, retryAfter,
                         messages.message(RejectionMessages.DENIED_KEY, locale)));
             }
             case TOO_COSTLY -> {

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.web.method.HandlerMethod;
@@ -91,7 +92,8 @@ public class RateLimitInterceptor implements AsyncHandlerInterceptor {
     }
 
     @Override
-    public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler, Exception ex) {
+    public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler,
+                                @Nullable Exception ex) {
         Object reservations = request.getAttribute(RESERVATIONS);
         if (reservations instanceof List<?> taken) {
             request.removeAttribute(RESERVATIONS);
@@ -115,7 +117,7 @@ public class RateLimitInterceptor implements AsyncHandlerInterceptor {
     }
 
     private void complete(List<?> reservations, HttpServletRequest request, HttpServletResponse response,
-                          Exception ex) {
+                          @Nullable Exception ex) {
         // An exception nothing handled becomes a 500 after this point, whatever the status says now.
         int status = ex != null && response.getStatus() < HttpServletResponse.SC_BAD_REQUEST
                 ? HttpServletResponse.SC_INTERNAL_SERVER_ERROR : response.getStatus();
@@ -138,7 +140,7 @@ public class RateLimitInterceptor implements AsyncHandlerInterceptor {
             this.response = response;
         }
 
-        void end(HttpServletRequest request, HttpServletResponse response, Exception ex) {
+        void end(HttpServletRequest request, HttpServletResponse response, @Nullable Exception ex) {
             if (ended.compareAndSet(false, true)) {
                 complete(reservations, request, response, ex);
             }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.TimeZone;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.i18n.LocaleContext;
 import org.springframework.context.i18n.SimpleTimeZoneAwareLocaleContext;
 import org.springframework.context.i18n.TimeZoneAwareLocaleContext;
@@ -65,7 +66,7 @@ final class RefusalLocale {
     }
 
     /** The app's interceptors for the request, as its {@code DispatcherServlet} found them; {@code null} if none answers. */
-    private HandlerExecutionChain chain(HttpServletRequest request) {
+    private @Nullable HandlerExecutionChain chain(HttpServletRequest request) {
         for (HandlerMapping mapping : mappings.get()) {
             try {
                 HandlerExecutionChain chain = mapping.getHandler(request);
@@ -95,7 +96,7 @@ final class RefusalLocale {
     private static final class UnstoredLocale implements LocaleContextResolver {
 
         private final LocaleResolver app;
-        private Locale set;
+        private @Nullable Locale set;
 
         UnstoredLocale(LocaleResolver app) {
             this.app = app;
@@ -114,12 +115,13 @@ final class RefusalLocale {
         }
 
         @Override
-        public void setLocale(HttpServletRequest request, HttpServletResponse response, Locale locale) {
+        public void setLocale(HttpServletRequest request, @Nullable HttpServletResponse response, @Nullable Locale locale) {
             set = locale;
         }
 
         @Override
-        public void setLocaleContext(HttpServletRequest request, HttpServletResponse response, LocaleContext context) {
+        public void setLocaleContext(HttpServletRequest request, @Nullable HttpServletResponse response,
+                                     @Nullable LocaleContext context) {
             set = context == null ? null : context.getLocale();
         }
     }

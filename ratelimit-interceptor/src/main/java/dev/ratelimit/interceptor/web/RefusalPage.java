@@ -9,8 +9,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -81,7 +83,11 @@ final class RefusalPage {
     private boolean renderAppPage(HttpServletRequest request, HttpServletResponse response, Content content,
                                   Locale locale) {
         ModelAndView page = errorViews.resolve(request, content.meaning(), model(request, content));
-        View view = page == null ? null : page.isReference() ? view(page.getViewName(), locale) : page.getView();
+        if (page == null) {
+            return false;
+        }
+        View view = page.isReference()
+                ? view(Objects.requireNonNull(page.getViewName(), "a reference is a view name"), locale) : page.getView();
         if (view == null) {
             return false;
         }
@@ -103,7 +109,7 @@ final class RefusalPage {
         }
     }
 
-    private View view(String name, Locale locale) {
+    private @Nullable View view(String name, Locale locale) {
         for (ViewResolver resolver : viewResolvers.get()) {
             try {
                 View view = resolver.resolveViewName(name, locale);
@@ -144,7 +150,7 @@ final class RefusalPage {
     /** The app's Spring Boot error views for a status; none without Spring Boot's web MVC support. */
     @FunctionalInterface
     private interface ErrorViews {
-        ModelAndView resolve(HttpServletRequest request, HttpStatus status, Map<String, Object> model);
+        @Nullable ModelAndView resolve(HttpServletRequest request, HttpStatus status, Map<String, Object> model);
     }
 
     /** Loaded only when Spring Boot's web MVC support is on the class path. */

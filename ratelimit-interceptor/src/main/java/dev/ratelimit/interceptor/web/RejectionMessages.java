@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.web;
 
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.MessageSource;
 import org.springframework.context.support.ResourceBundleMessageSource;
 
@@ -22,11 +23,11 @@ public class RejectionMessages {
     public static final String DENIED_KEY = "ratelimit.denied";
     static final String FALLBACK_TEXT = "Too many requests";
 
-    private final MessageSource appMessages;
+    private final @Nullable MessageSource appMessages;
     private final ResourceBundleMessageSource bundled = new ResourceBundleMessageSource();
 
     /** @param appMessages the app's message source, or {@code null} */
-    public RejectionMessages(MessageSource appMessages) {
+    public RejectionMessages(@Nullable MessageSource appMessages) {
         this.appMessages = appMessages;
         bundled.setBasename(BUNDLE);
         bundled.setDefaultEncoding("UTF-8");
@@ -47,7 +48,7 @@ public class RejectionMessages {
         return text != null ? text : fallback;
     }
 
-    private String lookup(String key, Locale locale, Object[] args) {
+    private @Nullable String lookup(String key, Locale locale, Object @Nullable [] args) {
         String text = appMessages == null ? null : appMessages.getMessage(key, args, null, locale);
         return text != null ? text : bundled.getMessage(key, args, null, locale);
     }

@@ -7,6 +7,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.expression.spel.support.StandardEvaluationContext;
@@ -54,7 +55,7 @@ public class ResponseExpressions {
      * or text of digits such as a header), else {@code null}, which keeps the estimate: silently for a
      * {@code null}, with one warning per expression for anything else or a failure.
      */
-    Long cost(String expression, int status, HttpServletRequest request, HttpServletResponse response) {
+    @Nullable Long cost(String expression, int status, HttpServletRequest request, HttpServletResponse response) {
         try {
             Object value = parsed.get(expression).getValue(context(status, request, response));
             if (value == null) {

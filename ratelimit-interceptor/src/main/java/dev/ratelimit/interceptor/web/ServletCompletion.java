@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.web;
 import dev.ratelimit.interceptor.decision.Completion;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A finished servlet request as the limits that look at its outcome read it: its response's expressions
@@ -19,7 +20,7 @@ record ServletCompletion(ResponseExpressions expressions, int status, HttpServle
     }
 
     @Override
-    public Long cost(String costFromResponse) {
+    public @Nullable Long cost(String costFromResponse) {
         return expressions.cost(costFromResponse, status, request, response);
     }
 }

@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.web;
 import dev.ratelimit.interceptor.identity.CurrentClient;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.identity.RequestClient;
+import org.jspecify.annotations.Nullable;
 import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
@@ -17,7 +18,7 @@ public final class ServletCurrentClient implements CurrentClient {
     }
 
     @Override
-    public RequestClient find() {
+    public @Nullable RequestClient find() {
         RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
         return attributes instanceof ServletRequestAttributes servlet
                 ? new ServletRequestClient(servlet.getRequest(), identities) : null;

@@ -6,6 +6,7 @@ import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RequestCost;
 import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
 import org.springframework.web.util.UrlPathHelper;
 
 /** A servlet request as the decision sees it: its client, what it costs, where it goes. */
@@ -25,7 +26,7 @@ final class ServletLimitedRequest extends ServletRequestClient implements Limite
     }
 
     @Override
-    public String plan(LimitDefinition limit) {
+    public @Nullable String plan(LimitDefinition limit) {
         return costs.plan(limit.plan(), request);
     }
 

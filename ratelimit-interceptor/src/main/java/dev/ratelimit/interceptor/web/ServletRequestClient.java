@@ -4,13 +4,14 @@ import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.identity.RequestClient;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
 
 /** The client of a servlet request, as the identities see it; its address is resolved once. */
 class ServletRequestClient implements RequestClient {
 
     final HttpServletRequest request;
     private final DimensionKeys identities;
-    private String clientIp;
+    private @Nullable String clientIp;
 
     ServletRequestClient(HttpServletRequest request, DimensionKeys identities) {
         this.request = request;
@@ -18,7 +19,7 @@ class ServletRequestClient implements RequestClient {
     }
 
     @Override
-    public String identity(LimitDefinition limit) {
+    public @Nullable String identity(LimitDefinition limit) {
         return identities.identity(request, limit);
     }
 
@@ -31,12 +32,12 @@ class ServletRequestClient implements RequestClient {
     }
 
     @Override
-    public String user() {
+    public @Nullable String user() {
         return identities.user(request);
     }
 
     @Override
-    public String verifiedUser() {
+    public @Nullable String verifiedUser() {
         return identities.verifiedUser(request);
     }
 }

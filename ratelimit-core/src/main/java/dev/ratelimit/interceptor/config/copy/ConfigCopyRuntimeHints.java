@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.config.copy;
 
 import dev.ratelimit.interceptor.log.database.MapperHints;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 
@@ -8,7 +9,7 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
 class ConfigCopyRuntimeHints implements RuntimeHintsRegistrar {
 
     @Override
-    public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
+    public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
         MapperHints.register(hints, ConfigCopyMapper.class, ConfigCopyMapper.CopyRow.class);
     }
 }

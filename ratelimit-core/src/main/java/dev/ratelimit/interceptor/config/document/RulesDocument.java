@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -163,7 +164,7 @@ public final class RulesDocument {
         values.forEach(value -> out.append(indent(2)).append("- ").append(scalar(value)).append('\n'));
     }
 
-    private static void line(StringBuilder out, int depth, String key, String value, String comment) {
+    private static void line(StringBuilder out, int depth, String key, String value, @Nullable String comment) {
         out.append(indent(depth)).append(scalar(key)).append(": ").append(scalar(value));
         if (comment != null) {
             out.append("  # ").append(comment);
@@ -214,7 +215,7 @@ public final class RulesDocument {
         });
     }
 
-    private static String firstLine(String message) {
+    private static String firstLine(@Nullable String message) {
         return message == null ? "" : message.lines().findFirst().orElse("");
     }
 }

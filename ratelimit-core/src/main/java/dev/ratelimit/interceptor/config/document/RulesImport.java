@@ -34,6 +34,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a {@link RulesDocument} would change, checked value by value with the editor's own checks
@@ -69,7 +70,7 @@ public final class RulesImport {
     }
 
     /** One field as the import would leave it; {@code null} for absent. */
-    public record Change(String field, String oldValue, String newValue, Kind kind) {
+    public record Change(String field, @Nullable String oldValue, @Nullable String newValue, Kind kind) {
 
         static Change of(SysConfigChange change) {
             Kind kind = Objects.equals(change.oldValue(), change.newValue()) ? Kind.UNCHANGED
@@ -332,7 +333,7 @@ public final class RulesImport {
          * What declares {@code id} here: an annotation, an endpoint without one (a {@code dyn} rule), or a
          * {@code uri-rules} pattern (its switch in the module); {@code null} when nothing does.
          */
-        private RuleDescription.Source source(RuleId id) {
+        private RuleDescription.@Nullable Source source(RuleId id) {
             Endpoint endpoint = rules.endpoint(id).orElse(null);
             if (endpoint != null && !endpoint.isAnnotated()) {
                 return RuleDescription.Source.DYN;
@@ -353,7 +354,8 @@ public final class RulesImport {
                 if (!knob.merged() || rule.declared() == null) {
                     edit.removeKnob(id, knob);
                 } else {
-                    edit.knob(id, knob, rule.declaredText(knob));
+                    edit.knob(id, knob, Objects.requireNonNull(rule.declaredText(knob),
+                            "a declared rule declares every knob"));
                 }
             }
             if (!kept.contains(PLANS)) {

@@ -1,5 +1,7 @@
 package dev.ratelimit.interceptor.log.database;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * LIKE patterns of text taken literally, for the log's and the audit's queries. The escape is
  * {@value #ESCAPE}, not the usual backslash, because MySQL reads a backslash in a string literal as an
@@ -14,12 +16,12 @@ public final class LikePattern {
     }
 
     /** A pattern matching the values that start with {@code prefix}; {@code null} for {@code null}. */
-    public static String startsWith(String prefix) {
+    public static @Nullable String startsWith(@Nullable String prefix) {
         return prefix == null ? null : literally(prefix) + '%';
     }
 
     /** A pattern matching {@code text} only; {@code null} for {@code null}. */
-    public static String literally(String text) {
+    public static @Nullable String literally(@Nullable String text) {
         if (text == null) {
             return null;
         }

@@ -15,6 +15,7 @@ import org.apache.ibatis.session.SqlSession;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.apache.ibatis.session.defaults.DefaultSqlSessionFactory;
 import org.apache.ibatis.transaction.jdbc.JdbcTransactionFactory;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
@@ -38,9 +39,9 @@ public final class LogDatabase {
     private final DataSource dataSource;
     private final DatabaseInitializationMode schemaInitialization;
     private final Set<Class<?>> mappers = new LinkedHashSet<>();
-    private volatile SqlSessionFactory sessions;
+    private volatile @Nullable SqlSessionFactory sessions;
     /** The database's vendor, {@code null} for one without DDL here, and whether its schema was made; guarded by this. */
-    private String databaseId;
+    private @Nullable String databaseId;
     private boolean schemaMade;
 
     /**
@@ -105,7 +106,7 @@ public final class LogDatabase {
                     && EmbeddedDatabaseConnection.isEmbedded(dataSource));
     }
 
-    private void initializeSchema(String databaseId) {
+    private void initializeSchema(@Nullable String databaseId) {
         if (!mayChangeSchema()) {
             return;
         }
@@ -121,7 +122,7 @@ public final class LogDatabase {
      * {@code hits} and {@code reason} columns of the log, the table of the config hash's durable copy. Otherwise says which
      * script to run, since what needs it fails until it is.
      */
-    private void upgradeSchema(String databaseId) {
+    private void upgradeSchema(@Nullable String databaseId) {
         if (!answers("SELECT 1 FROM biz_sys_ratelimit_log WHERE 1 = 0")) {
             return; // no schema of an earlier version: the DDL of sql/ makes it whole
         }

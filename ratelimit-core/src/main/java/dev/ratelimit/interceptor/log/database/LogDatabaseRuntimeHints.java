@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.log.database;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
@@ -18,7 +19,7 @@ class LogDatabaseRuntimeHints implements RuntimeHintsRegistrar {
             "org.apache.ibatis.logging.slf4j.Slf4jImpl");
 
     @Override
-    public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
+    public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
         hints.resources().registerPattern(LogDatabase.SCHEMA_LOCATION + "*.sql")
                 .registerPattern(LogDatabase.SCHEMA_LOCATION + "upgrade/*.sql");
         for (String type : MADE_BY_MYBATIS) {

@@ -2,10 +2,12 @@ package dev.ratelimit.interceptor.log.report;
 
 import dev.ratelimit.interceptor.log.database.LikePattern;
 import java.time.LocalDateTime;
+import org.jspecify.annotations.Nullable;
 
 /** A {@link LogFilter} as the mapper binds it: names and prefixes turned into {@link LikePattern}s. */
-record LogCriteria(LocalDateTime from, LocalDateTime to, String module, String rulePattern, String userPattern,
-                   String ipPattern, String reason) {
+record LogCriteria(@Nullable LocalDateTime from, @Nullable LocalDateTime to, @Nullable String module,
+                   @Nullable String rulePattern, @Nullable String userPattern, @Nullable String ipPattern,
+                   @Nullable String reason) {
 
     static LogCriteria of(LogFilter filter) {
         String rule = filter.wholeRule() ? LikePattern.literally(filter.rule()) : LikePattern.startsWith(filter.rule());

@@ -1,8 +1,10 @@
 package dev.ratelimit.interceptor.log.report;
 
-import dev.ratelimit.interceptor.log.Interception;
+// Not Interception.@Nullable Reason, which javac 17 drops from the compact constructor's parameter.
+import dev.ratelimit.interceptor.log.Interception.Reason;
 import dev.ratelimit.interceptor.rule.RuleId;
 import java.time.LocalDateTime;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Which log rows a report covers. Every part is optional (null or blank: any). Times are wall-clock
@@ -14,11 +16,13 @@ import java.time.LocalDateTime;
  * {@code wholeRule} the rule matches as a whole name ({@link #ofRule}). {@code reason}, when given, keeps
  * the interceptions of limits or those of the deny list only.
  */
-public record LogFilter(LocalDateTime from, LocalDateTime to, String module, String rule, String user, String ip,
-                        Interception.Reason reason, boolean wholeRule) {
+public record LogFilter(@Nullable LocalDateTime from, @Nullable LocalDateTime to, @Nullable String module,
+                        @Nullable String rule, @Nullable String user, @Nullable String ip,
+                        @Nullable Reason reason, boolean wholeRule) {
 
     /** A filter whose {@code rule} matches as a prefix, of any reason. */
-    public LogFilter(LocalDateTime from, LocalDateTime to, String module, String rule, String user, String ip) {
+    public LogFilter(@Nullable LocalDateTime from, @Nullable LocalDateTime to, @Nullable String module,
+                     @Nullable String rule, @Nullable String user, @Nullable String ip) {
         this(from, to, module, rule, user, ip, null, false);
     }
 
@@ -40,16 +44,16 @@ public record LogFilter(LocalDateTime from, LocalDateTime to, String module, Str
     }
 
     /** This filter over another time range. */
-    public LogFilter between(LocalDateTime newFrom, LocalDateTime newTo) {
+    public LogFilter between(@Nullable LocalDateTime newFrom, @Nullable LocalDateTime newTo) {
         return new LogFilter(newFrom, newTo, module, rule, user, ip, reason, wholeRule);
     }
 
     /** This filter, of one reason only ({@code null}: any). */
-    public LogFilter withReason(Interception.Reason newReason) {
+    public LogFilter withReason(@Nullable Reason newReason) {
         return new LogFilter(from, to, module, rule, user, ip, newReason, wholeRule);
     }
 
-    private static String blankToNull(String value) {
+    private static @Nullable String blankToNull(@Nullable String value) {
         return value == null || value.isBlank() ? null : value.strip();
     }
 }

@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.log.report;
 
 import dev.ratelimit.interceptor.log.database.MapperHints;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 
@@ -8,7 +9,7 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
 class LogReportRuntimeHints implements RuntimeHintsRegistrar {
 
     @Override
-    public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
+    public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
         // LogSort: the XML's OGNL calls sort.name() to pick the ORDER BY.
         MapperHints.register(hints, LogReportMapper.class, LogCriteria.class, LogSort.class, LogTotals.class,
                 LogEntry.class, UserCount.class, IpCount.class, RuleCount.class, DayCount.class, HourBucket.class);

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.ibatis.session.ExecutorType;
 import org.apache.ibatis.session.SqlSession;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -48,10 +49,10 @@ public class BatchingInterceptionLog implements InterceptionLog, DroppedIntercep
     private final LongAdder dropped = new LongAdder();
     private final CountDownLatch stopping = new CountDownLatch(1);
     private volatile long shutdownDeadline;
-    private Thread worker;
+    private @Nullable Thread worker;
 
     // touched by the worker thread only
-    private RuntimeException lastFailure;
+    private @Nullable RuntimeException lastFailure;
     private long droppedAtLastWarning;
     private long nextWarning = System.nanoTime();
 

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The interceptions waiting to be written, identical ones merged: the same module, rule, user, address,
@@ -104,8 +105,8 @@ final class InterceptionCoalescer {
     }
 
     /** What makes two interceptions one row: all but the time. */
-    private record Sameness(RuleId rule, String user, String ip, String httpMethod, String uri,
-                            Dimension dimension, long limitCount, long windowSeconds, boolean shadow,
+    private record Sameness(RuleId rule, @Nullable String user, @Nullable String ip, String httpMethod,
+                            String uri, Dimension dimension, long limitCount, long windowSeconds, boolean shadow,
                             Interception.Reason reason) {
 
         static Sameness of(Interception i) {

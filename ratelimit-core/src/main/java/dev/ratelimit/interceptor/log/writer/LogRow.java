@@ -4,6 +4,7 @@ import dev.ratelimit.interceptor.log.Interception;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An interception as a row of {@code biz_sys_ratelimit_log}, with the identical ones it stands for
@@ -11,9 +12,9 @@ import java.time.ZoneId;
  * every string cut to its column, so no single request (a huge URI, a long user code) can fail the
  * batch it travels in.
  */
-record LogRow(LocalDateTime createdAt, String module, String rule, String user, String ip, String httpMethod,
-              String uri, String dimension, long limitCount, long windowSeconds, boolean shadow, long hits,
-              String reason) {
+record LogRow(LocalDateTime createdAt, String module, String rule, @Nullable String user, @Nullable String ip,
+              String httpMethod, String uri, String dimension, long limitCount, long windowSeconds, boolean shadow,
+              long hits, String reason) {
 
     static final int MODULE_LENGTH = 64;
     static final int RULE_LENGTH = 255;
@@ -38,11 +39,11 @@ record LogRow(LocalDateTime createdAt, String module, String rule, String user, 
                 interception.reason().value());
     }
 
-    private static String required(String value, int length) {
+    private static String required(@Nullable String value, int length) {
         return value == null ? "" : cut(value, length);
     }
 
-    private static String optional(String value, int length) {
+    private static @Nullable String optional(@Nullable String value, int length) {
         return value == null ? null : cut(value, length);
     }
 

@@ -16,10 +16,12 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A store in front of another that admits the requests of hot counters from batches of permits taken in
@@ -178,7 +180,7 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
      * counter's requests here use in {@code batchFor}, within what an instance may hold; {@code null} when that is
      * nothing (the ask is over then, and a counter holding no permit has cooled).
      */
-    private BatchRequest nextAsk(HotCounter counter, CounterRequest request, PermitBatch batch) {
+    private @Nullable BatchRequest nextAsk(HotCounter counter, CounterRequest request, @Nullable PermitBatch batch) {
         long held = batch == null ? 0 : batch.left();
         // The clock read again: the request may have waited for the ask since it read it, and a reading older
         // than the last ask would make the rate since then look boundless.
@@ -198,12 +200,14 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
      * Asks the store for what no batch decided (with the batches {@code asks} asks for, by index), and takes the
      * batches it gave.
      */
-    private StoreResult merge(List<CounterRequest> requests, BatchRequest[] asks, Decision[] fromBatch,
+    private StoreResult merge(List<CounterRequest> requests, BatchRequest @Nullable [] asks, Decision[] fromBatch,
                               HotCounter[] asking, long sentAt) {
         List<CounterRequest> toStore = new ArrayList<>(requests.size());
         for (int i = 0; i < requests.size(); i++) {
             if (fromBatch[i] == null) {
-                toStore.add(asking[i] != null ? requests.get(i).withBatch(asks[i]) : requests.get(i));
+                toStore.add(asking[i] != null
+                        ? requests.get(i).withBatch(Objects.requireNonNull(asks, "an asking request's ask is in asks")[i])
+                        : requests.get(i));
             }
         }
         StoreResult result = null;
@@ -232,12 +236,12 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
     }
 
     /** The request's cost from the counter's batch as it is now, if it has that much; else {@code null}. */
-    private Decision fromCounterBatch(HotCounter counter, CounterRequest request) {
+    private @Nullable Decision fromCounterBatch(HotCounter counter, CounterRequest request) {
         return fromBatch(counter.batch.get(), request, System.nanoTime());
     }
 
     /** The request's cost taken from {@code batch}, if it serves the request and has that much; else {@code null}. */
-    private Decision fromBatch(PermitBatch batch, CounterRequest request, long now) {
+    private @Nullable Decision fromBatch(@Nullable PermitBatch batch, CounterRequest request, long now) {
         Decision taken = batch == null || !batch.serves(request) ? null : batch.take(request.cost(), now);
         if (taken != null) {
             fromBatches.increment();
@@ -246,7 +250,7 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
     }
 
     /** The hot counter of a request that may be batched, {@code null} for one that is not (yet) hot. */
-    private HotCounter hotCounter(CounterRequest request, long now) {
+    private @Nullable HotCounter hotCounter(CounterRequest request, long now) {
         if (!BATCHED.contains(request.algorithm()) || request.penalty().applies() || request.settled()
                 || request.batch() != null || request.count() < PARTS_OF_A_LIMIT || !request.batchable()) {
             return null;
@@ -263,7 +267,7 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
     }
 
     /** The counter's batch if it serves this request now; one that does not (over, or another limit) goes back. */
-    private PermitBatch usableBatch(HotCounter counter, CounterRequest request, long now) {
+    private @Nullable PermitBatch usableBatch(HotCounter counter, CounterRequest request, long now) {
         PermitBatch batch = counter.batch.get();
         if (batch != null && (!batch.goodAt(now) || !batch.serves(request))) {
             giveBack(counter, batch, request.count());

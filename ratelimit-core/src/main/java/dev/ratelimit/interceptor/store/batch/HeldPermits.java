@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.store.batch;
 
 import dev.ratelimit.interceptor.RedisBackgroundWork;
 import dev.ratelimit.interceptor.stats.PeriodicRedisWrite;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The permits of hot counters this instance holds ({@link BatchingRateLimitStore}, which the store's own bean
@@ -17,7 +18,7 @@ public final class HeldPermits extends RedisBackgroundWork {
 
     private final PeriodicRedisWrite sweeps = new PeriodicRedisWrite("hot key permits",
             "unused permits may be held past their time", this::giveBackExpired);
-    private volatile BatchingRateLimitStore store;
+    private volatile @Nullable BatchingRateLimitStore store;
 
     public void keep(BatchingRateLimitStore batching) {
         this.store = batching;

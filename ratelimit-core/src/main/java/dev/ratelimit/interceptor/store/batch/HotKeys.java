@@ -1,5 +1,7 @@
 package dev.ratelimit.interceptor.store.batch;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Which counters this instance asks for often: an estimate of each key's rate, in a fixed table of slots
  * (so a flood of new keys costs no memory), counted over ticks of {@link #TICK_NANOS}. A slot counts the
@@ -47,7 +49,7 @@ final class HotKeys {
 
     private static final class Slot {
         long tick = Long.MIN_VALUE;
-        String key;
+        @Nullable String key;
         long count;
     }
 }

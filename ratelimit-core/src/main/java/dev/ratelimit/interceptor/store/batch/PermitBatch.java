@@ -4,6 +4,7 @@ import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.Refund;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Permits of one counter this instance took from the store and admits requests from, without asking:
@@ -51,7 +52,7 @@ final class PermitBatch {
      * Takes {@code cost} permits if that many are left: the decision, as the store would have told it, but
      * that the units left are those here and those the store had left when it gave the batch.
      */
-    Decision take(long cost, long nowNanos) {
+    @Nullable Decision take(long cost, long nowNanos) {
         long now;
         do {
             now = left.get();

@@ -11,6 +11,7 @@ import dev.ratelimit.interceptor.store.resilience.FailoverRateLimitStore;
 import dev.ratelimit.interceptor.store.resilience.FailurePolicy;
 import java.time.Duration;
 import java.util.function.IntSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The stores the limiter decides on with counters in Redis, in the one order in which they work together:
@@ -24,9 +25,9 @@ public final class RedisStoreChain {
 
     private final RedisRateLimitStore redis;
     private final RateLimitStore front;
-    private final BatchingRateLimitStore batches;
+    private final @Nullable BatchingRateLimitStore batches;
 
-    private RedisStoreChain(RedisRateLimitStore redis, RateLimitStore front, BatchingRateLimitStore batches) {
+    private RedisStoreChain(RedisRateLimitStore redis, RateLimitStore front, @Nullable BatchingRateLimitStore batches) {
         this.redis = redis;
         this.front = front;
         this.batches = batches;
@@ -42,7 +43,7 @@ public final class RedisStoreChain {
      *
      * @throws IllegalStateException once hot counters are batched: their permits must come through the policy
      */
-    public RedisStoreChain failingOver(CircuitBreaker circuit, FailurePolicy policy, RateLimitStore local,
+    public RedisStoreChain failingOver(CircuitBreaker circuit, FailurePolicy policy, @Nullable RateLimitStore local,
                                        int instances, Duration retryAfter) {
         if (batches != null) {
             throw new IllegalStateException("the failure policy goes behind the batches of hot counters");
@@ -60,7 +61,7 @@ public final class RedisStoreChain {
     }
 
     /** The batches of hot counters, or {@code null} when they are not taken in batches. */
-    public BatchingRateLimitStore batches() {
+    public @Nullable BatchingRateLimitStore batches() {
         return batches;
     }
 

@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.store.memory;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.Penalty;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code counter_tail.lua} in process: the block a counter's client is serving, its offences, and the units
@@ -17,7 +18,7 @@ final class PenaltyState {
     private final TreeMap<Long, Long> pending = new TreeMap<>();
 
     /** The denial while a block lasts, else {@code null}: the algorithm decides. */
-    Decision blocked(long now, long limit) {
+    @Nullable Decision blocked(long now, long limit) {
         if (blockedUntil <= now) {
             return null;
         }

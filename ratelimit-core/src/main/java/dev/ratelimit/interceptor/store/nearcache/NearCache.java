@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The denials this instance was told, kept until they end, so that a client Redis has blocked is
@@ -43,7 +44,7 @@ public final class NearCache {
      * The denial of {@code request} at {@code nowNanos}, counting down, or {@code null} when none is
      * known for its key, count, window and algorithm.
      */
-    public Decision denial(CounterRequest request, long nowNanos) {
+    public @Nullable Decision denial(CounterRequest request, long nowNanos) {
         Denial denial = denials.get(request.key());
         if (denial == null) {
             return null;

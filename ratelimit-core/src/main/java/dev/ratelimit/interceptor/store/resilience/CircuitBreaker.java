@@ -3,8 +3,10 @@ package dev.ratelimit.interceptor.store.resilience;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +34,7 @@ public class CircuitBreaker {
      *
      * @param lastFailure what made the circuit open, or {@code null} while closed
      */
-    public record Status(State state, Instant since, String lastFailure) {
+    public record Status(State state, Instant since, @Nullable String lastFailure) {
     }
 
     private final int threshold;
@@ -56,11 +58,11 @@ public class CircuitBreaker {
     }
 
     public boolean isClosed() {
-        return status.get().state() == State.CLOSED;
+        return current().state() == State.CLOSED;
     }
 
     public Status status() {
-        return status.get();
+        return current();
     }
 
     /** Failures counted since the last success. */
@@ -88,7 +90,7 @@ public class CircuitBreaker {
         if (failures < threshold) {
             return;
         }
-        Status closed = status.get();
+        Status closed = current();
         if (closed.state() == State.CLOSED
                 && status.compareAndSet(closed, new Status(State.OPEN, clock.instant(), reason))) {
             log.warn("Rate limit store: Redis failed {} times in a row (last: {}); {} until it answers again",
@@ -98,12 +100,17 @@ public class CircuitBreaker {
 
     /** A probe got an answer: Redis decides again. */
     public void probeSucceeded() {
-        Status open = status.get();
+        Status open = current();
         if (open.state() == State.OPEN
                 && status.compareAndSet(open, new Status(State.CLOSED, clock.instant(), null))) {
             consecutiveFailures.set(0);
             log.info("Rate limit store: Redis answers again after {} s; decisions are back on Redis",
                     Duration.between(open.since(), clock.instant()).toMillis() / 1000.0);
         }
+    }
+
+    /** The status: set by the constructor, only ever swapped for another. */
+    private Status current() {
+        return Objects.requireNonNull(status.get(), "the circuit always has a status");
     }
 }

@@ -14,7 +14,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Redis while it answers, the failure policy while it does not: the one place where the policy is
@@ -30,7 +32,7 @@ public class FailoverRateLimitStore implements RateLimitStore {
     private final RateLimitStore redis;
     private final CircuitBreaker circuit;
     private final FailurePolicy policy;
-    private final RateLimitStore local;
+    private final @Nullable RateLimitStore local;
     private final int instances;
     private final Duration retryAfter;
 
@@ -40,7 +42,7 @@ public class FailoverRateLimitStore implements RateLimitStore {
      * @param retryAfter when Redis will be tried again, for refused requests
      */
     public FailoverRateLimitStore(RateLimitStore redis, CircuitBreaker circuit, FailurePolicy policy,
-                                  RateLimitStore local, int instances, Duration retryAfter) {
+                                  @Nullable RateLimitStore local, int instances, Duration retryAfter) {
         if ((policy == FailurePolicy.LOCAL) != (local != null)) {
             throw new IllegalArgumentException("an in-process store is needed in LOCAL mode, and only then");
         }
@@ -68,7 +70,8 @@ public class FailoverRateLimitStore implements RateLimitStore {
             circuit.recordFailure(failure);
         }
         return switch (policy) {
-            case LOCAL -> local.acquire(instances == 1 ? requests : shares(requests));
+            // The constructor checked that LOCAL mode has its store.
+            case LOCAL -> Objects.requireNonNull(local).acquire(instances == 1 ? requests : shares(requests));
             case OPEN -> StoreResult.NotDecided.pass(failure);
             case CLOSED -> StoreResult.NotDecided.refuse(failure, retryAfter);
         };

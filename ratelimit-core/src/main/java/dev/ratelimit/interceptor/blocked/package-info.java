@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.blocked;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.config.document;
+
+import org.jspecify.annotations.NullMarked;

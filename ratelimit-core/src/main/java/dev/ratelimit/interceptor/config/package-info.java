@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.config;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.decision;
+
+import org.jspecify.annotations.NullMarked;

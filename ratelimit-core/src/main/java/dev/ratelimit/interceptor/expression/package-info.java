@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.expression;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.lease;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.log;
+
+import org.jspecify.annotations.NullMarked;

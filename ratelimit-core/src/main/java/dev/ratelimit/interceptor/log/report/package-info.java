@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.log.report;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.method;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.metrics;
+
+import org.jspecify.annotations.NullMarked;

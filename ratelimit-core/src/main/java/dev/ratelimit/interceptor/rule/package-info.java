@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.rule;
+
+import org.jspecify.annotations.NullMarked;

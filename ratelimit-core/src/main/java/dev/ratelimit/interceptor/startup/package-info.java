@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.startup;
+
+import org.jspecify.annotations.NullMarked;

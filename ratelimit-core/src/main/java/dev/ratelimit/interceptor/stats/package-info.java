@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.stats;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.store.batch;
+
+import org.jspecify.annotations.NullMarked;

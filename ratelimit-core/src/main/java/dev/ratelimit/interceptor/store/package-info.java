@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.store;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.actuate;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.autoconfigure;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.identity;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.openapi;
+
+import org.jspecify.annotations.NullMarked;

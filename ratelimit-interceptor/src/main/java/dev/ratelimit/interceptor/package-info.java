@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.web;
+
+import org.jspecify.annotations.NullMarked;
