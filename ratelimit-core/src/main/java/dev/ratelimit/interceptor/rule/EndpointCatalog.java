@@ -34,6 +34,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.MergedAnnotations;
 
 /**
  * Every handler method of the app with its name and declared limits. Filled once at start-up from the
@@ -227,8 +228,10 @@ public final class EndpointCatalog {
      * implements.
      */
     public static boolean isLimited(AnnotatedElement element) {
-        return AnnotatedElementUtils.hasAnnotation(element, RateLimit.class)
-                || AnnotatedElementUtils.hasAnnotation(element, RateLimits.class);
+        // One search of the hierarchy for both: the standard repeatable containers show a @RateLimits' own
+        // @RateLimit. It runs for every method of every bean at start-up, through the method advisor's pointcut.
+        return MergedAnnotations.from(element, MergedAnnotations.SearchStrategy.TYPE_HIERARCHY)
+                .isPresent(RateLimit.class);
     }
 
     private Endpoint describe(EndpointKey key, Endpoint.Kind kind, Collection<String> patterns, Set<String> httpMethods) {
