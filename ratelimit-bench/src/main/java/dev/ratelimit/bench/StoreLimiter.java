@@ -160,7 +160,7 @@ public final class StoreLimiter implements Limiter {
         List<CounterRequest> asked = requests.apply(key);
         StoreResult result = peekOnly ? store.peek(asked) : store.acquire(asked);
         if (!(result instanceof StoreResult.Decided decided)) {
-            throw new IllegalStateException("the store did not decide");
+            throw new IllegalStateException("the store did not decide: " + ((StoreResult.NotDecided) result).reason());
         }
         for (Decision decision : decided.decisions()) {
             if (!decision.allowed()) {
