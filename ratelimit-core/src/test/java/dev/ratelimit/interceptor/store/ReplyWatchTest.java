@@ -6,9 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -100,6 +103,46 @@ class ReplyWatchTest {
                 .isEqualTo(ReplyWatch.Outcome.SILENT);
         // The slice the stall ends in counts: the readers ran in it.
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(stall.plus(SILENCE.multipliedBy(3).dividedBy(4)));
+    }
+
+    /**
+     * The readers are asked to note that they run only once a reply is late: a reply that comes during the
+     * first, short wait (as nearly every one does) costs them nothing, and one that does not asks them once.
+     */
+    @Test
+    void onlyALateReplyAsksTheReaders() {
+        AtomicInteger asked = new AtomicInteger();
+        ReplyReaders counted = new ReplyReaders() {
+            @Override
+            public void check() {
+                asked.incrementAndGet();
+            }
+
+            @Override
+            public boolean ranSince(long nanoTime) {
+                return true;
+            }
+        };
+
+        assertThat(watch.await(List.of(answeredAtWait(1)), counted)).isEqualTo(ReplyWatch.Outcome.ANSWERED);
+        assertThat(asked).hasValue(0);
+        assertThat(watch.await(List.of(answeredAtWait(2)), counted)).isEqualTo(ReplyWatch.Outcome.ANSWERED);
+        assertThat(asked).hasValue(1);
+    }
+
+    /** A reply that Redis answers as the waiting thread begins its {@code n}th timed wait for it. */
+    private CompletableFuture<Object> answeredAtWait(int n) {
+        AtomicInteger waits = new AtomicInteger();
+        return watch.watch(new CompletableFuture<>() {
+            @Override
+            public Object get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException,
+                    TimeoutException {
+                if (waits.incrementAndGet() == n) {
+                    complete("ok");
+                }
+                return super.get(timeout, unit);
+            }
+        });
     }
 
     /** A reply that comes after the maximum wait, while the readers did not run, is awaited. */
