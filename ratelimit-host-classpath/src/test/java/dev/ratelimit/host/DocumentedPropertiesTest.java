@@ -12,9 +12,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -52,6 +54,8 @@ class DocumentedPropertiesTest {
 
     private static final Set<String> properties = new TreeSet<>();
     private static final Set<String> mapProperties = new TreeSet<>();
+    /** The default each property's metadata gives, as the configuration processor wrote it: a list's elements. */
+    private static final Map<String, List<String>> defaults = new TreeMap<>();
     private static final List<String> sources = new ArrayList<>();
 
     @BeforeAll
@@ -92,6 +96,17 @@ class DocumentedPropertiesTest {
             properties.add(name);
             if (String.valueOf(property.get("type")).startsWith("java.util.Map<")) {
                 mapProperties.add(name);
+            }
+            Object value = property.get("defaultValue");
+            if (value instanceof Iterable<?> elements) {
+                List<String> each = new ArrayList<>();
+                elements.forEach(element -> each.add(String.valueOf(element)));
+                defaults.put(name, each);
+            } else if (value instanceof String text && text.startsWith("[") && text.endsWith("]")) {
+                // How the processor writes the @DefaultValue of a record's list component: as its toString.
+                defaults.put(name, List.of(text.substring(1, text.length() - 1).split(", ")));
+            } else if (value != null) {
+                defaults.put(name, List.of(String.valueOf(value)));
             }
         }
     }
@@ -134,6 +149,33 @@ class DocumentedPropertiesTest {
             }
         }
         assertThat(missing).as("properties of the metadata without a row in %s", Documentation.ROOT.relativize(reference)).isEmpty();
+    }
+
+    /**
+     * A row gives the default the metadata gives: its default cell holds it (an enum's constant as an app writes it,
+     * in lower case), so a default changed in code without the reference fails here.
+     */
+    @Test
+    void everyDefaultOfTheMetadataIsTheReferences() {
+        Path reference = Documentation.ROOT.resolve("docs/configuration.md");
+        Map<String, String> cells = new TreeMap<>();
+        for (String line : Documentation.lines(reference)) {
+            Matcher row = ROW.matcher(line);
+            if (row.find()) {
+                String[] parts = line.split("\\|");
+                cells.put(row.group(1), parts.length > 2 ? parts[2] : "");
+            }
+        }
+        assertThat(defaults).as("defaults in the metadata").containsKeys("ratelimit.enabled", "ratelimit.redis.timeout");
+        List<String> wrong = new ArrayList<>();
+        defaults.forEach((property, values) -> {
+            String cell = cells.get(property);
+            if (cell != null && !values.stream().allMatch(value -> cell.toLowerCase(Locale.ROOT)
+                    .contains(value.toLowerCase(Locale.ROOT)))) {
+                wrong.add(property + ": the metadata says " + values + ", the reference" + cell);
+            }
+        });
+        assertThat(wrong).as("defaults of %s that differ from the metadata's", Documentation.ROOT.relativize(reference)).isEmpty();
     }
 
     @Test
