@@ -166,7 +166,7 @@ class DocumentedPropertiesTest {
                 cells.put(row.group(1), parts.length > 2 ? parts[2] : "");
             }
         }
-        assertThat(defaults).as("defaults in the metadata").containsKeys("ratelimit.enabled", "ratelimit.redis.timeout");
+        assertThat(defaults).as("defaults in the metadata").containsKeys("ratelimit.enabled", "ratelimit.redis.max-wait");
         List<String> wrong = new ArrayList<>();
         defaults.forEach((property, values) -> {
             String cell = cells.get(property);
