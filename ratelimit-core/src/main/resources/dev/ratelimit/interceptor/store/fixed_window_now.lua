@@ -2,14 +2,19 @@
 -- after the response (ARGV[14]) may end a window in debt, charged past the limit: the windows after it
 -- then follow one another, each paying off up to the limit, until the debt is paid. Such a limit never
 -- counts a denied request, so its count is what it was charged; no calendar quota is settled.
-local settled = ARGV[14] == '1'
+local settled = optional and ARGV[14] == '1'
 -- The window open now: its start and the units counted in it, or nil (and the count of a key without a
 -- start, which a manual write may leave) when none is. A window that is over is deleted (unless peeking),
--- or carries its debt into the window open now.
+-- or carries its debt into the window open now. The count of a window still open is read only when
+-- peeking: a decision's HINCRBY tells it, and each call into Redis costs the script more than the command.
 local function window_now()
-  local state = redis.call('HMGET', key, 'start', 'count')
-  local start, used = tonumber(state[1]), tonumber(state[2]) or 0
-  if not start or (calendar_start and start == calendar_start) or (not calendar_start and now - start < window) then
+  local start = tonumber(redis.call('HGET', key, 'start'))
+  local open = start and ((calendar_start and start == calendar_start) or (not calendar_start and now - start < window))
+  if open and not dry then
+    return start, nil
+  end
+  local used = tonumber(redis.call('HGET', key, 'count')) or 0
+  if not start or open then
     return start, used
   end
   local passed = math.floor((now - start) / window)
