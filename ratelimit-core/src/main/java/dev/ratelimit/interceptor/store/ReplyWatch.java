@@ -3,10 +3,8 @@ package dev.ratelimit.interceptor.store;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Waits for the replies of the limiter's connection and tells a Redis that stopped answering from a
@@ -86,6 +84,10 @@ final class ReplyWatch {
         int silent = 0;
         long seen = replies.get();
         for (CompletableFuture<?> reply : pending) {
+            if (!reply.isDone()) {
+                Thread waiter = Thread.currentThread();
+                reply.whenComplete((value, error) -> LockSupport.unpark(waiter));
+            }
             while (!reply.isDone()) {
                 long start = System.nanoTime();
                 // Nearly every reply comes within microseconds: the readers are asked to note when they run only
@@ -126,17 +128,24 @@ final class ReplyWatch {
     /** How one wait for a reply ended. */
     private enum Wait { DONE, LATE, INTERRUPTED }
 
+    /**
+     * Parks until the reply is in (its completion unparks the thread, see {@link #await}) or {@code nanos} have
+     * passed. Not {@code CompletableFuture.get} with a timeout: a late reply would cost a {@code TimeoutException}
+     * and its stack trace, on a request thread, whenever this machine is busy.
+     */
     private static Wait waitFor(CompletableFuture<?> reply, long nanos) {
-        try {
-            reply.get(nanos, TimeUnit.NANOSECONDS);
-            return Wait.DONE;
-        } catch (ExecutionException e) {
-            return Wait.DONE; // an error reply: the caller reads it
-        } catch (TimeoutException e) {
-            return Wait.LATE;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Wait.INTERRUPTED;
+        long deadline = System.nanoTime() + nanos;
+        while (!reply.isDone()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return Wait.LATE;
+            }
+            LockSupport.parkNanos(reply, left);
+            if (Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+                return Wait.INTERRUPTED;
+            }
         }
+        return Wait.DONE; // an error reply too: the caller reads it
     }
 }

@@ -6,12 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -112,10 +111,12 @@ class ReplyWatchTest {
     @Test
     void onlyALateReplyAsksTheReaders() {
         AtomicInteger asked = new AtomicInteger();
+        CompletableFuture<Object> late = watch.watch(new CompletableFuture<>());
         ReplyReaders counted = new ReplyReaders() {
             @Override
             public void check() {
                 asked.incrementAndGet();
+                late.complete("ok"); // Redis answers as the readers are asked
             }
 
             @Override
@@ -124,23 +125,26 @@ class ReplyWatchTest {
             }
         };
 
-        assertThat(watch.await(List.of(answeredAtWait(1)), counted)).isEqualTo(ReplyWatch.Outcome.ANSWERED);
+        assertThat(watch.await(List.of(answeredAsTheWaitBegins()), counted)).isEqualTo(ReplyWatch.Outcome.ANSWERED);
         assertThat(asked).hasValue(0);
-        assertThat(watch.await(List.of(answeredAtWait(2)), counted)).isEqualTo(ReplyWatch.Outcome.ANSWERED);
+        assertThat(watch.await(List.of(late), counted)).isEqualTo(ReplyWatch.Outcome.ANSWERED);
         assertThat(asked).hasValue(1);
     }
 
-    /** A reply that Redis answers as the waiting thread begins its {@code n}th timed wait for it. */
-    private CompletableFuture<Object> answeredAtWait(int n) {
-        AtomicInteger waits = new AtomicInteger();
+    /**
+     * A reply that Redis answers as the waiting thread begins to wait for it: when the thread asks to be woken by
+     * its completion (the second action registered on it, after the watch's count of replies).
+     */
+    private CompletableFuture<Object> answeredAsTheWaitBegins() {
+        AtomicInteger registered = new AtomicInteger();
         return watch.watch(new CompletableFuture<>() {
             @Override
-            public Object get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException,
-                    TimeoutException {
-                if (waits.incrementAndGet() == n) {
+            public CompletableFuture<Object> whenComplete(BiConsumer<? super Object, ? super Throwable> action) {
+                CompletableFuture<Object> dependent = super.whenComplete(action);
+                if (registered.incrementAndGet() == 2) {
                     complete("ok");
                 }
-                return super.get(timeout, unit);
+                return dependent;
             }
         });
     }
