@@ -1,6 +1,6 @@
 package dev.ratelimit.test;
 
-import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import io.lettuce.core.ScanArgs;

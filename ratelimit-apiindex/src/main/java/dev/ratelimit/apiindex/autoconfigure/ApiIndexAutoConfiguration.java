@@ -2,7 +2,7 @@ package dev.ratelimit.apiindex.autoconfigure;
 
 import dev.ratelimit.apiindex.ApiIndexReporter;
 import dev.ratelimit.apiindex.ApiIndexRepository;
-import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.ExcludedPaths;
 import dev.ratelimit.interceptor.startup.StartupTask;

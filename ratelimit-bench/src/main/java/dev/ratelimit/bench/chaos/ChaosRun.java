@@ -1,6 +1,6 @@
 package dev.ratelimit.bench.chaos;
 
-import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
 import dev.ratelimit.interceptor.rule.RuleId;

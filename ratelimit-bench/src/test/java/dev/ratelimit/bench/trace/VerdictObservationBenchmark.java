@@ -2,7 +2,7 @@ package dev.ratelimit.bench.trace;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.RateLimit;
-import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.config.SysConfigRepository;

@@ -1,6 +1,6 @@
 package dev.ratelimit.console.access;
 
-import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.store.BackgroundCommands;
 import java.time.Duration;
 import org.slf4j.Logger;

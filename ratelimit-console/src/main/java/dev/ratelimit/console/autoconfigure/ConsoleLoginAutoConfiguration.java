@@ -7,7 +7,7 @@ import dev.ratelimit.console.access.HmacSigner;
 import dev.ratelimit.console.access.PasswordLogin;
 import dev.ratelimit.console.access.RedisSessionRevocations;
 import dev.ratelimit.console.access.SessionRevocations;
-import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import java.security.SecureRandom;
 import java.time.Clock;

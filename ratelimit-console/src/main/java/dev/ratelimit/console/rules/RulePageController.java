@@ -9,7 +9,7 @@ import dev.ratelimit.console.live.LiveTraffic;
 import dev.ratelimit.console.logs.LogClock;
 import dev.ratelimit.console.logs.LogColumn;
 import dev.ratelimit.interceptor.RateLimitExempt;
-import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.blocked.BlockedClients;
 import dev.ratelimit.interceptor.config.Knob;
 import dev.ratelimit.interceptor.config.RuleDescription;

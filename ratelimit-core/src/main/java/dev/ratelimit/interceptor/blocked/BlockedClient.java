@@ -1,7 +1,7 @@
 package dev.ratelimit.interceptor.blocked;
 
 import dev.ratelimit.interceptor.Dimension;
-import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.rule.RuleId;
 import java.time.Instant;

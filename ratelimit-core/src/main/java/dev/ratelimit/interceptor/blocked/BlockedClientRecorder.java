@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.blocked;
 
-import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
 import dev.ratelimit.interceptor.rule.LimitDefinition;

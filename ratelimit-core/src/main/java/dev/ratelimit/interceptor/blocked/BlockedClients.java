@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.blocked;
 
-import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
 import dev.ratelimit.interceptor.store.BackgroundCommands;
 import io.lettuce.core.Limit;

@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.config;
 
-import dev.ratelimit.interceptor.RedisBackgroundWork;
+import dev.ratelimit.interceptor.store.RedisBackgroundWork;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;

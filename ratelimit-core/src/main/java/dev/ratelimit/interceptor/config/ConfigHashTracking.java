@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.config;
 
-import dev.ratelimit.interceptor.RedisBackgroundWork;
+import dev.ratelimit.interceptor.store.RedisBackgroundWork;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;

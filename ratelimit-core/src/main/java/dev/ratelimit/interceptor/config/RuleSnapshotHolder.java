@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.config;
 
-import dev.ratelimit.interceptor.RedisBackgroundWork;
+import dev.ratelimit.interceptor.store.RedisBackgroundWork;
 import dev.ratelimit.interceptor.store.RedisUnreachableException;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package dev.ratelimit.interceptor.config;
 
 import dev.ratelimit.interceptor.InvalidValueException;
-import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.store.BackgroundCommands;
 import dev.ratelimit.interceptor.store.LuaScript;
 import io.lettuce.core.ScriptOutputType;

@@ -1,7 +1,7 @@
 package dev.ratelimit.interceptor.decision;
 
 import dev.ratelimit.interceptor.Dimension;
-import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.config.RuleSnapshot;
 import dev.ratelimit.interceptor.config.RulesInForce;

@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.instance;
 
-import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.store.BackgroundCommands;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,7 +1,7 @@
 package dev.ratelimit.interceptor.instance;
 
-import dev.ratelimit.interceptor.RedisBackgroundWork;
-import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.RedisBackgroundWork;
+import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.stats.PeriodicRedisWrite;
 import dev.ratelimit.interceptor.store.BackgroundCommands;
 import io.lettuce.core.Range;

@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.instance;
 
-import dev.ratelimit.interceptor.RedisBackgroundWork;
+import dev.ratelimit.interceptor.store.RedisBackgroundWork;
 import dev.ratelimit.interceptor.stats.PeriodicRedisWrite;
 import java.time.Duration;
 import java.util.function.IntSupplier;

@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.lease;
 
-import dev.ratelimit.interceptor.RedisBackgroundWork;
+import dev.ratelimit.interceptor.store.RedisBackgroundWork;
 import dev.ratelimit.interceptor.stats.PeriodicRedisWrite;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.RateLimitStore;

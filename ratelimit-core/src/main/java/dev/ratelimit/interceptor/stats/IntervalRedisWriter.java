@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.stats;
 
-import dev.ratelimit.interceptor.RedisBackgroundWork;
+import dev.ratelimit.interceptor.store.RedisBackgroundWork;
 import java.time.Clock;
 import java.time.Duration;
 

@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.stats;
 
-import dev.ratelimit.interceptor.RedisBackgroundWork;
+import dev.ratelimit.interceptor.store.RedisBackgroundWork;
 import dev.ratelimit.interceptor.store.RedisUnreachableException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;

@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.stats;
 
-import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.store.BackgroundCommands;

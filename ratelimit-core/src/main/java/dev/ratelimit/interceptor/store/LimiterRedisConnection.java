@@ -1,6 +1,5 @@
 package dev.ratelimit.interceptor.store;
 
-import dev.ratelimit.interceptor.RedisBackgroundWork;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisFuture;

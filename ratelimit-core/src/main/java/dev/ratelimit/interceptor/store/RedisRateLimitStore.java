@@ -1,7 +1,6 @@
 package dev.ratelimit.interceptor.store;
 
 import dev.ratelimit.interceptor.Algorithm;
-import dev.ratelimit.interceptor.RedisKeys;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
-import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.instance.LiveInstances;
 import dev.ratelimit.interceptor.rule.RuleNaming;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;

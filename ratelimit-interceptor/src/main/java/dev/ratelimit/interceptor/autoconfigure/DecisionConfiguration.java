@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
-import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.decision.RequestLimiter;

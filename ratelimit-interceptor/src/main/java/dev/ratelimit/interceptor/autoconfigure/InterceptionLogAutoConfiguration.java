@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
-import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.config.DurableConfigCopy;
 import dev.ratelimit.interceptor.config.copy.DatabaseConfigCopy;
 import dev.ratelimit.interceptor.log.InterceptionLog;

@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
-import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.blocked.BlockedClientRecorder;
 import dev.ratelimit.interceptor.blocked.BlockedClients;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;

@@ -3,7 +3,7 @@ package dev.ratelimit.interceptor.instance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.testsupport.ChildApp;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;

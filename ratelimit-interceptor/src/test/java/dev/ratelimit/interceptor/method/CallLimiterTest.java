@@ -8,7 +8,7 @@ import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RateLimit;
 import dev.ratelimit.interceptor.RateLimitExceededException;
 import dev.ratelimit.interceptor.RateLimitRule;
-import dev.ratelimit.interceptor.RedisKeys;
+import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.config.ConfigHash;
 import dev.ratelimit.interceptor.config.LimitDescription;
 import dev.ratelimit.interceptor.config.RuleCatalog;

@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.store.batch;
 
-import dev.ratelimit.interceptor.RedisBackgroundWork;
+import dev.ratelimit.interceptor.store.RedisBackgroundWork;
 import dev.ratelimit.interceptor.stats.PeriodicRedisWrite;
 import org.jspecify.annotations.Nullable;
 

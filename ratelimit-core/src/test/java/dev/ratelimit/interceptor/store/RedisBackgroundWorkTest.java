@@ -1,4 +1,4 @@
-package dev.ratelimit.interceptor;
+package dev.ratelimit.interceptor.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,7 +1,9 @@
-package dev.ratelimit.interceptor;
+package dev.ratelimit.interceptor.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.rule.RuleId;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,7 @@
-package dev.ratelimit.interceptor;
+package dev.ratelimit.interceptor.store;
 
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.rule.RuleId;
 
 /**

@@ -1,4 +1,4 @@
-package dev.ratelimit.interceptor;
+package dev.ratelimit.interceptor.store;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
