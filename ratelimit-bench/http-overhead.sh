@@ -53,9 +53,13 @@ ROUNDS=${ROUNDS:-5}
 OUT=${OUT:-ratelimit-bench/target/bench-results}
 read -r -a VARIANTS <<<"${VARIANTS:-bare no-rule allowed allowed-unbatched allowed-hot allowed-planned allowed-no-stats rejected rejected-no-stats rejected-uncached allowed-in-process denied allowed-traced allowed-traced-unobserved redis-call}"
 
+command -v wrk >/dev/null || { echo "wrk is not on the PATH (Debian: apt-get install wrk)" >&2; exit 1; }
 if [[ "${1:-}" != "--no-build" ]]; then
   mvn -B -q -pl ratelimit-bench -am package dependency:build-classpath -DskipTests \
       -Dmdep.outputFile=target/classpath.txt -DincludeScope=runtime
+fi
+# Written here, not by bench.sh's build, which leaves it out: with --no-build too when it is missing.
+if [[ "${1:-}" != "--no-build" || ! -f ratelimit-bench/target/classpath-traced.txt ]]; then
   mvn -B -q -pl ratelimit-bench dependency:build-classpath \
       -Dmdep.outputFile=target/classpath-traced.txt -DincludeScope=test
 fi
