@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
  * Parses IP address literals without ever asking DNS: {@code InetAddress.getByName} resolves host
  * names, and a header value is client input, so only strings made of address characters reach it.
  */
-public final class IpLiteral {
+final class IpLiteral {
 
     private static final int MAX_LENGTH = 45; // the longest IPv6 text form with an embedded IPv4 part
 
