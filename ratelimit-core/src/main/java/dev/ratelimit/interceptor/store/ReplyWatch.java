@@ -141,8 +141,7 @@ final class ReplyWatch {
                 return Wait.LATE;
             }
             LockSupport.parkNanos(reply, left);
-            if (Thread.interrupted()) {
-                Thread.currentThread().interrupt();
+            if (Thread.currentThread().isInterrupted()) {
                 return Wait.INTERRUPTED;
             }
         }
