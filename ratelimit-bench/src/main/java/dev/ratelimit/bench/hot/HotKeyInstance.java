@@ -12,6 +12,7 @@ import dev.ratelimit.interceptor.store.batch.BatchingRateLimitStore;
 import dev.ratelimit.interceptor.store.batch.HeldPermits;
 import dev.ratelimit.interceptor.store.chain.RedisStoreChain;
 import dev.ratelimit.interceptor.store.nearcache.NearCache;
+import dev.ratelimit.interceptor.testsupport.ShippedProperties;
 import dev.ratelimit.interceptor.testsupport.Stores;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -48,7 +49,7 @@ public final class HotKeyInstance {
     static final long COUNT = 1_000_000_000L;
     static final long WINDOW_MILLIS = 3_600_000L;
 
-    private static final RateLimitProperties DEFAULTS = Stores.DEFAULTS;
+    private static final RateLimitProperties DEFAULTS = ShippedProperties.DEFAULTS;
 
     private final RateLimitStore limiter;
     private final BatchingRateLimitStore batching;

@@ -20,7 +20,7 @@ import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.rule.RuleNaming;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
-import dev.ratelimit.interceptor.testsupport.Stores;
+import dev.ratelimit.interceptor.testsupport.ShippedDefaults;
 import dev.ratelimit.interceptor.testsupport.TestRequest;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
@@ -104,14 +104,14 @@ public class VerdictObservationBenchmark {
         snapshots = new RuleSnapshotHolder(repository, null, List::of, Duration.ofSeconds(30), Duration.ofSeconds(1),
                 Duration.ofSeconds(3), Clock.systemUTC());
         EndpointCatalog endpoints = new EndpointCatalog(new RuleNaming("bench"), EnumSet.allOf(Algorithm.class),
-                key -> { }, countWhen -> { }, cost -> { }, Stores.DEFAULTS.concurrency().lease());
+                key -> { }, countWhen -> { }, cost -> { }, ShippedDefaults.LEASE);
         endpoints.registerHandlers(List.of(
                 new HttpHandler(Orders.class, Orders.class.getMethod("create"), List.of("/orders"), Set.of())));
         endpoint = endpoints.endpoints().get(0);
         limiter = new RequestLimiter(new RuleCatalog(endpoints, snapshots), new RedisKeys("ratelimit"),
                 new MemoryRateLimitStore(Clock.systemUTC(), 10_000), InterceptionLog.DISCARD, new NoMetrics(),
                 Whitelist.EMPTY, Clock.systemUTC(), ZoneOffset.UTC,
-                new HeldLeases(Stores.DEFAULTS.concurrency().maxHold()), registry(), null, Set.of());
+                new HeldLeases(ShippedDefaults.LEASE_MAX_HOLD), registry(), null, Set.of());
         for (int i = 0; i < clients.length; i++) {
             clients[i] = new TestRequest("user-" + i, "192.0.2.1", 1);
         }

@@ -28,6 +28,15 @@ import org.slf4j.LoggerFactory;
  */
 public final class HeldLeases {
 
+    /**
+     * The shipped {@code ratelimit.concurrency.lease}: how long a slot outlives an instance that died holding it.
+     * The defaults are declared here, with what they tune, as the text a property takes, so the starter's
+     * defaults and this core's tests are one.
+     */
+    public static final String DEFAULT_LEASE = "10s";
+    /** The shipped {@code ratelimit.concurrency.max-hold}. */
+    public static final String DEFAULT_MAX_HOLD = "10m";
+
     private static final Logger log = LoggerFactory.getLogger(HeldLeases.class);
 
     private final String instance;

@@ -57,6 +57,14 @@ public final class LimiterRedisConnection implements SmartInitializingSingleton,
     private final ReplyWatch watch;
     private final Runnable close;
     /** The client, made on the connector's thread. */
+    /**
+     * The shipped {@code ratelimit.redis.timeout}: the silence after which Redis is judged silent. Declared here,
+     * with what it tunes, as the text a property takes, so the starter's default and this core's tests are one.
+     */
+    public static final String DEFAULT_SILENCE = "250ms";
+    /** The shipped {@code ratelimit.redis.max-wait}. */
+    public static final String DEFAULT_MAX_WAIT = "1s";
+
     private final CompletableFuture<LimiterRedisClient> client;
     private final ExecutorService connector = Executors.newSingleThreadExecutor(runnable -> {
         Thread thread = new Thread(runnable, "ratelimit-redis-connect");

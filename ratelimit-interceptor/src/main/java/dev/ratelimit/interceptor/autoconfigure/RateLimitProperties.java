@@ -1,5 +1,8 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
+import dev.ratelimit.interceptor.lease.HeldLeases;
+import dev.ratelimit.interceptor.store.LimiterRedisConnection;
+import dev.ratelimit.interceptor.store.batch.BatchingRateLimitStore;
 import dev.ratelimit.interceptor.store.resilience.FailurePolicy;
 import dev.ratelimit.interceptor.web.RejectionBody;
 import dev.ratelimit.interceptor.web.ResponseOptions;
@@ -81,8 +84,8 @@ public record RateLimitProperties(
      *                       details when the app uses Spring Boot's Redis, else {@code spring.data.redis.*}
      */
     public record Redis(@DefaultValue("ratelimit") String keyPrefix,
-                        @DefaultValue("250ms") Duration timeout,
-                        @DefaultValue("1s") Duration maxWait,
+                        @DefaultValue(LimiterRedisConnection.DEFAULT_SILENCE) Duration timeout,
+                        @DefaultValue(LimiterRedisConnection.DEFAULT_MAX_WAIT) Duration maxWait,
                         @DefaultValue("1s") Duration connectTimeout,
                         @Nullable String url) {
 
@@ -105,7 +108,9 @@ public record RateLimitProperties(
      *                   those clients without asking Redis
      * @param maxEntries the most denials remembered at once; the least recently used go first
      */
-    public record NearCache(@DefaultValue("true") boolean enabled, @DefaultValue("10000") int maxEntries) {
+    public record NearCache(@DefaultValue("true") boolean enabled,
+                            @DefaultValue(dev.ratelimit.interceptor.store.nearcache.NearCache.DEFAULT_MAX_ENTRIES)
+                            int maxEntries) {
 
         public NearCache {
             if (maxEntries < 1) {
@@ -208,7 +213,8 @@ public record RateLimitProperties(
      * @param maxHold the longest a request keeps its slot: its lease is no longer renewed after this, so a
      *                request that never ends (a hung thread) frees its slot a lease later
      */
-    public record Concurrency(@DefaultValue("10s") Duration lease, @DefaultValue("10m") Duration maxHold) {
+    public record Concurrency(@DefaultValue(HeldLeases.DEFAULT_LEASE) Duration lease,
+                              @DefaultValue(HeldLeases.DEFAULT_MAX_HOLD) Duration maxHold) {
 
         public Concurrency {
             if (lease.toMillis() % 1000 != 0 || lease.toSeconds() < 1) {
@@ -266,9 +272,9 @@ public record RateLimitProperties(
      *                      module share the counter {@code <module>._global}
      */
     public record HotKeys(@DefaultValue("true") boolean enabled,
-                          @DefaultValue("200") long threshold,
-                          @DefaultValue("50ms") Duration batchFor,
-                          @DefaultValue("200ms") Duration maxHold,
+                          @DefaultValue(BatchingRateLimitStore.DEFAULT_THRESHOLD) long threshold,
+                          @DefaultValue(BatchingRateLimitStore.DEFAULT_BATCH_FOR) Duration batchFor,
+                          @DefaultValue(BatchingRateLimitStore.DEFAULT_MAX_HOLD) Duration maxHold,
                           @DefaultValue List<String> excludedRules) {
 
         public HotKeys {

@@ -10,7 +10,7 @@ import dev.ratelimit.interceptor.fixture.Occupancy;
 import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
-import dev.ratelimit.interceptor.testsupport.Stores;
+import dev.ratelimit.interceptor.testsupport.ShippedDefaults;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,7 +81,7 @@ class ActuatorTest {
         JsonNode details = store.path("details");
         assertThat(details.path("circuit").path("state").asString()).isEqualTo("closed");
         assertThat(details.path("failurePolicy").asString()).isEqualTo("local");
-        assertThat(details.path("silence").asString()).isEqualTo(Stores.DEFAULTS.redis().timeout().toString());
+        assertThat(details.path("silence").asString()).isEqualTo(ShippedDefaults.SILENCE.toString());
         assertThat(details.path("nearCache").path("maxEntries").asInt()).isEqualTo(10_000);
         assertThat(report.path("counts").path("allowed").asLong()).isEqualTo(2);
         assertThat(report.path("blocked").path("clients").isArray()).isTrue();
@@ -130,7 +130,7 @@ class ActuatorTest {
             assertThat(report.path("leases").path("held").asLong()).isEqualTo(1);
             assertThat(report.path("leases").path("heldByRule").toString()).isEqualTo("{\"fixture.running\":1}");
             assertThat(report.path("leases").path("maxHold").asString())
-                    .isEqualTo(Stores.DEFAULTS.concurrency().maxHold().toString());
+                    .isEqualTo(ShippedDefaults.LEASE_MAX_HOLD.toString());
             assertThat(rule(report, "fixture.running").path("inForce").toString()).isEqualTo("{\"count\":2,"
                     + "\"windowSeconds\":10,\"dimension\":\"USER\",\"algorithm\":\"CONCURRENCY\"}");
             Occupancy.of("actuator").open();

@@ -3,7 +3,7 @@ package dev.ratelimit.interceptor.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
-import dev.ratelimit.interceptor.testsupport.Stores;
+import dev.ratelimit.interceptor.testsupport.ShippedProperties;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -37,7 +37,7 @@ class LimiterConnectionFactoryTest {
         LimiterRedisServer server = LimiterRedisServer.ofProperties(environment);
         assertThat(server.topology()).hasToString(topology);
 
-        LimiterRedisConnection connection = LimiterConnectionFactory.create(server, Stores.DEFAULTS.redis(),
+        LimiterRedisConnection connection = LimiterConnectionFactory.create(server, ShippedProperties.DEFAULTS.redis(),
                 Duration.ofSeconds(1));
         try {
             AbstractRedisClient client = connection.client();

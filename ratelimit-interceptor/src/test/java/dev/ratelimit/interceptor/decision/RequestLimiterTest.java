@@ -27,7 +27,7 @@ import dev.ratelimit.interceptor.rule.RuleNaming;
 import dev.ratelimit.interceptor.store.StoreResult;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
-import dev.ratelimit.interceptor.testsupport.Stores;
+import dev.ratelimit.interceptor.testsupport.ShippedDefaults;
 import dev.ratelimit.interceptor.testsupport.TestRequest;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import java.time.Clock;
@@ -77,7 +77,7 @@ class RequestLimiterTest {
         snapshots = new RuleSnapshotHolder(repository, null, List::of, Duration.ofSeconds(30), Duration.ofSeconds(1),
                 Duration.ofSeconds(3), Clock.systemUTC());
         EndpointCatalog endpoints = new EndpointCatalog(new RuleNaming("shop"), EnumSet.allOf(Algorithm.class),
-                key -> { }, countWhen -> { }, cost -> { }, Stores.DEFAULTS.concurrency().lease());
+                key -> { }, countWhen -> { }, cost -> { }, ShippedDefaults.LEASE);
         endpoints.registerHandlers(List.of(
                 new HttpHandler(Orders.class, Orders.class.getMethod("create"), List.of("/orders"), Set.of()),
                 new HttpHandler(Orders.class, Orders.class.getMethod("generate"), List.of("/generate"), Set.of())));
@@ -94,7 +94,7 @@ class RequestLimiterTest {
                 .findFirst().orElseThrow();
         // As an app's editor: the rules its catalog declares are declared, merged or not.
         editor = new SysConfigEditor(repository, Clock.systemUTC(), endpoints::declares, snapshots::refresh);
-        leases = new HeldLeases(Stores.DEFAULTS.concurrency().maxHold());
+        leases = new HeldLeases(ShippedDefaults.LEASE_MAX_HOLD);
         limiter = new RequestLimiter(new RuleCatalog(endpoints, snapshots), new RedisKeys("ratelimit"),
                 new MemoryRateLimitStore(Clock.systemUTC(), 1000), log, new RecordingMetrics(), Whitelist.EMPTY,
                 Clock.systemUTC(), ZoneOffset.UTC, leases, observations, null, Set.of());

@@ -11,7 +11,7 @@ import dev.ratelimit.interceptor.testsupport.ConcurrentClients;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
 import dev.ratelimit.interceptor.testsupport.Statuses;
-import dev.ratelimit.interceptor.testsupport.Stores;
+import dev.ratelimit.interceptor.testsupport.ShippedDefaults;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -39,7 +39,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 class HotCounterTest {
 
     private static final int THREADS = 64;
-    private static final Duration MAX_HOLD = Stores.DEFAULTS.hotKeys().maxHold();
+    private static final Duration MAX_HOLD = ShippedDefaults.BATCH_MAX_HOLD;
 
     @RegisterExtension
     static final RedisWithApps env = new RedisWithApps();

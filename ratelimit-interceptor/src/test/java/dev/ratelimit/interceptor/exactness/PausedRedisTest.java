@@ -11,7 +11,7 @@ import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
 import dev.ratelimit.interceptor.testsupport.Statuses;
-import dev.ratelimit.interceptor.testsupport.Stores;
+import dev.ratelimit.interceptor.testsupport.ShippedDefaults;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -72,7 +72,7 @@ class PausedRedisTest {
         assertThat(samples).allSatisfy(sample -> assertThat(sample.status()).as(sample.toString()).isIn(200, 429));
         List<HttpLoad.Sample> duringPause = samples.stream().filter(sample -> sample.sentIn(pauseStart, pauseEnd)).toList();
         assertThat(duringPause).isNotEmpty();
-        long timeout = Stores.DEFAULTS.redis().timeout().toMillis();
+        long timeout = ShippedDefaults.SILENCE.toMillis();
         assertThat(HttpLoad.percentileMillis(duringPause, 100)).isLessThan(timeout + BOUND_MILLIS);
         assertThat(admittedIn(samples, "blocked")).as("a blocked client stays blocked").isZero();
         assertThat(LIMIT / 2 + admittedIn(samples, "half")).as("limit on Redis + limit in process")

@@ -32,7 +32,7 @@ import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.rule.RuleNaming;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.ManualClock;
-import dev.ratelimit.interceptor.testsupport.Stores;
+import dev.ratelimit.interceptor.testsupport.ShippedDefaults;
 import dev.ratelimit.interceptor.web.ServletCurrentClient;
 import io.micrometer.observation.ObservationRegistry;
 import java.time.Duration;
@@ -70,13 +70,13 @@ class CallLimiterTest {
     void start() {
         catalog = new EndpointCatalog(new RuleNaming("shop"), EnumSet.allOf(Algorithm.class),
                 expressions.keys()::get, expressions.responses()::get, expressions.requests()::get,
-                Stores.DEFAULTS.concurrency().lease());
+                ShippedDefaults.LEASE);
         catalog.registerMethods(List.of(Outbound.class));
         RuleCatalog rules = new RuleCatalog(catalog, new RuleSnapshotHolder(ConfigHash.NONE, null, List::of,
                 Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofSeconds(1), clock));
         RequestLimiter limiter = new RequestLimiter(rules, new RedisKeys("ratelimit"),
                 new MemoryRateLimitStore(clock, 1000), log, new Outcomes(), Whitelist.EMPTY, clock, ZoneOffset.UTC,
-                new HeldLeases(Stores.DEFAULTS.concurrency().maxHold()), ObservationRegistry.NOOP, null, Set.of());
+                new HeldLeases(ShippedDefaults.LEASE_MAX_HOLD), ObservationRegistry.NOOP, null, Set.of());
         CurrentClient clients = new ServletCurrentClient(new DimensionKeys(
                 new RequestUserResolver("usercode", "usercode", true), new TrustedProxyResolver(List.of()), 64,
                 new CustomKeyExpressions(null, expressions.keys())));
@@ -172,7 +172,7 @@ class CallLimiterTest {
                 .algorithm(Algorithm.SLIDING_LOG).penalty(5, 10).build();
         LimitDefinition fromCode = catalog.registerRule("RateLimitRule bean 'partners'", rule.annotation()).limits().get(0);
         EndpointCatalog another = new EndpointCatalog(new RuleNaming("shop"), EnumSet.allOf(Algorithm.class),
-                expression -> { }, expression -> { }, expression -> { }, Stores.DEFAULTS.concurrency().lease());
+                expression -> { }, expression -> { }, expression -> { }, ShippedDefaults.LEASE);
         another.registerMethods(List.of(Annotated.class));
         LimitDefinition annotated = another.endpoints().get(0).limits().get(0);
         assertThat(LimitDescription.of(fromCode)).isEqualTo(LimitDescription.of(annotated));

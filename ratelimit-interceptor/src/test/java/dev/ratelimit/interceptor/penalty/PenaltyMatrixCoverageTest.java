@@ -9,7 +9,7 @@ import dev.ratelimit.interceptor.RateLimit;
 import dev.ratelimit.interceptor.rule.Endpoint;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.RuleNaming;
-import dev.ratelimit.interceptor.testsupport.Stores;
+import dev.ratelimit.interceptor.testsupport.ShippedDefaults;
 import java.lang.reflect.Method;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -62,7 +62,7 @@ class PenaltyMatrixCoverageTest {
             attributes.put("key", ""); // a rule in code counts the identity each call names
             RateLimit declared = MergedAnnotation.of(RateLimit.class, attributes).synthesize();
             EndpointCatalog catalog = new EndpointCatalog(new RuleNaming("fixture"), EnumSet.allOf(Algorithm.class),
-                    key -> { }, expression -> { }, expression -> { }, Stores.DEFAULTS.concurrency().lease());
+                    key -> { }, expression -> { }, expression -> { }, ShippedDefaults.LEASE);
             if (kind.algorithms().contains(algorithm)) {
                 assertThatCode(() -> catalog.registerRule("the matrix", declared)).as("%s on %s", kind, algorithm)
                         .doesNotThrowAnyException();

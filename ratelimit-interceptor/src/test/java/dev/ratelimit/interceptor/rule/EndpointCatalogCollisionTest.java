@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.collision.a.TwinController;
-import dev.ratelimit.interceptor.testsupport.Stores;
+import dev.ratelimit.interceptor.testsupport.ShippedDefaults;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -43,7 +43,7 @@ class EndpointCatalogCollisionTest {
     /** The rule names of the handlers, in the order of {@code handlers} as first given. */
     private static List<String> rulesRegisteredInOrder(List<HttpHandler> order) {
         EndpointCatalog catalog = new EndpointCatalog(new RuleNaming("shop"), Set.of(Algorithm.FIXED_WINDOW), key -> { },
-                countWhen -> { }, cost -> { }, Stores.DEFAULTS.concurrency().lease());
+                countWhen -> { }, cost -> { }, ShippedDefaults.LEASE);
         catalog.registerHandlers(order);
         return catalog.endpoints().stream().sorted(Comparator.comparing(Endpoint::handler))
                 .map(endpoint -> endpoint.id().rule()).toList();

@@ -8,6 +8,7 @@ import dev.ratelimit.interceptor.fixture.ConcurrencyController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.fixture.Occupancy;
 import dev.ratelimit.interceptor.instance.InstanceDirectory;
+import dev.ratelimit.interceptor.testsupport.ShippedDefaults;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -38,7 +39,7 @@ public interface KilledInstanceContract {
         ConfigurableApplicationContext app = apps().get(0);
         HttpProbe http = new HttpProbe(FixtureApplication.port(app));
         RateLimitService service = app.getBean(RateLimitService.class);
-        Duration lease = Stores.DEFAULTS.concurrency().lease();
+        Duration lease = ShippedDefaults.LEASE;
         ExecutorService senders = Executors.newFixedThreadPool(ConcurrencyController.LIMIT);
         long killedAt;
         try (ChildApp child = startChild()) {

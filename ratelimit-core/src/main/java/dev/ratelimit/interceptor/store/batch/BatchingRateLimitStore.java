@@ -43,6 +43,16 @@ import org.jspecify.annotations.Nullable;
  */
 public class BatchingRateLimitStore extends ForwardingRateLimitStore {
 
+    /**
+     * The shipped {@code ratelimit.hot-keys.threshold}. The defaults are declared here, with what they tune, as
+     * the text a property takes, so the starter's defaults and this core's tests are one.
+     */
+    public static final String DEFAULT_THRESHOLD = "200";
+    /** The shipped {@code ratelimit.hot-keys.batch-for}. */
+    public static final String DEFAULT_BATCH_FOR = "50ms";
+    /** The shipped {@code ratelimit.hot-keys.max-hold}. */
+    public static final String DEFAULT_MAX_HOLD = "200ms";
+
     private static final Set<Algorithm> BATCHED = EnumSet.of(Algorithm.FIXED_WINDOW, Algorithm.SLIDING_WINDOW,
             Algorithm.TOKEN_BUCKET);
     /**

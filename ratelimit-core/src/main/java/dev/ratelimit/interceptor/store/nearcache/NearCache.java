@@ -26,6 +26,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class NearCache {
 
+    /** The shipped {@code ratelimit.near-cache.max-entries}, as the text a property takes. */
+    public static final String DEFAULT_MAX_ENTRIES = "10000";
+
     private final int maxEntries;
     private final ConcurrentHashMap<String, Denial> denials = new ConcurrentHashMap<>();
     private final ReentrantLock eviction = new ReentrantLock();

@@ -11,7 +11,7 @@ import dev.ratelimit.interceptor.RateLimit;
 import dev.ratelimit.interceptor.RateLimitRule;
 import dev.ratelimit.interceptor.expression.LimitExpressions;
 import dev.ratelimit.interceptor.store.Penalty;
-import dev.ratelimit.interceptor.testsupport.Stores;
+import dev.ratelimit.interceptor.testsupport.ShippedDefaults;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -30,7 +30,7 @@ class EndpointCatalogTest {
     private final LimitExpressions expressions = LimitExpressions.create();
     private final EndpointCatalog catalog = new EndpointCatalog(new RuleNaming("shop"),
             EnumSet.allOf(Algorithm.class), expressions.keys()::get, expressions.responses()::get,
-            expressions.requests()::get, Stores.DEFAULTS.concurrency().lease());
+            expressions.requests()::get, ShippedDefaults.LEASE);
 
     @Test
     void acceptsEveryAlgorithmAndAParsableCustomKey() {
@@ -115,7 +115,7 @@ class EndpointCatalogTest {
         register("exports");
         assertThat(catalog.endpoints()).singleElement().satisfies(endpoint -> assertThat(endpoint.limits())
                 .extracting(LimitDefinition::count, LimitDefinition::windowSeconds)
-                .containsExactly(tuple(2L, Stores.DEFAULTS.concurrency().lease().toSeconds())));
+                .containsExactly(tuple(2L, ShippedDefaults.LEASE.toSeconds())));
 
         assertThatThrownBy(() -> register("concurrentWithInterval"))
                 .hasMessageContaining("a CONCURRENCY limit has no interval or unit: its window is its lease, "
@@ -158,7 +158,7 @@ class EndpointCatalogTest {
     @Test
     void anAlgorithmTheStoreLacksFailsTheStart() {
         EndpointCatalog fixedOnly = new EndpointCatalog(new RuleNaming("shop"), EnumSet.of(Algorithm.FIXED_WINDOW),
-                expression -> { }, expression -> { }, expression -> { }, Stores.DEFAULTS.concurrency().lease());
+                expression -> { }, expression -> { }, expression -> { }, ShippedDefaults.LEASE);
         assertThatThrownBy(() -> fixedOnly.registerHandlers(handler("good")))
                 .hasMessageContaining("algorithm SLIDING_LOG is not supported by this store");
     }

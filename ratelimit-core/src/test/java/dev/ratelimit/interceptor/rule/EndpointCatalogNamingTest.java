@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.RateLimit;
-import dev.ratelimit.interceptor.testsupport.Stores;
+import dev.ratelimit.interceptor.testsupport.ShippedDefaults;
 import java.lang.reflect.Method;
 import java.util.EnumSet;
 import java.util.List;
@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class EndpointCatalogNamingTest {
 
     private final EndpointCatalog catalog = new EndpointCatalog(RuleNaming.of(null, "app-orders"),
-            EnumSet.allOf(Algorithm.class), key -> { }, countWhen -> { }, cost -> { }, Stores.DEFAULTS.concurrency().lease());
+            EnumSet.allOf(Algorithm.class), key -> { }, countWhen -> { }, cost -> { }, ShippedDefaults.LEASE);
 
     @Test
     void namesEndpointsAndStackedLimits() throws Exception {

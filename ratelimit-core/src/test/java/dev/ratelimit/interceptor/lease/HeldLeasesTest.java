@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Penalty;
-import dev.ratelimit.interceptor.testsupport.Stores;
+import dev.ratelimit.interceptor.testsupport.ShippedDefaults;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -17,7 +17,7 @@ class HeldLeasesTest {
     private static final RuleId RULE = RuleId.of("shop", "ExportController.export");
     private static final long SECOND = 1_000_000_000L;
 
-    private final HeldLeases leases = new HeldLeases(Stores.DEFAULTS.concurrency().maxHold());
+    private final HeldLeases leases = new HeldLeases(ShippedDefaults.LEASE_MAX_HOLD);
 
     @Test
     void aLeaseIsDueOnceAThirdOfItHasPassedSinceItWasTakenOrRenewed() {
@@ -44,7 +44,7 @@ class HeldLeasesTest {
     void aLeaseHeldForTheLongestHoldIsNoLongerRenewed() {
         CounterRequest lease = lease(10_000);
         leases.taken(RULE, lease, 0);
-        long maxHold = Stores.DEFAULTS.concurrency().maxHold().toNanos();
+        long maxHold = ShippedDefaults.LEASE_MAX_HOLD.toNanos();
 
         assertThat(leases.due(maxHold - 1)).containsExactly(lease);
         assertThat(leases.due(maxHold)).isEmpty();

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ratelimit.interceptor.Algorithm;
-import dev.ratelimit.interceptor.autoconfigure.RateLimitProperties;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.store.RateLimitStore;
@@ -15,6 +14,7 @@ import dev.ratelimit.interceptor.testsupport.BusyCpus;
 import dev.ratelimit.interceptor.testsupport.Concurrently;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.Stores;
+import dev.ratelimit.interceptor.testsupport.ShippedDefaults;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +31,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class BatchingRateLimitStoreTest {
 
-    private static final RateLimitProperties.HotKeys DEFAULTS = Stores.DEFAULTS.hotKeys();
     /** An instance holds up to a hundredth of it, 200 permits. */
     private static final int LIMIT = 20_000;
     private static final long WINDOW_MILLIS = 60_000;
@@ -188,7 +187,7 @@ class BatchingRateLimitStoreTest {
                 refusedSince = 0;
             } else if (refusedSince == 0) {
                 refusedSince = System.nanoTime();
-            } else if (System.nanoTime() - refusedSince > 2 * DEFAULTS.maxHold().toNanos()) {
+            } else if (System.nanoTime() - refusedSince > 2 * ShippedDefaults.BATCH_MAX_HOLD.toNanos()) {
                 return admitted;
             }
         }
@@ -217,9 +216,9 @@ class BatchingRateLimitStoreTest {
 
         Instance() {
             redisStore.open(Duration.ofSeconds(1));
-            store = new BatchingRateLimitStore(redisStore, () -> 2, DEFAULTS.threshold(),
-                    DEFAULTS.batchFor(), DEFAULTS.maxHold());
-            NearCache denials = new NearCache(Stores.DEFAULTS.nearCache().maxEntries());
+            store = new BatchingRateLimitStore(redisStore, () -> 2, ShippedDefaults.HOT_THRESHOLD,
+                    ShippedDefaults.BATCH_FOR, ShippedDefaults.BATCH_MAX_HOLD);
+            NearCache denials = new NearCache(ShippedDefaults.NEAR_CACHE_ENTRIES);
             redisStore.decisionsTo(store.shorteningDenials(denials::learn));
             limiter = new NearCacheRateLimitStore(store, denials);
             upkeep.keep(store);

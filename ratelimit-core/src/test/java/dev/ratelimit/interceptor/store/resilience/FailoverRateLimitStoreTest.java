@@ -13,6 +13,7 @@ import dev.ratelimit.interceptor.store.StoreResult;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.Stores;
+import dev.ratelimit.interceptor.testsupport.ShippedDefaults;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -34,7 +35,7 @@ class FailoverRateLimitStoreTest {
         client.setOptions(ClientOptions.builder()
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
         return LimiterRedisClient.of(client, server);
-    }, Stores.DEFAULTS.redis().timeout(), Stores.DEFAULTS.redis().maxWait(), client::shutdown);
+    }, ShippedDefaults.SILENCE, ShippedDefaults.MAX_WAIT, client::shutdown);
     private final CircuitBreaker circuit = new CircuitBreaker(2, "testing", Clock.systemUTC());
     private final MemoryRateLimitStore local = new MemoryRateLimitStore(Clock.systemUTC(), 100);
 

@@ -8,7 +8,7 @@ import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.store.LimiterRedisClient;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
-import dev.ratelimit.interceptor.testsupport.Stores;
+import dev.ratelimit.interceptor.testsupport.ShippedDefaults;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -50,7 +50,7 @@ class RuleSnapshotHolderTest {
         client.setOptions(ClientOptions.builder().disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .build());
         connection = new LimiterRedisConnection(() -> LimiterRedisClient.of(client, server),
-                Stores.DEFAULTS.redis().timeout(), Stores.DEFAULTS.redis().maxWait(), client::shutdown);
+                ShippedDefaults.SILENCE, ShippedDefaults.MAX_WAIT, client::shutdown);
         repository = new SysConfigRepository(connection.backgroundWork(), new RedisKeys("ratelimit"));
         editor = new SysConfigEditor(repository, Clock.systemUTC());
     }

@@ -1,6 +1,5 @@
 package dev.ratelimit.interceptor.testsupport;
 
-import dev.ratelimit.interceptor.autoconfigure.RateLimitProperties;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.LimiterRedisClient;
@@ -11,17 +10,10 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 /** Stores as tests use them directly, with the settings an app gets by default. */
 public final class Stores {
-
-    /** The properties of an app that sets none: the shipped defaults, read from the properties class itself. */
-    public static final RateLimitProperties DEFAULTS = new Binder(new MapConfigurationPropertySource(Map.of()))
-            .bindOrCreate("ratelimit", RateLimitProperties.class);
 
     private Stores() {
     }
@@ -44,7 +36,7 @@ public final class Stores {
 
     private static LimiterRedisConnection connection(Supplier<LimiterRedisClient> client,
                                                      Runnable shutdown) {
-        return new LimiterRedisConnection(client, DEFAULTS.redis().timeout(), DEFAULTS.redis().maxWait(), shutdown);
+        return new LimiterRedisConnection(client, ShippedDefaults.SILENCE, ShippedDefaults.MAX_WAIT, shutdown);
     }
 
     /** The decisions of a store that must have decided; fails the test with the store's reason otherwise. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.Stores;
+import dev.ratelimit.interceptor.testsupport.ShippedDefaults;
 import io.lettuce.core.resource.EventLoopGroupProvider;
 import io.lettuce.core.resource.Transports;
 import io.netty.channel.EventLoopGroup;
@@ -93,10 +94,10 @@ class RedisRateLimitStoreTest {
         assertThat(result).isInstanceOfSatisfying(StoreResult.NotDecided.class, notDecided -> {
             assertThat(notDecided.refuse()).isFalse();
             assertThat(notDecided.reason()).isEqualTo("Redis answered nothing for "
-                    + Stores.DEFAULTS.redis().timeout().toMillis() + " ms");
+                    + ShippedDefaults.SILENCE.toMillis() + " ms");
         });
-        assertThat(waitedMillis).isBetween(Stores.DEFAULTS.redis().timeout().toMillis(),
-                Stores.DEFAULTS.redis().maxWait().toMillis());
+        assertThat(waitedMillis).isBetween(ShippedDefaults.SILENCE.toMillis(),
+                ShippedDefaults.MAX_WAIT.toMillis());
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> late.size() == 3);
         assertThat(late).extracting(Decision::count).containsExactlyInAnyOrder(10L, 3L, 1000L);
         assertThat(redis.commands().hget("test:fw:paused", "count")).as("Redis did count it").isEqualTo("1");
@@ -110,7 +111,7 @@ class RedisRateLimitStoreTest {
     @Test
     void aRequestWaitingWhileTheEventLoopsStallIsDecidedByRedis() throws InterruptedException {
         decided(requests("warm-up"));
-        Duration stall = Stores.DEFAULTS.redis().timeout().multipliedBy(4);
+        Duration stall = ShippedDefaults.SILENCE.multipliedBy(4);
         EventLoopGroupProvider provider = connection.client().getResources()
                 .eventLoopGroupProvider();
         EventLoopGroup loops = provider.allocate(Transports.eventLoopGroupClass());
@@ -139,7 +140,7 @@ class RedisRateLimitStoreTest {
         StoreResult result = store.acquire(requests("down"));
 
         assertThat(result).isInstanceOf(StoreResult.NotDecided.class);
-        assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(Stores.DEFAULTS.redis().maxWait().toMillis());
+        assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(ShippedDefaults.MAX_WAIT.toMillis());
     }
 
     private List<Decision> decided(List<CounterRequest> requests) {
