@@ -163,11 +163,84 @@
       });
     });
   }
+  // <section id="rule-advice" data-advice-url data-limit>: what each limit would have refused of the rule's
+  // demand over the period chosen, as shares of its requests and clients, the limit in force and the suggestion
+  // marked; the clients with the highest demand; the suggestion put in the apply form (when the page has one).
+  // Read again every 15 s: the instances write what they record every few seconds.
+  var ADVICE_REFRESH_MILLIS = 15000;
+  function advice(section) {
+    var chart = echarts.init(document.getElementById('advice-chart'));
+    var since = document.getElementById('advice-since');
+    var summary = document.getElementById('advice-summary');
+    var limit = Number(section.dataset.limit);
+    function percent(part, whole) {
+      return whole > 0 ? Math.round(1000 * part / whole) / 10 : 0;
+    }
+    function render(view) {
+      var body = document.querySelector('#advice-clients tbody');
+      body.textContent = '';
+      var form = document.getElementById('advice-apply');
+      if (view.clients === 0) {
+        summary.textContent = section.dataset.none;
+        chart.clear();
+        if (form) { form.hidden = true; }
+        return;
+      }
+      summary.textContent = section.dataset.summary.replace('{0}', limit)
+        .replace('{1}', percent(view.refusedRequests, view.requests))
+        .replace('{2}', percent(view.refusedClients, view.clients)).replace('{3}', view.suggested);
+      var marks = [{ xAxis: limit, name: section.dataset.inForce }, { xAxis: view.suggested, name: section.dataset.suggested }];
+      chart.setOption({
+        grid: { left: 48, right: 16, top: 32, bottom: 32 },
+        tooltip: { trigger: 'axis' },
+        legend: { top: 0 },
+        xAxis: { type: 'value', min: 1, minInterval: 1 },
+        yAxis: { type: 'value', max: 100, axisLabel: { formatter: '{value} %' } },
+        series: [
+          { type: 'line', name: section.dataset.refusedRequests, showSymbol: false, color: '#c0392b',
+            data: view.curve.map(function (point) { return [point.limit, percent(point.refusedRequests, view.requests)]; }),
+            markLine: { symbol: 'none', label: { formatter: '{b}' }, data: marks } },
+          { type: 'line', name: section.dataset.refusedClients, showSymbol: false, color: '#d68910',
+            data: view.curve.map(function (point) { return [point.limit, percent(point.refusedClients, view.clients)]; }) }
+        ]
+      }, true);
+      view.topClients.forEach(function (client) {
+        var row = body.insertRow();
+        row.insertCell().textContent = client.client;
+        var demand = row.insertCell();
+        demand.className = 'num';
+        demand.textContent = client.demand;
+      });
+      if (form) {
+        document.getElementById('advice-count').value = view.suggested;
+        form.hidden = view.suggested === limit || view.suggested < 1;
+      }
+      section.setAttribute('data-suggested-limit', String(view.suggested));
+    }
+    var timer = null;
+    function load() {
+      clearTimeout(timer);
+      timer = setTimeout(load, ADVICE_REFRESH_MILLIS);
+      fetch(section.dataset.adviceUrl + '&since=' + encodeURIComponent(since.value) + '&limit=' + limit,
+        { credentials: 'same-origin', headers: { Accept: 'application/json' } })
+        .then(function (response) {
+          if (!response.ok) { throw new Error(String(response.status)); }
+          return response.json();
+        })
+        .then(render)
+        .catch(function () { summary.textContent = section.dataset.unavailable; });
+    }
+    since.addEventListener('change', load);
+    window.addEventListener('resize', function () { chart.resize(); });
+    load();
+  }
   document.addEventListener('DOMContentLoaded', function () {
     if (typeof echarts !== 'undefined') {
       document.querySelectorAll('.chart').forEach(draw);
       var liveSection = document.getElementById('live');
       if (liveSection) { live(liveSection); }
+      var adviceSection = document.getElementById('rule-advice');
+      if (adviceSection) { advice(adviceSection); }
     }
     document.querySelectorAll('[data-filter-for]').forEach(filter);
     // <select data-autosubmit>: choosing submits its form (the language menu).

@@ -96,6 +96,44 @@ class ConsoleRulePageTest {
                 .as("another rule's history").doesNotContain(edited);
     }
 
+    /**
+     * What each limit would have refused of the rule's demand (rita's {@code LIMIT + EXTRA} requests in one window):
+     * the page's section, its data as the page reads them, and the suggestion set through the page's form, audited.
+     * A rule of another algorithm records no demand and has no such section.
+     */
+    @Test
+    void thePageSaysWhatEachLimitWouldHaveRefusedAndAppliesTheSuggestion() {
+        String advice = CONSOLE + "/advice.json?module=fixture&rule=" + RULE + "&since=PT1H&limit=" + AlgorithmController.LIMIT;
+        JsonNode view = Awaitility.await("rita's demand written").atMost(WRITTEN)
+                .until(() -> JSON.readTree(console.get(advice).body()),
+                        node -> node.path("requests").asLong() == AlgorithmController.LIMIT + EXTRA);
+
+        assertThat(view.path("clients").asLong()).isEqualTo(1);
+        assertThat(view.path("refusedClients").asLong()).isEqualTo(1);
+        assertThat(view.path("refusedRequests").asLong()).isEqualTo(EXTRA);
+        assertThat(view.path("suggested").asLong()).isEqualTo(AlgorithmController.LIMIT + EXTRA);
+        assertThat(view.path("topClients").get(0).path("client").asString()).isEqualTo("USER:rita");
+        assertThat(view.path("curve").get(0).path("refusedRequests").asLong())
+                .isEqualTo(AlgorithmController.LIMIT + EXTRA - 1);
+        assertThat(console.get(advice.replace("PT1H", "P7D")).body()).contains("\"requests\":" + (AlgorithmController.LIMIT + EXTRA));
+        assertThat(console.get(advice.replace("PT1H", "PT5M")).statusCode()).as("a period the page does not offer")
+                .isEqualTo(400);
+        assertThat(console.get(PAGE).body()).contains("id=\"rule-advice\"")
+                .contains("data-advice-url=\"/ratelimit-console/advice.json?module=fixture&amp;rule=" + RULE + "\"")
+                .contains("data-limit=\"" + AlgorithmController.LIMIT + "\"").contains("id=\"advice-apply\"");
+        assertThat(console.get(CONSOLE + "/rule?module=fixture&rule=AlgorithmController.slidingWindow").body())
+                .doesNotContain("id=\"rule-advice\"");
+
+        String other = "BatchController.fixedWindow";
+        console.get(CONSOLE + "/rule?module=fixture&rule=" + other);
+        HttpResponse<String> applied = console.post(CONSOLE + "/rules/advice", "module", "fixture", "rule", other,
+                "count", "8");
+        assertThat(applied.statusCode()).isEqualTo(302);
+        assertThat(applied.headers().firstValue("Location").orElseThrow()).endsWith("#rule-advice");
+        assertThat(instances.redis().commands().hget("ratelimit:sysconfig", "fixture." + other + ".count")).isEqualTo("8");
+        assertThat(console.get(CONSOLE + "/audit").body()).contains("fixture." + other + ".count");
+    }
+
     /** A cost settled after the response: the pages show the estimate and what settles it. */
     @Test
     void aCostSettledAfterTheResponseShowsItsEstimateAndItsExpression() {

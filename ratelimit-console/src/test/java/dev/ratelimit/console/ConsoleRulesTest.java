@@ -3,6 +3,7 @@ package dev.ratelimit.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.config.RuleCatalog;
+import dev.ratelimit.interceptor.advice.DemandRecorder;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
@@ -171,6 +172,40 @@ class ConsoleRulesTest {
 
         assertThat(redis.commands().hget(SYSCONFIG, "fixture.LimitedController.shortWindow.count")).isEqualTo("2");
         assertThat(session.get(CONSOLE + "/audit").body()).contains("fixture.LimitedController.shortWindow.count");
+    }
+
+    /**
+     * "Observe" on an endpoint without a rule: a dyn rule in shadow mode that refuses no one, whose demand the rule
+     * page then shows; an endpoint with a rule is not observed over it.
+     */
+    @Test
+    void anObservedEndpointRefusesNoOneAndItsDemandIsRecorded() {
+        String endpoint = "fixture.OpenController.special";
+        assertThat(session.get(CONSOLE + "/dynamic").body()).contains("id=\"observe-endpoint\"");
+        assertThat(session.post(CONSOLE + "/dynamic/observe", "endpoint", endpoint).statusCode()).isEqualTo(302);
+        assertThat(redis.commands().hget(SYSCONFIG, "dyn." + endpoint)).isEqualTo("1000000/60");
+        assertThat(redis.commands().hget(SYSCONFIG, endpoint + ".mode")).isEqualTo("shadow");
+
+        Awaitility.await().atMost(Duration.ofSeconds(1)).until(() ->
+                otherApp.getBean(RuleSnapshotHolder.class).current().dynamicRules().containsKey(endpoint));
+        HttpProbe other = new HttpProbe(FixtureApplication.port(otherApp));
+        for (int i = 0; i < 3; i++) {
+            assertThat(other.status("/open/special?usercode=olga")).isEqualTo(200);
+        }
+        otherApp.getBean(DemandRecorder.class).flush();
+        String advice = session.get(CONSOLE + "/advice.json?module=fixture&rule=OpenController.special&since=PT1H&limit=2")
+                .body();
+        assertThat(advice).contains("\"requests\":3").contains("\"refusedRequests\":1");
+        assertThat(session.get(CONSOLE + "/rule?module=fixture&rule=OpenController.special").body())
+                .contains("id=\"rule-advice\"").doesNotContain("id=\"advice-apply\"");
+
+        session.get(CONSOLE + "/dynamic");
+        HttpResponse<String> again = session.follow(session.post(CONSOLE + "/dynamic/observe", "endpoint", endpoint));
+        assertThat(again.body()).contains("id=\"error\"").contains("has a dyn rule already");
+        session.get(CONSOLE + "/dynamic");
+        assertThat(session.post(CONSOLE + "/dynamic/endpoint/delete", "endpoint", endpoint).statusCode()).isEqualTo(302);
+        redis.commands().hdel(SYSCONFIG, endpoint + ".mode");
+        redis.commands().publish("ratelimit:config-changed", endpoint + ".mode");
     }
 
     @Test

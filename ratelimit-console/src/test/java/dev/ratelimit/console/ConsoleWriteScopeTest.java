@@ -270,7 +270,10 @@ class ConsoleWriteScopeTest {
         return forms;
     }
 
-    /** The form that puts there what a form removes or resets: its sibling that adds or sets it. */
+    /**
+     * The form that puts there what a form removes or resets: its sibling that adds or sets it; or, for a form that
+     * adds only where nothing is, the one that removes it.
+     */
     private static String prepares(String path) {
         if (path.endsWith("/delete")) {
             return path.substring(0, path.length() - "/delete".length());
@@ -278,6 +281,7 @@ class ConsoleWriteScopeTest {
         return switch (path) {
             case "/deny-list/remove" -> "/deny-list/add";
             case "/rules/reset" -> "/rules/rule";
+            case "/dynamic/observe" -> "/dynamic/endpoint/delete"; // observes only an endpoint without a rule
             default -> null;
         };
     }

@@ -197,6 +197,15 @@ class ConsoleBrowserTest {
             wait.until(driver -> liveBlocked(driver) > ruleBlocked);
             assertThat(browser.findElement(By.id("rule-log")).getText()).contains("live-load");
             screenshot("10-rule-page");
+            // What each limit would have refused of the rule's demand: drawn, the client named, the suggestion offered.
+            wait.until(driver -> driver.findElement(By.id("rule-advice")).getAttribute("data-suggested-limit") != null
+                    && driver.findElement(By.id("advice-clients")).getText().contains("USER:live-load"));
+            assertThat(browser.findElements(By.cssSelector("#advice-chart canvas"))).isNotEmpty();
+            assertThat(Long.parseLong(browser.findElement(By.id("rule-advice")).getAttribute("data-suggested-limit")))
+                    .as("live-load asks far more than 3 in a window").isGreaterThan(3);
+            assertThat(browser.findElement(By.id("advice-apply")).isDisplayed()).isTrue();
+            assertThat(browser.findElement(By.id("advice-summary")).getText()).isNotBlank();
+            screenshot("11-rule-advice");
             browser.manage().window().setSize(new Dimension(1440, 1000));
         } finally {
             browser.manage().deleteAllCookies();

@@ -20,6 +20,8 @@ import dev.ratelimit.console.blocked.BlockedController;
 import dev.ratelimit.console.denylist.DenyListController;
 import dev.ratelimit.console.dynamic.DynamicRulesController;
 import dev.ratelimit.console.live.LiveController;
+import dev.ratelimit.console.rules.RuleAdviceController;
+import dev.ratelimit.interceptor.advice.LimitAdvisor;
 import dev.ratelimit.console.live.LiveTraffic;
 import dev.ratelimit.console.logs.LogClock;
 import dev.ratelimit.console.logs.LogsController;
@@ -184,8 +186,15 @@ public class ConsoleAutoConfiguration {
     @ConditionalOnMissingBean
     RulePageController ratelimitConsoleRulePage(ConsoleRules rules, AuditTrail trail, LogClock clock,
                                                 ObjectProvider<LiveTraffic> live, ObjectProvider<BlockedClients> blocked,
-                                                ObjectProvider<LogReports> reports, ConsoleMessages messages) {
-        return new RulePageController(rules, trail, clock, live, blocked, reports, messages.source());
+                                                ObjectProvider<LogReports> reports, ConsoleMessages messages,
+                                                ObjectProvider<LimitAdvisor> advisor) {
+        return new RulePageController(rules, trail, clock, live, blocked, reports, messages.source(), advisor);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RuleAdviceController ratelimitConsoleRuleAdvice(ObjectProvider<LimitAdvisor> advisor) {
+        return new RuleAdviceController(advisor);
     }
 
     @Bean

@@ -9,8 +9,10 @@ import dev.ratelimit.console.Refusal;
 import dev.ratelimit.console.audit.AuditedEditor;
 import dev.ratelimit.console.rules.ConsoleRules;
 import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.InvalidValueException;
 import dev.ratelimit.interceptor.RateLimitExempt;
 import dev.ratelimit.interceptor.config.LimitSpec;
+import dev.ratelimit.interceptor.config.RuleMode;
 import dev.ratelimit.interceptor.config.SysConfigChange;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.SysConfigParser;
@@ -52,6 +54,9 @@ public class DynamicRulesController {
         this.messages = messages;
         this.page = properties.path() + "/dynamic";
     }
+
+    /** The limit of an observed endpoint: a million a minute per user, which no client of a web app reaches. */
+    static final String OBSERVED = "1000000/60";
 
     @GetMapping("/dynamic")
     public String dynamic(@RequestParam(required = false) String preview, HttpServletRequest request,
@@ -95,6 +100,29 @@ public class DynamicRulesController {
             dynamic.checkEndpointRule(id);
             return edit.setDynamicRule(id, value(limit, dimension, algorithm));
         }, request, Map.of("endpoint", endpoint, "limit", limit, "dimension", dimension, "algorithm", algorithm));
+    }
+
+    /**
+     * "Observe" an endpoint without a rule: a {@code dyn} rule in shadow mode with a limit no client reaches
+     * ({@link #OBSERVED}), so the limit advisor records its demand while nobody is refused. One audited write; an
+     * endpoint that has a {@code dyn} rule keeps it (observing would replace it).
+     */
+    @PostMapping("/dynamic/observe")
+    public String observe(@RequestParam String endpoint, HttpServletRequest request) {
+        try {
+            editor.applyAll(Operators.of(request), edit -> {
+                DynamicRules dynamic = rules(request);
+                RuleId id = dynamic.endpointId(endpoint.strip());
+                dynamic.checkEndpointRule(id);
+                if (rules.now().rule(id).isPresent()) {
+                    throw new InvalidValueException("ratelimit.config.observedHasRule", id);
+                }
+                return edit.edit().dynamicRule(id, OBSERVED).ruleMode(id, RuleMode.SHADOW).apply();
+            });
+            return PageNotes.of(request).redirect(page, PageNotes.SAVED, "");
+        } catch (IllegalArgumentException e) {
+            return Refusal.redirect(request, page, e, Map.of("endpoint", endpoint));
+        }
     }
 
     /**

@@ -38,6 +38,7 @@ public class RuleFormsController {
 
     private static final String RULE_CONFIG = "#rule-config";
     private static final String CLIENT_LIMITS = "#client-limits";
+    private static final String ADVICE = "#rule-advice";
 
     private final AuditedEditor editor;
     private final LogClock clock;
@@ -65,6 +66,14 @@ public class RuleFormsController {
                     : edit.edit().knob(id, chosen, value.strip());
             return change.apply().get(0);
         }, request, Map.of("knob." + knob, value));
+    }
+
+    /** The limit the page's advice suggests, as its "apply" sends it: the count alone, the window kept. */
+    @PostMapping("/rules/advice")
+    public String applyAdvice(@RequestParam String module, @RequestParam String rule, @RequestParam String count,
+                              HttpServletRequest request) {
+        return write(module, rule, ADVICE, (edit, id) -> edit.setRuleCount(id, count.strip()), request,
+                Map.of("adviceCount", count));
     }
 
     @PostMapping("/rules/plan")

@@ -19,6 +19,8 @@ import dev.ratelimit.interceptor.config.SysConfigFields;
 import dev.ratelimit.interceptor.log.report.LogFilter;
 import dev.ratelimit.interceptor.log.report.LogPageRequest;
 import dev.ratelimit.interceptor.log.report.LogReports;
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.advice.LimitAdvisor;
 import dev.ratelimit.interceptor.rule.RuleId;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -38,8 +40,9 @@ import org.springframework.web.bind.annotation.RequestParam;
 /**
  * One rule, from every place a rule is named: its traffic now (drawn by the page's script from
  * {@code live.json}), its configuration as the limiter applies it beside what the app declares, the
- * clients it blocks now, its top users and addresses today, its newest interceptions and the changes
- * operators made to it. A part whose source is away (no statistics, no log database, Redis or the
+ * clients it blocks now, what each limit would have refused of its demand (drawn by the page's script from
+ * {@code advice.json}), its top users and addresses today, its newest interceptions and the changes operators made
+ * to it. A part whose source is away (no statistics, no log database, Redis or the
  * database not answering) says so; the others still show.
  */
 @Controller
@@ -60,10 +63,11 @@ public class RulePageController {
     private final ObjectProvider<BlockedClients> blocked;
     private final ObjectProvider<LogReports> reports;
     private final MessageSource messages;
+    private final ObjectProvider<LimitAdvisor> advisor;
 
     public RulePageController(ConsoleRules rules, AuditTrail audit, LogClock clock, ObjectProvider<LiveTraffic> live,
                               ObjectProvider<BlockedClients> blocked, ObjectProvider<LogReports> reports,
-                              MessageSource messages) {
+                              MessageSource messages, ObjectProvider<LimitAdvisor> advisor) {
         this.rules = rules;
         this.audit = audit;
         this.clock = clock;
@@ -71,6 +75,7 @@ public class RulePageController {
         this.blocked = blocked;
         this.reports = reports;
         this.messages = messages;
+        this.advisor = advisor;
     }
 
     @GetMapping("/rule")
@@ -81,6 +86,7 @@ public class RulePageController {
         model.addAttribute("rule", rule);
         model.addAttribute("id", id);
         model.addAttribute("live", live.getIfAvailable() != null);
+        model.addAttribute("advicePeriods", RuleAdviceController.PAGE_PERIODS);
         model.addAttribute("columns", COLUMNS);
         model.addAttribute("error", Refusal.message(request, messages));
         model.addAttribute("typed", Refusal.typed(request));
@@ -102,6 +108,9 @@ public class RulePageController {
             boolean annotated = rule != null && rule.source() == RuleDescription.Source.ANNOTATION;
             model.addAttribute("annotated", annotated ? RuleLines.line(rule, audit, clock, Map.of()) : null);
             model.addAttribute("dynamic", rule != null && !annotated ? rule : null);
+            // Only fixed windows record their demand (the limit advisor's).
+            model.addAttribute("advised", advisor.getIfAvailable() != null && rule != null
+                    && Algorithm.FIXED_WINDOW.name().equals(rule.inForce().algorithm()) ? rule.inForce() : null);
             model.addAttribute("plans", rule == null ? Map.of() : rule.plans());
             model.addAttribute("exceptions", rule == null ? List.of() : rule.exceptions().entrySet().stream()
                     .map(entry -> new ExceptionLine(entry.getKey(), entry.getValue().count() + "/"

@@ -267,6 +267,7 @@ public class RequestLimiter {
         for (int i = 0; i < counted.size(); i++) {
             LimitDefinition limit = counted.get(i);
             boolean shadow = anyShadow && rules.shadow(limit);
+            metrics.counted(limit, counters.get(i).key(), decisions.get(i));
             if (decisions.get(i).allowed()) {
                 outcome(context, limit.id(), Outcome.ALLOWED);
                 if (limit.reserves()) {

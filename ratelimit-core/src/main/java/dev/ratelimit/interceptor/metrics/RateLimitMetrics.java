@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.metrics;
 
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RuleId;
+import dev.ratelimit.interceptor.store.Decision;
 import java.util.List;
 
 /**
@@ -23,6 +24,15 @@ public interface RateLimitMetrics {
      * @param retryAfterMillis from now until the limit admits the client again
      */
     default void denied(LimitDefinition limit, String counterKey, long retryAfterMillis) {
+    }
+
+    /**
+     * What the store decided for one counter of a request, admitted or refused, enforced or in shadow mode (the
+     * limit advisor's demand).
+     *
+     * @param counterKey the client's counter for the limit
+     */
+    default void counted(LimitDefinition limit, String counterKey, Decision decision) {
     }
 
     /** All of them, in order. */
@@ -50,6 +60,13 @@ public interface RateLimitMetrics {
             public void denied(LimitDefinition limit, String counterKey, long retryAfterMillis) {
                 for (RateLimitMetrics metric : each) {
                     metric.denied(limit, counterKey, retryAfterMillis);
+                }
+            }
+
+            @Override
+            public void counted(LimitDefinition limit, String counterKey, Decision decision) {
+                for (RateLimitMetrics metric : each) {
+                    metric.counted(limit, counterKey, decision);
                 }
             }
         };

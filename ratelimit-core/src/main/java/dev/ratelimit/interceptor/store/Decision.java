@@ -13,14 +13,29 @@ package dev.ratelimit.interceptor.store;
  *                         the request to a {@link RateLimitStore#refund refund}
  * @param batch            the permits counted for the instance beyond the request's cost, when it asked for
  *                         them ({@link CounterRequest#batch()}); {@link Batch#NONE} otherwise
+ * @param demand           the client's count in its window once this request is counted, admitted and refused
+ *                         requests alike, as the store counted it: what the limit advisor records. 0 when the
+ *                         decision does not say: a near cache's denial, a penalty's block, a batch's permit, an
+ *                         algorithm that does not count requests per window
  */
 public record Decision(boolean allowed, long count, long remaining, long retryAfterMillis, long resetMillis,
-                       long decidedAt, Batch batch) {
+                       long decidedAt, Batch batch, long demand) {
 
-    /** A decision that took no batch. */
+    /** A decision that took no batch and says nothing of the demand. */
     public Decision(boolean allowed, long count, long remaining, long retryAfterMillis, long resetMillis,
                     long decidedAt) {
-        this(allowed, count, remaining, retryAfterMillis, resetMillis, decidedAt, Batch.NONE);
+        this(allowed, count, remaining, retryAfterMillis, resetMillis, decidedAt, Batch.NONE, 0);
+    }
+
+    /** A decision that says nothing of the demand, as stores of an app's own made them before the advisor. */
+    public Decision(boolean allowed, long count, long remaining, long retryAfterMillis, long resetMillis,
+                    long decidedAt, Batch batch) {
+        this(allowed, count, remaining, retryAfterMillis, resetMillis, decidedAt, batch, 0);
+    }
+
+    /** The end of the window this decision counted in, in the store's time: what names a client's window. */
+    public long windowEnd() {
+        return decidedAt + resetMillis;
     }
 
     /**

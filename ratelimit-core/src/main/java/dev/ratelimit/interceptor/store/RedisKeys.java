@@ -164,6 +164,18 @@ public record RedisKeys(String prefix) {
         return prefix + ":stats:{" + escaped(module) + "}:" + granularity + ":" + bucketStart;
     }
 
+    /**
+     * The demand one rule saw in one time bucket, for the limit advisor: field a demand bin ({@code <count>}, or
+     * {@code <start>+<width>} above the exact counts), how many times a client's window reached a count in it.
+     * The module is the hash tag. {@code :refused} beside it: the requests refused without Redis (a near cache's
+     * denials) per client window, {@code <client>|<window end>} and the highest count Redis gave that window,
+     * {@code <client>|<window end>|n}; {@code :top} the clients with the highest demand (a sorted set).
+     */
+    public String demandBucket(RuleId rule, String granularity, long bucketStart) {
+        return prefix + ":advice:{" + escaped(rule.module()) + "}:" + escaped(rule.rule()) + ":" + granularity + ":"
+                + bucketStart;
+    }
+
     /** One running instance, as it announced itself (a hash), until its heartbeat stops. */
     public String instance(String module, String id) {
         return prefix + ":instance:{" + escaped(module) + "}:" + id;

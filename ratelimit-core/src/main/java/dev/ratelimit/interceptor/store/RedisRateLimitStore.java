@@ -168,7 +168,7 @@ public class RedisRateLimitStore implements RateLimitStore {
             if (reply.isCompletedExceptionally()) {
                 return StoreResult.NotDecided.pass(failure(reply));
             }
-            Decision decision = decision(requests.get(i), reply.join());
+            Decision decision = decision(requests.get(i), reply.join(), peek);
             listener.decided(requests.get(i), decision, sentAt);
             decisions.add(decision);
         }
@@ -278,7 +278,7 @@ public class RedisRateLimitStore implements RateLimitStore {
                                 ReplyWatch.Outcome outcome, long sentAt, DecisionListener listener) {
         for (int i = 0; i < requests.size(); i++) {
             CounterRequest request = requests.get(i);
-            replies.get(i).thenAccept(reply -> listener.decided(request, decision(request, reply), sentAt));
+            replies.get(i).thenAccept(reply -> listener.decided(request, decision(request, reply, false), sentAt));
         }
         return StoreResult.NotDecided.pass(switch (outcome) {
             case SILENT -> "Redis answered nothing for " + connection.silence().toMillis() + " ms";
@@ -371,12 +371,25 @@ public class RedisRateLimitStore implements RateLimitStore {
         return LuaScript.load(parts.toArray(String[]::new));
     }
 
-    private static Decision decision(CounterRequest request, Object reply) {
+    /**
+     * An admission may end with the batch taken for it; a fixed window's denial that stays counted ends with the
+     * client's demand. A fixed window's admission tells the demand by what is left: the limit less the remaining
+     * and the batch's units. A peek counts nothing, so it tells no demand.
+     */
+    private static Decision decision(CounterRequest request, Object reply, boolean peek) {
         List<?> values = (List<?>) reply;
-        Batch batch = values.size() > 5
+        boolean allowed = number(values, 0) == 1;
+        long remaining = number(values, 1);
+        Batch batch = allowed && values.size() > 5
                 ? new Batch(number(values, 5), number(values, 6), number(values, 7)) : Batch.NONE;
-        return new Decision(number(values, 0) == 1, request.count(), number(values, 1), number(values, 2),
-                number(values, 3), number(values, 4), batch);
+        long demand = 0;
+        if (!allowed && values.size() > 5) {
+            demand = number(values, 5);
+        } else if (allowed && !peek && request.algorithm() == Algorithm.FIXED_WINDOW) {
+            demand = request.count() - remaining - batch.units();
+        }
+        return new Decision(allowed, request.count(), remaining, number(values, 2), number(values, 3),
+                number(values, 4), batch, demand);
     }
 
     private static LuaScript script(Map<Algorithm, LuaScript> scripts, Algorithm algorithm) {

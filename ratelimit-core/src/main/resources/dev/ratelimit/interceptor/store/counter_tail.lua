@@ -19,7 +19,9 @@ end
 local result = decide()
 if result[1] == 0 then
   local denied_for_good = result[6] ~= 0
-  result[6] = nil
+  -- What follows the flag (a fixed window's demand) takes its place, or nothing does.
+  result[6] = result[7]
+  result[7] = nil
   if penalty_key and not dry and not denied_for_good then
     result[3] = math.min(result[3], until_a_request_ends)
   elseif penalty_key and not dry then

@@ -31,10 +31,12 @@ if count <= limit then
       (calendar_end or start + window) - now)
 end
 used = count - cost
-if settled or used < limit then
+local undone = settled or used < limit
+if undone then
   redis.call('HINCRBY', key, 'count', -cost)
 end
 -- The units admitted in the window: the count beyond the limit is denied requests, but a settled one's debt.
 local admitted = settled and used or math.min(used, limit)
+-- The last element, the client's demand in the window, only when this denial stays counted (the limit advisor's).
 return {0, math.max(0, limit - used), admits_at(start, used) - now, paid_off(start, used) - now, now,
-  final(start, function(units) return admitted - units + cost <= limit end) and 1 or 0}
+  final(start, function(units) return admitted - units + cost <= limit end) and 1 or 0, (not undone) and count or nil}

@@ -1,6 +1,9 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
 import dev.ratelimit.interceptor.actuate.EndpointShowValues;
+import dev.ratelimit.interceptor.actuate.RateLimitAdviceEndpoint;
+import dev.ratelimit.interceptor.actuate.RateLimitAdviceEndpointWebExtension;
+import dev.ratelimit.interceptor.advice.LimitAdvisor;
 import dev.ratelimit.interceptor.actuate.RateLimitEndpoint;
 import dev.ratelimit.interceptor.actuate.RateLimitEndpointWebExtension;
 import dev.ratelimit.interceptor.actuate.RateLimitHealthIndicator;
@@ -52,6 +55,7 @@ public class RateLimitActuatorAutoConfiguration {
 
         static final String SHOW_VALUES = "rateLimitEndpointShowValues";
         static final String RULES_SHOW_VALUES = "rateLimitRulesEndpointShowValues";
+        static final String ADVICE_SHOW_VALUES = "rateLimitAdviceEndpointShowValues";
 
         @Bean(SHOW_VALUES)
         @ConfigurationProperties("management.endpoint.ratelimit")
@@ -63,6 +67,27 @@ public class RateLimitActuatorAutoConfiguration {
         @ConfigurationProperties("management.endpoint.ratelimitrules")
         EndpointShowValues rateLimitRulesEndpointShowValues() {
             return new EndpointShowValues();
+        }
+
+        @Bean(ADVICE_SHOW_VALUES)
+        @ConfigurationProperties("management.endpoint.ratelimitadvice")
+        EndpointShowValues rateLimitAdviceEndpointShowValues() {
+            return new EndpointShowValues();
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnBean(LimitAdvisor.class)
+        RateLimitAdviceEndpoint rateLimitAdviceEndpoint(LimitAdvisor advisor, RuleCatalog catalog,
+                                                        @Qualifier(ADVICE_SHOW_VALUES) EndpointShowValues show) {
+            return new RateLimitAdviceEndpoint(advisor, catalog, show, Clock.systemUTC());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnBean(RateLimitAdviceEndpoint.class)
+        RateLimitAdviceEndpointWebExtension rateLimitAdviceEndpointWebExtension(RateLimitAdviceEndpoint endpoint) {
+            return new RateLimitAdviceEndpointWebExtension(endpoint);
         }
 
         @Bean

@@ -2,7 +2,9 @@ package dev.ratelimit.interceptor.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratelimit.interceptor.actuate.RateLimitAdviceEndpoint;
 import dev.ratelimit.interceptor.actuate.RateLimitEndpoint;
+import dev.ratelimit.interceptor.advice.LimitAdvice;
 import dev.ratelimit.interceptor.blocked.BlockedClient;
 import dev.ratelimit.interceptor.config.LimitDescription;
 import dev.ratelimit.interceptor.config.RuleDescription;
@@ -56,6 +58,16 @@ class LimiterRuntimeHintsTest {
         }
         assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(RuleDescription.class, "inForce"))
                 .accepts(hints);
+    }
+
+    /** The advice endpoint answers {@code Object}: Spring Boot's own hints for endpoints cannot see its types. */
+    @Test
+    void theAdviceIsHintedForJackson() {
+        for (Class<?> type : List.of(LimitAdvice.class, LimitAdvice.Point.class, LimitAdvice.Client.class,
+                RateLimitAdviceEndpoint.RulesAdvice.class)) {
+            assertThat(RuntimeHintsPredicates.reflection().onType(type)).as("%s", type).accepts(hints);
+        }
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(LimitAdvice.class, "curve")).accepts(hints);
     }
 
     private void assertResourcesHinted(List<String> paths) {

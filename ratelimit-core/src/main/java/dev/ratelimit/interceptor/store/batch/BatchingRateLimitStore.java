@@ -342,7 +342,7 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
             }
             if (counter != null && decision.retryAfterMillis() > maxHoldMillis) {
                 listener.decided(request, new Decision(false, decision.count(), decision.remaining(), maxHoldMillis,
-                        decision.resetMillis(), decision.decidedAt(), decision.batch()), sentAtNanos);
+                        decision.resetMillis(), decision.decidedAt(), decision.batch(), decision.demand()), sentAtNanos);
             } else {
                 listener.decided(request, decision, sentAtNanos);
             }

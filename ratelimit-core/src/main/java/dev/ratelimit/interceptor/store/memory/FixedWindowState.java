@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.store.memory;
 
+import dev.ratelimit.interceptor.store.Batch;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import java.util.function.LongUnaryOperator;
@@ -29,13 +30,15 @@ final class FixedWindowState implements CounterState {
         long reset = paidOff(start, count, request) - now;
         if (count <= limit) {
             long remaining = limit - count;
-            return new Decision(true, limit, remaining, remaining >= cost ? 0 : reset, reset, now);
+            return new Decision(true, limit, remaining, remaining >= cost ? 0 : reset, reset, now, Batch.NONE, count);
         }
+        long demand = count;
         if (before < limit || request.settled()) {
             count = before; // too heavy for the room left, or settled: it takes none of it
+            demand = 0;
         }
         return new Decision(false, limit, Math.max(0, limit - before), admitsAt(start, before, request) - now,
-                paidOff(start, before, request) - now, now);
+                paidOff(start, before, request) - now, now, Batch.NONE, demand);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.store.memory;
 
+import dev.ratelimit.interceptor.store.Batch;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.Penalty;
 import java.util.TreeMap;
@@ -38,7 +39,8 @@ final class PenaltyState {
         long wait = Math.max(penalty.block(offences), denial.retryAfterMillis());
         blockedUntil = now + wait;
         expiresAt = Math.max(expiresAt, blockedUntil + penalty.longestMillis());
-        return new Decision(false, denial.count(), denial.remaining(), wait, Math.max(denial.resetMillis(), wait), now);
+        return new Decision(false, denial.count(), denial.remaining(), wait, Math.max(denial.resetMillis(), wait), now,
+                Batch.NONE, denial.demand());
     }
 
     /**
@@ -48,7 +50,7 @@ final class PenaltyState {
     static Decision undecided(Decision denial) {
         return new Decision(false, denial.count(), denial.remaining(),
                 Math.min(denial.retryAfterMillis(), CounterState.UNTIL_A_REQUEST_ENDS_MILLIS), denial.resetMillis(),
-                denial.decidedAt());
+                denial.decidedAt(), Batch.NONE, denial.demand());
     }
 
     /** An admitted request holds {@code units} pending, kept as long as the admission's reset. */

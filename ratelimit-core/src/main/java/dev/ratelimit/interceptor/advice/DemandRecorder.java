@@ -1,0 +1,342 @@
+package dev.ratelimit.interceptor.advice;
+
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.metrics.Outcome;
+import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.rule.RuleId;
+import dev.ratelimit.interceptor.stats.IntervalRedisWriter;
+import dev.ratelimit.interceptor.store.BackgroundCommands;
+import dev.ratelimit.interceptor.store.Decision;
+import dev.ratelimit.interceptor.store.LuaScript;
+import dev.ratelimit.interceptor.store.RedisKeys;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.ZAddArgs;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Records, on every instance, the demand each fixed-window rule sees, enforced or in shadow mode, and adds it to
+ * the demand every instance shares in Redis ({@link DemandGranularity}); {@link LimitAdvisor} reads it.
+ *
+ * <p>Redis counts a fixed window's denied requests too, so each decision it makes tells the client's count in its
+ * window, the {@code n}-th request: across instances every count of a window is told once, and the reaches of
+ * each count add up exactly by {@code HINCRBY}, with no state per client ({@link DemandTally}). The permits of a hot
+ * counter's batch are recorded when the batch is taken, as the requests they admit. A request refused
+ * without Redis (the near cache's denials, a penalty's block) is demand too, which no count tells: this instance
+ * counts those per client window, beside the highest count Redis gave it, and the reader places them after the
+ * highest count any instance saw. Those windows are at most {@code maxRefusedWindows} at once; a refusal past
+ * that is not recorded. A request only updates memory: the writes go to Redis every {@code interval}, on the
+ * background connection, and once more when the app stops.
+ */
+public class DemandRecorder extends IntervalRedisWriter implements RateLimitMetrics {
+
+    private static final LuaScript ADD_REFUSED = LuaScript.load(DemandRecorder.class, "demand_refused.lua");
+    /** Clients listed per rule and bucket, those with the highest demand. */
+    static final int TOP_CLIENTS = 100;
+    /** Clients this instance notes per rule between two writes. */
+    private static final int TOP_NOTED = 256;
+
+    private final BackgroundCommands redis;
+    private final RedisKeys keys;
+    private final int maxRefusedWindows;
+    private final ConcurrentHashMap<RuleId, RuleTallies> tallies = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, RefusedWindow> refused = new ConcurrentHashMap<>();
+    /** Windows a counter's next window replaced, still to be written. */
+    private final ConcurrentLinkedQueue<Map.Entry<String, RefusedWindow>> ended = new ConcurrentLinkedQueue<>();
+    private final ConcurrentHashMap<RuleId, ConcurrentHashMap<String, Long>> top = new ConcurrentHashMap<>();
+    /** Deltas a write could not deliver, for the next. */
+    private final Map<RuleId, Map<DemandBin, Long>> unwritten = new HashMap<>();
+
+    public DemandRecorder(BackgroundCommands redis, RedisKeys keys, Duration interval, int maxRefusedWindows,
+                          Clock clock) {
+        super("limit advice", "keeping the demand for the next write", interval, clock);
+        this.redis = redis;
+        this.keys = keys;
+        this.maxRefusedWindows = maxRefusedWindows;
+    }
+
+    @Override
+    public void outcome(RuleId rule, Outcome outcome) {
+        // the outcomes are the traffic statistics'; the demand comes with each decision
+    }
+
+    @Override
+    public void decided(long nanos) {
+        // latency is Micrometer's
+    }
+
+    @Override
+    public void counted(LimitDefinition limit, String counterKey, Decision decision) {
+        if (limit.algorithm() != Algorithm.FIXED_WINDOW) {
+            return;
+        }
+        long n = decision.demand();
+        if (n <= 0) {
+            if (!decision.allowed()) {
+                RefusedWindow window = refused.get(counterKey);
+                if (window == null) {
+                    // The near cache may learn a denial before the request Redis denied is recorded here.
+                    window = refusedWindow(limit.id(), counterKey, RefusedWindow.NOT_YET_KNOWN);
+                }
+                window.withoutRedis.increment();
+            }
+            return;
+        }
+        RuleTallies ofRule = tallies.get(limit.id());
+        if (ofRule == null) {
+            ofRule = tallies.computeIfAbsent(limit.id(), rule -> new RuleTallies());
+        }
+        DemandTally tally = ofRule.forLimit(limit.count());
+        tally.add(n);
+        // A hot counter's batch: the permits counted after this request's are the requests this instance admits
+        // from it without Redis (those it gives back unused read as demand too).
+        for (long unit = 1; unit <= decision.batch().units(); unit++) {
+            tally.add(n + unit);
+        }
+        if (2 * n >= limit.count()) {
+            note(limit.id(), counterKey, n);
+        }
+        if (!decision.allowed()) {
+            refusedWindow(limit.id(), counterKey, decision.windowEnd()).highest.accumulateAndGet(n, Math::max);
+        }
+    }
+
+    private void note(RuleId rule, String counterKey, long n) {
+        ConcurrentHashMap<String, Long> noted = top.computeIfAbsent(rule, any -> new ConcurrentHashMap<>());
+        if (noted.size() < TOP_NOTED || noted.containsKey(counterKey)) {
+            noted.merge(counterKey, n, Math::max);
+        }
+    }
+
+    /**
+     * The window of the counter that ends at {@code windowEnd} ({@link RefusedWindow#NOT_YET_KNOWN} for a refusal
+     * without Redis), kept unless the cap is reached. A window of the counter's that ended is written with the
+     * next write.
+     */
+    private RefusedWindow refusedWindow(RuleId rule, String counterKey, long windowEnd) {
+        RefusedWindow window = refused.get(counterKey);
+        if (window != null && window.isOrBecomes(windowEnd)) {
+            return window;
+        }
+        if (window == null && refused.size() >= maxRefusedWindows) {
+            return new RefusedWindow(rule, windowEnd, clock().millis()); // not kept: the cap holds
+        }
+        return refused.compute(counterKey, (key, current) -> {
+            if (current != null && current.isOrBecomes(windowEnd)) {
+                return current;
+            }
+            if (current != null) {
+                ended.add(Map.entry(key, current));
+            }
+            return new RefusedWindow(rule, windowEnd, clock().millis());
+        });
+    }
+
+    /** The client windows refused that this instance keeps now, at most {@code maxRefusedWindows}. */
+    int refusedWindowsHeld() {
+        return refused.size();
+    }
+
+    @Override
+    protected synchronized void write() {
+        Map<RuleId, Map<DemandBin, Long>> bins = new HashMap<>(unwritten);
+        unwritten.clear();
+        tallies.forEach((rule, ofRule) -> ofRule.drainInto(bins.computeIfAbsent(rule, any -> new HashMap<>())));
+        bins.values().removeIf(Map::isEmpty);
+        Map<RuleId, Map<String, Long>> noted = new HashMap<>();
+        top.forEach((rule, clients) -> {
+            Map<String, Long> taken = new HashMap<>();
+            clients.keySet().forEach(key -> {
+                Long n = clients.remove(key);
+                if (n != null) {
+                    taken.put(key, n);
+                }
+            });
+            if (!taken.isEmpty()) {
+                noted.put(rule, taken);
+            }
+        });
+        List<Refusals> refusals = refusals();
+        long now = clock().instant().getEpochSecond();
+        try {
+            writeBins(bins, noted, now);
+            writeRefusals(refusals, now);
+        } catch (RuntimeException e) {
+            bins.forEach((rule, deltas) -> unwritten.put(rule, deltas)); // the noted clients are only a hint
+            refusals.forEach(Refusals::giveBack);
+            throw e;
+        }
+    }
+
+    private void writeBins(Map<RuleId, Map<DemandBin, Long>> bins, Map<RuleId, Map<String, Long>> noted, long now) {
+        if (bins.isEmpty() && noted.isEmpty()) {
+            return;
+        }
+        redis.pipelined(commands -> {
+            List<RedisFuture<?>> replies = new ArrayList<>();
+            for (DemandGranularity granularity : DemandGranularity.values()) {
+                long bucket = granularity.bucketStart(now);
+                long ttl = granularity.retention().toSeconds();
+                bins.forEach((rule, deltas) -> {
+                    String key = keys.demandBucket(rule, granularity.label(), bucket);
+                    deltas.forEach((bin, delta) -> replies.add(commands.hincrby(key, bin.field(), delta)));
+                    replies.add(commands.expire(key, ttl));
+                });
+                noted.forEach((rule, clients) -> {
+                    String key = keys.demandBucket(rule, granularity.label(), bucket) + ":top";
+                    clients.forEach((counterKey, n) -> replies.add(
+                            commands.zadd(key, ZAddArgs.Builder.gt(), (double) n, client(rule, counterKey))));
+                    replies.add(commands.zremrangebyrank(key, 0, -TOP_CLIENTS - 1));
+                    replies.add(commands.expire(key, ttl));
+                });
+            }
+            return replies;
+        });
+    }
+
+    /**
+     * The refusals without Redis since the last write, and the windows whose highest count rose: another instance's
+     * refusals without Redis follow the highest count any instance saw. The windows over long enough are forgotten.
+     */
+    private List<Refusals> refusals() {
+        long forgetBefore = clock().millis() - Duration.ofMinutes(1).toMillis();
+        List<Refusals> taken = new ArrayList<>();
+        for (Map.Entry<String, RefusedWindow> old; (old = ended.poll()) != null; ) {
+            take(old.getKey(), old.getValue(), taken);
+        }
+        refused.forEach((counterKey, window) -> {
+            if (!take(counterKey, window, taken) && window.endsBefore(forgetBefore)) {
+                refused.remove(counterKey, window);
+            }
+        });
+        return taken;
+    }
+
+    /** Whether the window has something to write; a window not yet known keeps its refusals until it is. */
+    private static boolean take(String counterKey, RefusedWindow window, List<Refusals> taken) {
+        if (window.windowEnd.get() == RefusedWindow.NOT_YET_KNOWN) {
+            return false;
+        }
+        long more = window.withoutRedis.sumThenReset();
+        long highest = window.highest.get();
+        if (more > 0 || highest > window.writtenHighest) {
+            taken.add(new Refusals(counterKey, window, more, highest));
+            return true;
+        }
+        return false;
+    }
+
+    /** In the buckets of now, as the reaches are: a window may end days later (a daily quota). */
+    private void writeRefusals(List<Refusals> refusals, long now) {
+        Map<String, List<String>> byKey = new HashMap<>();
+        for (Refusals refusal : refusals) {
+            RefusedWindow window = refusal.window;
+            for (DemandGranularity granularity : DemandGranularity.values()) {
+                String key = keys.demandBucket(window.rule, granularity.label(), granularity.bucketStart(now))
+                        + ":refused";
+                List<String> args = byKey.computeIfAbsent(key,
+                        any -> new ArrayList<>(List.of(Long.toString(granularity.retention().toSeconds()))));
+                args.add(client(window.rule, refusal.counterKey) + "|" + window.windowEnd.get());
+                args.add(Long.toString(refusal.count));
+                args.add(Long.toString(refusal.highest));
+            }
+        }
+        byKey.forEach((key, args) -> redis.script(ADD_REFUSED, ScriptOutputType.INTEGER, List.of(key), args));
+        refusals.forEach(refusal -> refusal.window.writtenHighest = Math.max(refusal.window.writtenHighest,
+                refusal.highest));
+    }
+
+    /** The client a counter key counts: its kind and identity, {@code USER:alice}, without the app and rule. */
+    private String client(RuleId rule, String counterKey) {
+        String withinModule = keys.counterWithinModule(rule.module(), counterKey);
+        return withinModule.substring(withinModule.indexOf(':') + 1);
+    }
+
+    /**
+     * A rule's tallies, one per layout its limits chose: a rule's limit may differ by client (plans, exceptions)
+     * and change at run time; the few layouts those take are kept side by side, found without allocating.
+     */
+    private static final class RuleTallies {
+
+        private volatile DemandTally[] byLayout = new DemandTally[0];
+
+        DemandTally forLimit(long limit) {
+            long exactBelow = DemandBin.exactBelow(limit);
+            for (DemandTally tally : byLayout) {
+                if (tally.exactBelow() == exactBelow) {
+                    return tally;
+                }
+            }
+            synchronized (this) {
+                for (DemandTally tally : byLayout) {
+                    if (tally.exactBelow() == exactBelow) {
+                        return tally;
+                    }
+                }
+                DemandTally tally = new DemandTally(exactBelow);
+                DemandTally[] more = Arrays.copyOf(byLayout, byLayout.length + 1);
+                more[byLayout.length] = tally;
+                byLayout = more;
+                return tally;
+            }
+        }
+
+        void drainInto(Map<DemandBin, Long> bins) {
+            for (DemandTally tally : byLayout) {
+                tally.drainInto(bins);
+            }
+        }
+    }
+
+    /** A client's window that Redis refused on this instance: the highest count it gave, the refusals without it. */
+    private static final class RefusedWindow {
+
+        /** The end of a window whose refusal by Redis is not recorded yet. */
+        static final long NOT_YET_KNOWN = Long.MIN_VALUE;
+
+        final RuleId rule;
+        final AtomicLong windowEnd;
+        final long createdMillis;
+        final AtomicLong highest = new AtomicLong();
+        final LongAdder withoutRedis = new LongAdder();
+        /** The highest count written to Redis; only the writer's thread reads and writes it. */
+        long writtenHighest;
+
+        RefusedWindow(RuleId rule, long windowEnd, long createdMillis) {
+            this.rule = rule;
+            this.windowEnd = new AtomicLong(windowEnd);
+            this.createdMillis = createdMillis;
+        }
+
+        /** Whether it is the window ending then, or a window not yet known that now is. */
+        boolean isOrBecomes(long end) {
+            long known = windowEnd.get();
+            return known == end || end == NOT_YET_KNOWN
+                    || known == NOT_YET_KNOWN && windowEnd.compareAndSet(NOT_YET_KNOWN, end);
+        }
+
+        /** A window not yet known ends, for this, a minute after it was noted: its refusals are then dropped. */
+        boolean endsBefore(long millis) {
+            long known = windowEnd.get();
+            return (known == NOT_YET_KNOWN ? createdMillis : known) < millis;
+        }
+    }
+
+    private record Refusals(String counterKey, RefusedWindow window, long count, long highest) {
+
+        void giveBack() {
+            window.withoutRedis.add(count);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.ratelimit.interceptor.advice;
+
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * One rule's reaches on this instance since the last write, per {@link DemandBin} of one layout (the limits whose
+ * exact bound is the same share it): a request that was the client's {@code n}-th in its window adds one to the bin of {@code n}. A slot
+ * per exact count and per bin above them, so recording allocates nothing and the memory is bounded whatever
+ * the number of clients.
+ */
+final class DemandTally {
+
+    private final long exactBelow;
+    private final int firstCoarseOctave;
+    private final AtomicLongArray exact;
+    private final AtomicLongArray coarse;
+
+    /** @param exactBelow the bound of the exact counts ({@link DemandBin#exactBelow}), a power of two */
+    DemandTally(long exactBelow) {
+        this.exactBelow = exactBelow;
+        this.firstCoarseOctave = Long.numberOfTrailingZeros(exactBelow);
+        this.exact = new AtomicLongArray((int) exactBelow);
+        this.coarse = new AtomicLongArray((Long.SIZE - 1 - firstCoarseOctave) * DemandBin.SUB_BINS);
+    }
+
+    long exactBelow() {
+        return exactBelow;
+    }
+
+    /** The {@code n}-th request of a client's window (at least 1). */
+    void add(long n) {
+        if (n < exactBelow) {
+            exact.incrementAndGet((int) n);
+        } else {
+            coarse.incrementAndGet(coarseSlot(n));
+        }
+    }
+
+    private int coarseSlot(long n) {
+        int octave = Long.SIZE - 1 - Long.numberOfLeadingZeros(n);
+        long width = Long.highestOneBit(n) / DemandBin.SUB_BINS;
+        return (octave - firstCoarseOctave) * DemandBin.SUB_BINS + (int) ((n - Long.highestOneBit(n)) / width);
+    }
+
+    /** Takes what was counted since the last time into {@code into}, by bin; adds to what it holds. */
+    void drainInto(Map<DemandBin, Long> into) {
+        for (int n = 1; n < exact.length(); n++) {
+            if (exact.get(n) != 0) {
+                into.merge(new DemandBin(n, 1), exact.getAndSet(n, 0), Long::sum);
+            }
+        }
+        for (int slot = 0; slot < coarse.length(); slot++) {
+            if (coarse.get(slot) != 0) {
+                int octave = firstCoarseOctave + slot / DemandBin.SUB_BINS;
+                long width = (1L << octave) / DemandBin.SUB_BINS;
+                long start = (1L << octave) + (slot % DemandBin.SUB_BINS) * width;
+                into.merge(new DemandBin(start, width), coarse.getAndSet(slot, 0), Long::sum);
+            }
+        }
+    }
+}

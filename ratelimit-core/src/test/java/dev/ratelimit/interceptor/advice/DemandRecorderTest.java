@@ -1,0 +1,102 @@
+package dev.ratelimit.interceptor.advice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.Dimension;
+import dev.ratelimit.interceptor.rule.CalendarQuota;
+import dev.ratelimit.interceptor.rule.LimitDefinition;
+import dev.ratelimit.interceptor.rule.RequestCost;
+import dev.ratelimit.interceptor.rule.RuleId;
+import dev.ratelimit.interceptor.store.Batch;
+import dev.ratelimit.interceptor.store.Decision;
+import dev.ratelimit.interceptor.store.Penalty;
+import dev.ratelimit.interceptor.store.RedisKeys;
+import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The recorder's memory and Redis' stay bounded whatever the number of clients: 100,000 clients, each refused
+ * by Redis once and then twice without it, on one instance whose cap of windows refused is the shipped near cache's;
+ * the reaches are exact whatever the number, the windows beyond the cap are not kept, and a hot counter's batch is
+ * demand as it is taken.
+ */
+class DemandRecorderTest {
+
+    private static final RuleId RULE = RuleId.of("shop", "OrderController.search");
+    private static final RedisKeys KEYS = new RedisKeys("ratelimit");
+    private static final int CLIENTS = 100_000;
+    private static final int CAP = 10_000;
+    private static final long LIMIT = 2;
+
+    private static RedisServerProcess redis;
+
+    @BeforeAll
+    static void start() {
+        redis = RedisServerProcess.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        redis.close();
+    }
+
+    @Test
+    void aHundredThousandClientsCostBoundedMemoryAndTheirReachesAddUpExactly() {
+        DemandRecorder recorder = new DemandRecorder(redis.connection().backgroundWork(), KEYS, Duration.ofSeconds(5),
+                CAP, Clock.systemUTC());
+        LimitDefinition limit = new LimitDefinition(RULE, LIMIT, 60, Dimension.USER, Algorithm.FIXED_WINDOW, "",
+                LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE, RequestCost.ONE, CalendarQuota.NONE, "");
+        long now = System.currentTimeMillis();
+        for (int client = 0; client < CLIENTS; client++) {
+            String key = KEYS.counter(RULE, Dimension.USER, Algorithm.FIXED_WINDOW, "c" + client);
+            recorder.counted(limit, key, new Decision(true, LIMIT, 1, 0, 60_000, now, Batch.NONE, 1));
+            recorder.counted(limit, key, new Decision(true, LIMIT, 0, 60_000, 60_000, now, Batch.NONE, 2));
+            recorder.counted(limit, key, new Decision(false, LIMIT, 0, 60_000, 60_000, now, Batch.NONE, 3));
+            recorder.counted(limit, key, new Decision(false, LIMIT, 0, 60_000, 60_000, 0)); // the near cache's
+            recorder.counted(limit, key, new Decision(false, LIMIT, 0, 60_000, 60_000, 0));
+        }
+        assertThat(recorder.refusedWindowsHeld()).as("windows refused, kept").isEqualTo(CAP);
+
+        long before = DemandGranularity.TEN_MINUTES.bucketStart(Instant.now().getEpochSecond());
+        recorder.flush();
+        long after = DemandGranularity.TEN_MINUTES.bucketStart(Instant.now().getEpochSecond());
+        LimitAdvice advice = new LimitAdvisor(redis.connection().backgroundWork(), KEYS)
+                .advise(RULE, LIMIT, Duration.ofHours(1), Instant.now());
+        assertThat(advice.clients()).isEqualTo(CLIENTS);
+        assertThat(advice.refusedClients()).as("every client's third request").isEqualTo(CLIENTS);
+        assertThat(advice.requests()).as("three each through Redis, two more for the windows kept")
+                .isEqualTo(3L * CLIENTS + 2L * CAP);
+        long fields = 0;
+        for (long bucket : before == after ? new long[] {before} : new long[] {before, after}) {
+            fields += redis.commands().hlen(KEYS.demandBucket(RULE, DemandGranularity.TEN_MINUTES.label(), bucket)
+                    + ":refused");
+        }
+        assertThat(fields).as("a count and a highest per window kept").isEqualTo(2L * CAP);
+    }
+
+    @Test
+    void aHotCountersBatchIsDemandAsItIsTaken() {
+        RuleId hot = RuleId.of("shop", "OrderController.hot");
+        DemandRecorder recorder = new DemandRecorder(redis.connection().backgroundWork(), KEYS, Duration.ofSeconds(5),
+                CAP, Clock.systemUTC());
+        LimitDefinition limit = new LimitDefinition(hot, 1_000, 60, Dimension.GLOBAL, Algorithm.FIXED_WINDOW, "",
+                LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE, RequestCost.ONE, CalendarQuota.NONE, "");
+        String key = KEYS.counter(hot, Dimension.GLOBAL, Algorithm.FIXED_WINDOW, "all");
+        long now = System.currentTimeMillis();
+        recorder.counted(limit, key, new Decision(true, 1_000, 989, 0, 60_000, now, new Batch(10, now, 200), 1));
+        recorder.counted(limit, key, new Decision(true, 1_000, 978, 0, 60_000, now, Batch.NONE, 0)); // from the batch
+        recorder.flush();
+
+        LimitAdvice advice = new LimitAdvisor(redis.connection().backgroundWork(), KEYS)
+                .advise(hot, 5, Duration.ofHours(1), Instant.now());
+        assertThat(advice.requests()).isEqualTo(11);
+        assertThat(advice.highest()).isEqualTo(11);
+        assertThat(advice.refusedRequests()).isEqualTo(6);
+    }
+}

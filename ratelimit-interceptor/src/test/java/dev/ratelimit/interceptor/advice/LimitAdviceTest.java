@@ -1,0 +1,171 @@
+package dev.ratelimit.interceptor.advice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratelimit.interceptor.config.RuleMode;
+import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
+import dev.ratelimit.interceptor.config.SysConfigEditor;
+import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.rule.RuleId;
+import dev.ratelimit.interceptor.testsupport.HttpProbe;
+import dev.ratelimit.interceptor.testsupport.RedisClusterProcess;
+import dev.ratelimit.interceptor.testsupport.RedisWithApps;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The limit advisor on known traffic over two instances of one app: ten clients, the i-th asking i
+ * times in one window, sent from 16 threads to both instances in turn, once on a rule enforced at 5 (so the near
+ * caches refuse some of it without Redis) and once on a rule in shadow mode. For every limit, what the advisor says
+ * it would have refused is what that limit refuses when the same traffic is sent again against it; on one Redis
+ * and on a Redis Cluster.
+ */
+class LimitAdviceTest {
+
+    private static final RuleId ENFORCED = RuleId.of("fixture", "LimitedController.user");
+    private static final RuleId SHADOW = RuleId.of("fixture", "AlgorithmController.fixedWindow");
+    private static final int CLIENTS = 10;
+    private static final String EXPOSED = "management.endpoints.web.exposure.include=ratelimitadvice";
+    private static final String SHOWN = "management.endpoint.ratelimitadvice.show-values=always";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @RegisterExtension
+    final RedisWithApps env = new RedisWithApps();
+
+    @Test
+    void whatALimitWouldHaveRefusedIsWhatItRefusesWhenTheTrafficIsReplayedAgainstIt() throws Exception {
+        whatIfIsReplay(List.of(env.start(EXPOSED, SHOWN), env.start(EXPOSED)));
+    }
+
+    /** The same on a Redis Cluster: every key of a rule's demand is in its module's slot. */
+    @Test
+    void onARedisClusterToo() throws Exception {
+        List<ConfigurableApplicationContext> apps = new ArrayList<>();
+        try (RedisClusterProcess cluster = RedisClusterProcess.start()) {
+            try {
+                apps.add(FixtureApplication.start(FixtureApplication.class, cluster, EXPOSED, SHOWN));
+                apps.add(FixtureApplication.start(FixtureApplication.class, cluster, EXPOSED));
+                whatIfIsReplay(apps);
+            } finally {
+                apps.forEach(ConfigurableApplicationContext::close);
+            }
+        }
+    }
+
+    /** @param apps two instances: the first shows the clients it names, the second does not */
+    private static void whatIfIsReplay(List<ConfigurableApplicationContext> apps) throws Exception {
+        ConfigurableApplicationContext shown = apps.get(0);
+        List<HttpProbe> instances = apps.stream().map(app -> new HttpProbe(FixtureApplication.port(app))).toList();
+        SysConfigEditor editor = shown.getBean(SysConfigEditor.class);
+        editor.setRuleCount(ENFORCED, "5");
+        editor.setRuleCount(SHADOW, "5");
+        editor.setRuleMode(SHADOW, RuleMode.SHADOW);
+        apps.forEach(app -> app.getBean(RuleSnapshotHolder.class).refresh());
+
+        Map<Integer, Integer> refusedAtFive = send(instances, "/user", "c");
+        assertThat(send(instances, "/algorithm/FIXED_WINDOW", "c")).as("shadow mode refuses no one").isEmpty();
+        apps.forEach(app -> app.getBean(DemandRecorder.class).flush());
+
+        Map<RuleId, List<JsonNode>> whatIf = Map.of(ENFORCED, new ArrayList<>(), SHADOW, new ArrayList<>());
+        for (RuleId rule : List.of(ENFORCED, SHADOW)) {
+            for (int limit = 1; limit <= CLIENTS + 1; limit++) {
+                JsonNode advice = advice(instances.get(limit % 2), rule, limit);
+                assertThat(advice.path("clients").asLong()).as("client-windows of %s", rule).isEqualTo(CLIENTS);
+                assertThat(advice.path("requests").asLong()).as("requests of %s", rule).isEqualTo(55);
+                assertThat(advice.path("highest").asLong()).isEqualTo(CLIENTS);
+                assertThat(advice.path("suggested").asLong()).isEqualTo(CLIENTS);
+                whatIf.get(rule).add(advice);
+            }
+        }
+        JsonNode atFive = advice(instances.get(0), ENFORCED, 5);
+        assertThat(atFive.path("refusedRequests").asLong()).as("what the enforced limit refused as it was recorded")
+                .isEqualTo(refusedAtFive.values().stream().mapToInt(Integer::intValue).sum());
+        assertThat(atFive.path("refusedClients").asLong()).isEqualTo(refusedAtFive.size());
+        assertThat(atFive.path("topClients").get(0).path("client").asString()).isEqualTo("USER:c10");
+        assertThat(atFive.path("topClients").get(0).path("demand").asLong()).isEqualTo(10);
+        assertThat(advice(instances.get(1), ENFORCED, 5).path("topClients").get(0).path("client").asString())
+                .as("show-values never, by default").isEqualTo("******");
+        JsonNode inForce = get(instances.get(1), "/actuator/ratelimitadvice?rule=" + ENFORCED);
+        assertThat(inForce.path("limit").asLong()).as("without a limit, the one in force").isEqualTo(5);
+        assertThat(inForce.path("refusedRequests").asLong()).isEqualTo(atFive.path("refusedRequests").asLong());
+        JsonNode everyRule = get(instances.get(0), "/actuator/ratelimitadvice");
+        for (JsonNode rule : everyRule.path("rules")) {
+            if (rule.path("rule").asString().equals(ENFORCED.toString()) || rule.path("rule").asString().equals(SHADOW.toString())) {
+                assertThat(rule.path("limit").asLong()).isEqualTo(5);
+                assertThat(rule.path("refusedRequests").asLong()).isEqualTo(atFive.path("refusedRequests").asLong());
+            } else {
+                assertThat(rule.path("requests").asLong()).as("no traffic: %s", rule).isZero();
+            }
+        }
+        assertThat(everyRule.path("rules").findValuesAsString("rule")).as("every fixed-window rule of the app")
+                .contains(ENFORCED.toString(), SHADOW.toString()).doesNotContain("fixture.AlgorithmController.slidingWindow");
+
+        for (int limit = 1; limit <= CLIENTS + 1; limit++) {
+            editor.setRuleCount(ENFORCED, Integer.toString(limit));
+            apps.forEach(app -> app.getBean(RuleSnapshotHolder.class).refresh());
+            Map<Integer, Integer> refused = send(instances, "/user", "replay" + limit + "-");
+            for (RuleId rule : List.of(ENFORCED, SHADOW)) {
+                JsonNode advice = whatIf.get(rule).get(limit - 1);
+                assertThat(advice.path("refusedRequests").asLong()).as("requests %s would refuse at %d", rule, limit)
+                        .isEqualTo(refused.values().stream().mapToInt(Integer::intValue).sum());
+                assertThat(advice.path("refusedClients").asLong()).as("clients %s would refuse at %d", rule, limit)
+                        .isEqualTo(refused.size());
+            }
+        }
+    }
+
+    private static JsonNode advice(HttpProbe instance, RuleId rule, int limit) {
+        return get(instance, "/actuator/ratelimitadvice?rule=" + rule + "&limit=" + limit);
+    }
+
+    private static JsonNode get(HttpProbe instance, String path) {
+        var response = instance.get(path);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return JSON.readTree(response.body());
+    }
+
+    /**
+     * Client i (named {@code <prefix><i>}) asks i times, each request to the instances in turn, from 16 threads.
+     *
+     * @return the requests refused per client that had any
+     */
+    private static Map<Integer, Integer> send(List<HttpProbe> instances, String path, String prefix) throws Exception {
+        Map<Integer, Integer> refused = new ConcurrentHashMap<>();
+        AtomicInteger turn = new AtomicInteger();
+        ExecutorService threads = Executors.newFixedThreadPool(16);
+        try {
+            List<Future<?>> sent = new ArrayList<>();
+            for (int client = 1; client <= CLIENTS; client++) {
+                for (int request = 0; request < client; request++) {
+                    int id = client;
+                    sent.add(threads.submit(() -> {
+                        HttpProbe instance = instances.get(turn.getAndIncrement() % instances.size());
+                        int status = instance.status(path + "?usercode=" + prefix + id);
+                        if (status == 429) {
+                            refused.merge(id, 1, Integer::sum);
+                        } else {
+                            assertThat(status).isEqualTo(200);
+                        }
+                    }));
+                }
+            }
+            for (Future<?> request : sent) {
+                request.get();
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        return refused;
+    }
+}
