@@ -1,27 +1,9 @@
 package dev.ratelimit.bench.trace;
 
-import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.bench.InProcessDecisions;
 import dev.ratelimit.interceptor.RateLimit;
-import dev.ratelimit.interceptor.store.RedisKeys;
-import dev.ratelimit.interceptor.config.RuleCatalog;
-import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
-import dev.ratelimit.interceptor.config.SysConfigRepository;
-import dev.ratelimit.interceptor.decision.RequestLimiter;
 import dev.ratelimit.interceptor.decision.Verdict;
-import dev.ratelimit.interceptor.identity.Whitelist;
-import dev.ratelimit.interceptor.lease.HeldLeases;
-import dev.ratelimit.interceptor.log.InterceptionLog;
-import dev.ratelimit.interceptor.metrics.Outcome;
-import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
 import dev.ratelimit.interceptor.rule.Endpoint;
-import dev.ratelimit.interceptor.rule.EndpointCatalog;
-import dev.ratelimit.interceptor.rule.HttpHandler;
-import dev.ratelimit.interceptor.rule.RuleId;
-import dev.ratelimit.interceptor.rule.RuleNaming;
-import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
-import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
-import dev.ratelimit.interceptor.testsupport.ShippedDefaults;
-import dev.ratelimit.interceptor.testsupport.TestRequest;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
 import io.micrometer.tracing.otel.bridge.OtelBaggageManager;
@@ -33,13 +15,8 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.ZoneOffset;
 import java.util.Collection;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -60,8 +37,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * in one run: with no observation registry (the default: Micrometer's no-op), with a registry nobody
  * listens to, and with Micrometer Tracing over the OpenTelemetry SDK recording every decision as a span
  * (sampling everything, or one trace in ten as Spring Boot does by default; spans batched to an exporter
- * that drops them, as an OTLP exporter runs off the request thread). The store is in process, so the figures are the decision's CPU, not a Redis round
- * trip. Run by {@code ratelimit-bench/trace-overhead.sh}.
+ * that drops them, as an OTLP exporter runs off the request thread). The store is in process
+ * ({@link InProcessDecisions}), so the figures are the decision's CPU, not a Redis round trip. Run by
+ * {@code ratelimit-bench/trace-overhead.sh}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -89,32 +67,14 @@ public class VerdictObservationBenchmark {
     @Param
     public Tracing tracing;
 
-    private RedisServerProcess redis;
-    private RuleSnapshotHolder snapshots;
     private SdkTracerProvider tracerProvider;
-    private RequestLimiter limiter;
+    private InProcessDecisions decisions;
     private Endpoint endpoint;
-    private final TestRequest[] clients = new TestRequest[1024];
-    private int next;
 
     @Setup(Level.Trial)
-    public void start() throws NoSuchMethodException {
-        redis = RedisServerProcess.start();
-        SysConfigRepository repository = new SysConfigRepository(redis.connection().backgroundWork(), new RedisKeys("ratelimit"));
-        snapshots = new RuleSnapshotHolder(repository, null, List::of, Duration.ofSeconds(30), Duration.ofSeconds(1),
-                Duration.ofSeconds(3), Clock.systemUTC());
-        EndpointCatalog endpoints = new EndpointCatalog(new RuleNaming("bench"), EnumSet.allOf(Algorithm.class),
-                key -> { }, countWhen -> { }, cost -> { }, ShippedDefaults.LEASE);
-        endpoints.registerHandlers(List.of(
-                new HttpHandler(Orders.class, Orders.class.getMethod("create"), List.of("/orders"), Set.of())));
-        endpoint = endpoints.endpoints().get(0);
-        limiter = new RequestLimiter(new RuleCatalog(endpoints, snapshots), new RedisKeys("ratelimit"),
-                new MemoryRateLimitStore(Clock.systemUTC(), 10_000), InterceptionLog.DISCARD, new NoMetrics(),
-                Whitelist.EMPTY, Clock.systemUTC(), ZoneOffset.UTC,
-                new HeldLeases(ShippedDefaults.LEASE_MAX_HOLD), registry(), null, Set.of());
-        for (int i = 0; i < clients.length; i++) {
-            clients[i] = new TestRequest("user-" + i, "192.0.2.1", 1);
-        }
+    public void start() {
+        decisions = new InProcessDecisions(Orders.class, InProcessDecisions::noMetrics, registry());
+        endpoint = decisions.endpoint("create");
     }
 
     private ObservationRegistry registry() {
@@ -141,15 +101,13 @@ public class VerdictObservationBenchmark {
         if (tracerProvider != null) {
             tracerProvider.close();
         }
-        snapshots.destroy();
-        redis.close();
+        decisions.close();
     }
 
     /** An allowed decision of a fixed window (the limit is never reached), the user cycling over 1,024. */
     @Benchmark
     public Verdict allowedDecision() {
-        next = (next + 1) & (clients.length - 1);
-        Verdict verdict = limiter.decide(endpoint, clients[next]);
+        Verdict verdict = decisions.decide(endpoint);
         if (verdict.kind() != Verdict.Kind.ADMIT) {
             throw new IllegalStateException("the benchmark's limit was reached: " + verdict);
         }
@@ -161,18 +119,6 @@ public class VerdictObservationBenchmark {
         @RateLimit(count = 1_000_000_000, interval = 60)
         public String create() {
             return "ok";
-        }
-    }
-
-    /** Meters are not what is measured here. */
-    private static final class NoMetrics implements RateLimitMetrics {
-
-        @Override
-        public void outcome(RuleId rule, Outcome outcome) {
-        }
-
-        @Override
-        public void decided(long nanos) {
         }
     }
 
