@@ -3,6 +3,7 @@ package dev.ratelimit.bench.advice;
 import dev.ratelimit.bench.InProcessDecisions;
 import dev.ratelimit.interceptor.RateLimit;
 import dev.ratelimit.interceptor.advice.DemandRecorder;
+import dev.ratelimit.interceptor.advice.RedisDemandStore;
 import dev.ratelimit.interceptor.decision.RequestLimiter;
 import dev.ratelimit.interceptor.decision.Verdict;
 import dev.ratelimit.interceptor.rule.Endpoint;
@@ -56,8 +57,8 @@ public class DemandRecordingBenchmark {
     @Setup(Level.Trial)
     public void start() {
         decisions = new InProcessDecisions(Orders.class, redis -> recording == Recording.ON
-                ? new DemandRecorder(redis, InProcessDecisions.KEYS, Duration.ofSeconds(5),
-                        ShippedDefaults.NEAR_CACHE_ENTRIES, Clock.systemUTC())
+                ? new DemandRecorder(new RedisDemandStore(redis, InProcessDecisions.KEYS), InProcessDecisions.KEYS,
+                        Duration.ofSeconds(5), ShippedDefaults.NEAR_CACHE_ENTRIES, Clock.systemUTC())
                 : InProcessDecisions.noMetrics(redis), ObservationRegistry.NOOP);
         open = decisions.endpoint("open");
         tight = decisions.endpoint("tight");

@@ -6,13 +6,8 @@ import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.stats.IntervalRedisWriter;
-import dev.ratelimit.interceptor.store.BackgroundCommands;
 import dev.ratelimit.interceptor.store.Decision;
-import dev.ratelimit.interceptor.store.LuaScript;
 import dev.ratelimit.interceptor.store.RedisKeys;
-import io.lettuce.core.RedisFuture;
-import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.ZAddArgs;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,7 +22,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Records, on every instance, the demand each fixed-window rule sees, enforced or in shadow mode, and adds it to
- * the demand every instance shares in Redis ({@link DemandGranularity}); {@link LimitAdvisor} reads it.
+ * the demand every instance shares ({@link DemandStore}: in Redis, or this process's for the in-process store);
+ * {@link LimitAdvisor} reads it.
  *
  * <p>Redis counts a fixed window's denied requests too, so each decision it makes tells the client's count in its
  * window, the {@code n}-th request: across instances every count of a window is told once, and the reaches of
@@ -36,18 +32,15 @@ import java.util.concurrent.atomic.LongAdder;
  * without Redis (the near cache's denials, a penalty's block) is demand too, which no count tells: this instance
  * counts those per client window, beside the highest count Redis gave it, and the reader places them after the
  * highest count any instance saw. Those windows are at most {@code maxRefusedWindows} at once; a refusal past
- * that is not recorded. A request only updates memory: the writes go to Redis every {@code interval}, on the
- * background connection, and once more when the app stops.
+ * that is not recorded. A request only updates memory: the writes go to the store every {@code interval}, on a
+ * thread of their own (for Redis, the background connection), and once more when the app stops.
  */
 public class DemandRecorder extends IntervalRedisWriter implements RateLimitMetrics {
 
-    private static final LuaScript ADD_REFUSED = LuaScript.load(DemandRecorder.class, "demand_refused.lua");
-    /** Clients listed per rule and bucket, those with the highest demand. */
-    static final int TOP_CLIENTS = 100;
     /** Clients this instance notes per rule between two writes. */
     private static final int TOP_NOTED = 256;
 
-    private final BackgroundCommands redis;
+    private final DemandStore store;
     private final RedisKeys keys;
     private final int maxRefusedWindows;
     private final ConcurrentHashMap<RuleId, RuleTallies> tallies = new ConcurrentHashMap<>();
@@ -58,10 +51,10 @@ public class DemandRecorder extends IntervalRedisWriter implements RateLimitMetr
     /** Deltas a write could not deliver, for the next. */
     private final Map<RuleId, Map<DemandBin, Long>> unwritten = new HashMap<>();
 
-    public DemandRecorder(BackgroundCommands redis, RedisKeys keys, Duration interval, int maxRefusedWindows,
-                          Clock clock) {
+    /** @param keys how counter keys name their client ({@code USER:alice}) */
+    public DemandRecorder(DemandStore store, RedisKeys keys, Duration interval, int maxRefusedWindows, Clock clock) {
         super("limit advice", "keeping the demand for the next write", interval, clock);
-        this.redis = redis;
+        this.store = store;
         this.keys = keys;
         this.maxRefusedWindows = maxRefusedWindows;
     }
@@ -160,7 +153,7 @@ public class DemandRecorder extends IntervalRedisWriter implements RateLimitMetr
             clients.keySet().forEach(key -> {
                 Long n = clients.remove(key);
                 if (n != null) {
-                    taken.put(key, n);
+                    taken.merge(client(rule, key), n, Math::max);
                 }
             });
             if (!taken.isEmpty()) {
@@ -168,41 +161,22 @@ public class DemandRecorder extends IntervalRedisWriter implements RateLimitMetr
             }
         });
         List<Refusals> refusals = refusals();
-        long now = clock().instant().getEpochSecond();
+        DemandStore.DemandWrite write = new DemandStore.DemandWrite(clock().instant().getEpochSecond(), bins, noted,
+                refusals.stream().map(refusal -> new DemandStore.RefusedWindow(refusal.window.rule,
+                        client(refusal.window.rule, refusal.counterKey) + "|" + refusal.window.windowEnd.get(),
+                        refusal.count, refusal.highest)).toList());
+        if (write.isEmpty()) {
+            return;
+        }
         try {
-            writeBins(bins, noted, now);
-            writeRefusals(refusals, now);
+            store.add(write);
         } catch (RuntimeException e) {
             bins.forEach((rule, deltas) -> unwritten.put(rule, deltas)); // the noted clients are only a hint
             refusals.forEach(Refusals::giveBack);
             throw e;
         }
-    }
-
-    private void writeBins(Map<RuleId, Map<DemandBin, Long>> bins, Map<RuleId, Map<String, Long>> noted, long now) {
-        if (bins.isEmpty() && noted.isEmpty()) {
-            return;
-        }
-        redis.pipelined(commands -> {
-            List<RedisFuture<?>> replies = new ArrayList<>();
-            for (DemandGranularity granularity : DemandGranularity.values()) {
-                long bucket = granularity.bucketStart(now);
-                long ttl = granularity.retention().toSeconds();
-                bins.forEach((rule, deltas) -> {
-                    String key = keys.demandBucket(rule, granularity.label(), bucket);
-                    deltas.forEach((bin, delta) -> replies.add(commands.hincrby(key, bin.field(), delta)));
-                    replies.add(commands.expire(key, ttl));
-                });
-                noted.forEach((rule, clients) -> {
-                    String key = keys.demandBucket(rule, granularity.label(), bucket) + ":top";
-                    clients.forEach((counterKey, n) -> replies.add(
-                            commands.zadd(key, ZAddArgs.Builder.gt(), (double) n, client(rule, counterKey))));
-                    replies.add(commands.zremrangebyrank(key, 0, -TOP_CLIENTS - 1));
-                    replies.add(commands.expire(key, ttl));
-                });
-            }
-            return replies;
-        });
+        refusals.forEach(refusal -> refusal.window.writtenHighest = Math.max(refusal.window.writtenHighest,
+                refusal.highest));
     }
 
     /**
@@ -235,26 +209,6 @@ public class DemandRecorder extends IntervalRedisWriter implements RateLimitMetr
             return true;
         }
         return false;
-    }
-
-    /** In the buckets of now, as the reaches are: a window may end days later (a daily quota). */
-    private void writeRefusals(List<Refusals> refusals, long now) {
-        Map<String, List<String>> byKey = new HashMap<>();
-        for (Refusals refusal : refusals) {
-            RefusedWindow window = refusal.window;
-            for (DemandGranularity granularity : DemandGranularity.values()) {
-                String key = keys.demandBucket(window.rule, granularity.label(), granularity.bucketStart(now))
-                        + ":refused";
-                List<String> args = byKey.computeIfAbsent(key,
-                        any -> new ArrayList<>(List.of(Long.toString(granularity.retention().toSeconds()))));
-                args.add(client(window.rule, refusal.counterKey) + "|" + window.windowEnd.get());
-                args.add(Long.toString(refusal.count));
-                args.add(Long.toString(refusal.highest));
-            }
-        }
-        byKey.forEach((key, args) -> redis.script(ADD_REFUSED, ScriptOutputType.INTEGER, List.of(key), args));
-        refusals.forEach(refusal -> refusal.window.writtenHighest = Math.max(refusal.window.writtenHighest,
-                refusal.highest));
     }
 
     /** The client a counter key counts: its kind and identity, {@code USER:alice}, without the app and rule. */

@@ -1,19 +1,16 @@
 package dev.ratelimit.interceptor.advice;
 
 import dev.ratelimit.interceptor.rule.RuleId;
-import dev.ratelimit.interceptor.store.BackgroundCommands;
-import dev.ratelimit.interceptor.store.RedisKeys;
-import io.lettuce.core.ScoredValue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Reads the demand every instance records ({@link DemandRecorder}) and says what a limit would have done to it.
+ * Reads the demand every instance records ({@link DemandRecorder}) from its {@link DemandStore} and says what a
+ * limit would have done to it.
  */
 public class LimitAdvisor {
 
@@ -24,14 +21,13 @@ public class LimitAdvisor {
     public static final double SUGGESTED_SHARE = 0.01;
     /** Points of the curve at most: one per limit up to that, spread over the range above. */
     static final int CURVE_POINTS = 200;
-    private static final int LISTED_CLIENTS = 10;
+    /** The clients an advice names. */
+    static final int LISTED_CLIENTS = 10;
 
-    private final BackgroundCommands redis;
-    private final RedisKeys keys;
+    private final DemandStore store;
 
-    public LimitAdvisor(BackgroundCommands redis, RedisKeys keys) {
-        this.redis = redis;
-        this.keys = keys;
+    public LimitAdvisor(DemandStore store) {
+        this.store = store;
     }
 
     /**
@@ -48,40 +44,28 @@ public class LimitAdvisor {
                     + DemandGranularity.HOUR.retention().toDays() + " days, was " + since);
         }
         DemandGranularity granularity = DemandGranularity.covering(since);
-        long size = granularity.size().toSeconds();
-        List<String> buckets = new ArrayList<>();
-        for (long start = granularity.bucketStart(now.minus(since).getEpochSecond()); start <= now.getEpochSecond();
-             start += size) {
-            buckets.add(keys.demandBucket(rule, granularity.label(), start));
-        }
-        List<Object> replies = redis.pipelined(commands -> buckets.stream()
-                .flatMap(key -> java.util.stream.Stream.of(commands.hgetall(key), commands.hgetall(key + ":refused"),
-                        commands.zrevrangeWithScores(key + ":top", 0, LISTED_CLIENTS - 1)))
-                .toList());
         DemandHistogram histogram = new DemandHistogram();
         Map<String, Long> top = new HashMap<>();
         Map<String, long[]> refusedWindows = new HashMap<>();
-        for (int i = 0; i < replies.size(); i += 3) {
-            if (replies.get(i) instanceof Map<?, ?> bins) {
-                bins.forEach((field, value) -> addBin(histogram, String.valueOf(field), String.valueOf(value)));
-            }
-            if (replies.get(i + 1) instanceof Map<?, ?> refused) {
-                addRefused(refusedWindows, refused);
-            }
-            if (replies.get(i + 2) instanceof List<?> clients) {
-                for (Object scored : clients) {
-                    if (scored instanceof ScoredValue<?> client && client.hasValue()) {
-                        top.merge(String.valueOf(client.getValue()), (long) client.getScore(), Math::max);
-                    }
-                }
-            }
+        for (DemandStore.DemandBucket bucket : store.read(rule, granularity,
+                granularity.bucketStart(now.minus(since).getEpochSecond()), now.getEpochSecond())) {
+            bucket.reaches().forEach(histogram::add);
+            bucket.top().forEach((client, demand) -> top.merge(client, demand, Math::max));
+            // One window's refusals may be in several buckets: the instances write them as they come.
+            bucket.refused().forEach((window, refusalsAndHighest) -> {
+                long[] total = refusedWindows.computeIfAbsent(window, any -> new long[2]);
+                total[0] += refusalsAndHighest[0];
+                total[1] = Math.max(total[1], refusalsAndHighest[1]);
+            });
         }
+        // After the highest count the store gave a window on any instance, one reach of each count from there.
         refusedWindows.forEach((window, refusalsAndHighest) -> {
             long refusals = refusalsAndHighest[0];
             long highest = refusalsAndHighest[1];
-            if (refusals > 0 && highest > 0) {
+            int bar = window.lastIndexOf('|');
+            if (refusals > 0 && highest > 0 && bar > 0) {
                 histogram.add(highest + 1, highest + 1 + refusals, refusals);
-                top.merge(window.substring(0, window.lastIndexOf('|')), highest + refusals, Math::max);
+                top.merge(window.substring(0, bar), highest + refusals, Math::max);
             }
         });
         return advice(rule, since, limit, histogram, top);
@@ -103,42 +87,5 @@ public class LimitAdvisor {
         return new LimitAdvice(rule, since, limit, histogram.clients(), histogram.requests(),
                 histogram.refusedClients(limit), histogram.refusedRequests(limit),
                 histogram.smallestLimitRefusing(SUGGESTED_SHARE), highest, curve, clients);
-    }
-
-    /** Fields another version may write, or garbage, are skipped. */
-    private static void addBin(DemandHistogram histogram, String field, String value) {
-        try {
-            histogram.add(DemandBin.parse(field), Long.parseLong(value));
-        } catch (IllegalArgumentException e) {
-            // not ours
-        }
-    }
-
-    /**
-     * Adds a bucket's refusals without Redis to those of each client window ({@code <client>|<window end>}: the
-     * refusals, and the highest count Redis gave it on any instance). They are placed once every bucket is read,
-     * after that highest count, one reach of each count from there: the instances write them as they come, so one
-     * window's may be in several buckets.
-     */
-    private static void addRefused(Map<String, long[]> windows, Map<?, ?> fields) {
-        fields.forEach((field, value) -> {
-            String name = String.valueOf(field);
-            boolean highest = name.endsWith("|n");
-            String window = highest ? name.substring(0, name.length() - 2) : name;
-            if (window.lastIndexOf('|') < 0) {
-                return; // not ours
-            }
-            try {
-                long number = Long.parseLong(String.valueOf(value));
-                long[] refusalsAndHighest = windows.computeIfAbsent(window, any -> new long[2]);
-                if (highest) {
-                    refusalsAndHighest[1] = Math.max(refusalsAndHighest[1], number);
-                } else {
-                    refusalsAndHighest[0] += number;
-                }
-            } catch (NumberFormatException e) {
-                // not ours
-            }
-        });
     }
 }

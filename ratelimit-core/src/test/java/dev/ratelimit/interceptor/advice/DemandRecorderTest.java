@@ -16,6 +16,7 @@ import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,9 +47,13 @@ class DemandRecorderTest {
         redis.close();
     }
 
+    private static DemandStore redisStore() {
+        return new RedisDemandStore(redis.connection().backgroundWork(), KEYS);
+    }
+
     @Test
     void aHundredThousandClientsCostBoundedMemoryAndTheirReachesAddUpExactly() {
-        DemandRecorder recorder = new DemandRecorder(redis.connection().backgroundWork(), KEYS, Duration.ofSeconds(5),
+        DemandRecorder recorder = new DemandRecorder(redisStore(), KEYS, Duration.ofSeconds(5),
                 CAP, Clock.systemUTC());
         LimitDefinition limit = new LimitDefinition(RULE, LIMIT, 60, Dimension.USER, Algorithm.FIXED_WINDOW, "",
                 LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE, RequestCost.ONE, CalendarQuota.NONE, "");
@@ -66,7 +71,7 @@ class DemandRecorderTest {
         long before = DemandGranularity.TEN_MINUTES.bucketStart(Instant.now().getEpochSecond());
         recorder.flush();
         long after = DemandGranularity.TEN_MINUTES.bucketStart(Instant.now().getEpochSecond());
-        LimitAdvice advice = new LimitAdvisor(redis.connection().backgroundWork(), KEYS)
+        LimitAdvice advice = new LimitAdvisor(redisStore())
                 .advise(RULE, LIMIT, Duration.ofHours(1), Instant.now());
         assertThat(advice.clients()).isEqualTo(CLIENTS);
         assertThat(advice.refusedClients()).as("every client's third request").isEqualTo(CLIENTS);
@@ -80,10 +85,46 @@ class DemandRecorderTest {
         assertThat(fields).as("a count and a highest per window kept").isEqualTo(2L * CAP);
     }
 
+    /** The same decisions through the Redis store and the in-process one give the same advice at every limit. */
+    @Test
+    void theInProcessStoreAdvisesAsRedisDoes() {
+        RuleId rule = RuleId.of("shop", "OrderController.both");
+        LimitDefinition limit = new LimitDefinition(rule, 5, 60, Dimension.USER, Algorithm.FIXED_WINDOW, "",
+                LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE, RequestCost.ONE, CalendarQuota.NONE, "");
+        List<DemandStore> stores = List.of(redisStore(), new InProcessDemandStore(Clock.systemUTC()));
+        long now = System.currentTimeMillis();
+        for (DemandStore store : stores) {
+            DemandRecorder recorder = new DemandRecorder(store, KEYS, Duration.ofSeconds(5), CAP, Clock.systemUTC());
+            for (int client = 1; client <= 10; client++) {
+                String key = KEYS.counter(rule, Dimension.USER, Algorithm.FIXED_WINDOW, "c" + client);
+                for (long n = 1; n <= Math.min(client, 6); n++) {
+                    recorder.counted(limit, key, new Decision(n <= 5, 5, Math.max(0, 5 - n), 0, 60_000, now,
+                            Batch.NONE, n));
+                }
+                for (int more = 6; more < client; more++) {
+                    recorder.counted(limit, key, new Decision(false, 5, 0, 60_000, 60_000, 0));
+                }
+            }
+            recorder.flush();
+        }
+        for (long candidate = 1; candidate <= 11; candidate++) {
+            LimitAdvice fromRedis = new LimitAdvisor(stores.get(0)).advise(rule, candidate, Duration.ofHours(1),
+                    Instant.now());
+            LimitAdvice inProcess = new LimitAdvisor(stores.get(1)).advise(rule, candidate, Duration.ofHours(1),
+                    Instant.now());
+            assertThat(inProcess).as("at %d", candidate).isEqualTo(fromRedis);
+            long refused = 0;
+            for (long client = 1; client <= 10; client++) {
+                refused += Math.max(0, client - candidate);
+            }
+            assertThat(inProcess.refusedRequests()).as("at %d", candidate).isEqualTo(refused);
+        }
+    }
+
     @Test
     void aHotCountersBatchIsDemandAsItIsTaken() {
         RuleId hot = RuleId.of("shop", "OrderController.hot");
-        DemandRecorder recorder = new DemandRecorder(redis.connection().backgroundWork(), KEYS, Duration.ofSeconds(5),
+        DemandRecorder recorder = new DemandRecorder(redisStore(), KEYS, Duration.ofSeconds(5),
                 CAP, Clock.systemUTC());
         LimitDefinition limit = new LimitDefinition(hot, 1_000, 60, Dimension.GLOBAL, Algorithm.FIXED_WINDOW, "",
                 LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE, RequestCost.ONE, CalendarQuota.NONE, "");
@@ -93,7 +134,7 @@ class DemandRecorderTest {
         recorder.counted(limit, key, new Decision(true, 1_000, 978, 0, 60_000, now, Batch.NONE, 0)); // from the batch
         recorder.flush();
 
-        LimitAdvice advice = new LimitAdvisor(redis.connection().backgroundWork(), KEYS)
+        LimitAdvice advice = new LimitAdvisor(redisStore())
                 .advise(hot, 5, Duration.ofHours(1), Instant.now());
         assertThat(advice.requests()).isEqualTo(11);
         assertThat(advice.highest()).isEqualTo(11);

@@ -38,7 +38,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 @ConditionalOnProperty(prefix = "ratelimit", name = "enabled", matchIfMissing = true)
 @EnableConfigurationProperties(RateLimitProperties.class)
 @Import({LimiterRedisConfiguration.class, CounterStoreConfiguration.class, ConfigHashConfiguration.class,
-        DecisionConfiguration.class})
+        DecisionConfiguration.class, AdviceConfiguration.class})
 public class RateLimitAutoConfiguration {
 
     /**

@@ -1,8 +1,6 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
 import dev.ratelimit.interceptor.store.RedisKeys;
-import dev.ratelimit.interceptor.advice.DemandRecorder;
-import dev.ratelimit.interceptor.advice.LimitAdvisor;
 import dev.ratelimit.interceptor.blocked.BlockedClientRecorder;
 import dev.ratelimit.interceptor.blocked.BlockedClients;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
@@ -45,12 +43,6 @@ public class RateLimitStatsAutoConfiguration {
         return new TrafficStatistics(limiter.backgroundWork(), keys);
     }
 
-    @Bean
-    @ConditionalOnMissingBean
-    LimitAdvisor rateLimitAdvisor(LimiterRedisConnection limiter, RedisKeys keys) {
-        return new LimitAdvisor(limiter.backgroundWork(), keys);
-    }
-
     /** On the connection of the limiter's background work: it reads the instances for the hot counters' shares. */
     @Bean
     @ConditionalOnMissingBean
@@ -81,15 +73,6 @@ public class RateLimitStatsAutoConfiguration {
                                                  RateLimitProperties properties) {
             return new TrafficRecorder(limiter.backgroundWork(), keys, properties.stats().flushInterval(),
                     Clock.systemUTC());
-        }
-
-        /** The demand of every fixed-window rule, for the limit advisor; the refusals it follows are the near cache's. */
-        @Bean
-        @ConditionalOnMissingBean
-        DemandRecorder rateLimitDemandRecorder(LimiterRedisConnection limiter, RedisKeys keys,
-                                               RateLimitProperties properties) {
-            return new DemandRecorder(limiter.backgroundWork(), keys, properties.stats().flushInterval(),
-                    properties.nearCache().maxEntries(), Clock.systemUTC());
         }
 
         @Bean

@@ -9,6 +9,7 @@ import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisClusterProcess;
+import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,6 +61,40 @@ class LimitAdviceTest {
             } finally {
                 apps.forEach(ConfigurableApplicationContext::close);
             }
+        }
+    }
+
+    /**
+     * In process (the in-process store, no Redis at all): one instance, the rule's declared limit of 50 a day, client
+     * i asking 10 i times; what each limit would have refused is what it refuses by arithmetic, and at 50 what was
+     * refused.
+     */
+    @Test
+    void inProcessToo() throws Exception {
+        ConfigurableApplicationContext app = FixtureApplication.start(FixtureApplication.class,
+                RedisServerProcess.freePort(), EXPOSED, "ratelimit.store=memory");
+        try {
+            HttpProbe instance = new HttpProbe(FixtureApplication.port(app));
+            Map<Integer, Integer> refused = send(List.of(instance), "/algorithm/FIXED_WINDOW", "m", 10);
+            app.getBean(DemandRecorder.class).flush();
+
+            assertThat(refused.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(150);
+            for (int limit = 10; limit <= 110; limit += 10) {
+                long clients = 0;
+                long requests = 0;
+                for (int client = 1; client <= CLIENTS; client++) {
+                    clients += 10 * client > limit ? 1 : 0;
+                    requests += Math.max(0, 10 * client - limit);
+                }
+                JsonNode advice = get(instance, "/actuator/ratelimitadvice?rule=" + SHADOW + "&limit=" + limit);
+                assertThat(advice.path("requests").asLong()).isEqualTo(550);
+                assertThat(advice.path("refusedClients").asLong()).as("clients at %d", limit).isEqualTo(clients);
+                assertThat(advice.path("refusedRequests").asLong()).as("requests at %d", limit).isEqualTo(requests);
+            }
+            assertThat(get(instance, "/actuator/ratelimitadvice?rule=" + SHADOW).path("refusedRequests").asLong())
+                    .as("at the limit in force, what it refused").isEqualTo(150);
+        } finally {
+            app.close();
         }
     }
 
@@ -141,13 +176,19 @@ class LimitAdviceTest {
      * @return the requests refused per client that had any
      */
     private static Map<Integer, Integer> send(List<HttpProbe> instances, String path, String prefix) throws Exception {
+        return send(instances, path, prefix, 1);
+    }
+
+    /** The same, client i asking {@code times} i times. */
+    private static Map<Integer, Integer> send(List<HttpProbe> instances, String path, String prefix, int times)
+            throws Exception {
         Map<Integer, Integer> refused = new ConcurrentHashMap<>();
         AtomicInteger turn = new AtomicInteger();
         ExecutorService threads = Executors.newFixedThreadPool(16);
         try {
             List<Future<?>> sent = new ArrayList<>();
             for (int client = 1; client <= CLIENTS; client++) {
-                for (int request = 0; request < client; request++) {
+                for (int request = 0; request < client * times; request++) {
                     int id = client;
                     sent.add(threads.submit(() -> {
                         HttpProbe instance = instances.get(turn.getAndIncrement() % instances.size());
