@@ -217,12 +217,18 @@
       }
       section.setAttribute('data-suggested-limit', String(view.suggested));
     }
+    poll(section, chart, since, summary, render, function () {
+      return section.dataset.adviceUrl + '&since=' + encodeURIComponent(since.value) + '&limit=' + limit;
+    });
+  }
+  // Reads url() now, every ADVICE_REFRESH_MILLIS and when the period changes, and renders the answer; when there is
+  // none, the section's notice that the statistics do not answer.
+  function poll(section, chart, since, summary, render, url) {
     var timer = null;
     function load() {
       clearTimeout(timer);
       timer = setTimeout(load, ADVICE_REFRESH_MILLIS);
-      fetch(section.dataset.adviceUrl + '&since=' + encodeURIComponent(since.value) + '&limit=' + limit,
-        { credentials: 'same-origin', headers: { Accept: 'application/json' } })
+      fetch(url(), { credentials: 'same-origin', headers: { Accept: 'application/json' } })
         .then(function (response) {
           if (!response.ok) { throw new Error(String(response.status)); }
           return response.json();
@@ -234,6 +240,39 @@
     window.addEventListener('resize', function () { chart.resize(); });
     load();
   }
+  // <section id="rule-windows" data-windows-url data-limit>: a rule of another algorithm than the fixed window, its
+  // requests per window of its length over the period chosen, its limit marked (not for a concurrency limit, whose
+  // count is of requests at once). Read again as the advice is.
+  function windows(section) {
+    var chart = echarts.init(document.getElementById('windows-chart'));
+    var since = document.getElementById('windows-since');
+    var summary = document.getElementById('windows-summary');
+    var limit = section.dataset.limit;
+    function render(view) {
+      if (view.windows.length === 0) {
+        summary.textContent = section.dataset.none;
+        chart.clear();
+        return;
+      }
+      summary.textContent = section.dataset.summary.replace('{0}', view.requests).replace('{1}', view.busiest);
+      chart.setOption({
+        grid: { left: 48, right: 16, top: 32, bottom: 32 },
+        tooltip: { trigger: 'axis' },
+        xAxis: { type: 'time' },
+        yAxis: { type: 'value', minInterval: 1 },
+        series: [{ type: 'bar', name: section.dataset.requests, color: '#2e86c1',
+          // An app whose JSON writes instants as numbers writes seconds.
+          data: view.windows.map(function (window) {
+            return [typeof window.start === 'number' ? window.start * 1000 : window.start, window.requests];
+          }),
+          markLine: limit ? { symbol: 'none', label: { formatter: '{b}' },
+            data: [{ yAxis: Number(limit), name: section.dataset.inForce }] } : undefined }]
+      }, true);
+    }
+    poll(section, chart, since, summary, render, function () {
+      return section.dataset.windowsUrl + '&since=' + encodeURIComponent(since.value);
+    });
+  }
   document.addEventListener('DOMContentLoaded', function () {
     if (typeof echarts !== 'undefined') {
       document.querySelectorAll('.chart').forEach(draw);
@@ -241,6 +280,8 @@
       if (liveSection) { live(liveSection); }
       var adviceSection = document.getElementById('rule-advice');
       if (adviceSection) { advice(adviceSection); }
+      var windowsSection = document.getElementById('rule-windows');
+      if (windowsSection) { windows(windowsSection); }
     }
     document.querySelectorAll('[data-filter-for]').forEach(filter);
     // <select data-autosubmit>: choosing submits its form (the language menu).

@@ -99,7 +99,7 @@ class ConsoleRulePageTest {
     /**
      * What each limit would have refused of the rule's demand (rita's {@code LIMIT + EXTRA} requests in one window):
      * the page's section, its data as the page reads them, and the suggestion set through the page's form, audited.
-     * A rule of another algorithm records no demand and has no such section.
+     * A rule of another algorithm records no demand and has no such section: its page shows its requests per window.
      */
     @Test
     void thePageSaysWhatEachLimitWouldHaveRefusedAndAppliesTheSuggestion() {
@@ -120,9 +120,19 @@ class ConsoleRulePageTest {
                 .isEqualTo(400);
         assertThat(console.get(PAGE).body()).contains("id=\"rule-advice\"")
                 .contains("data-advice-url=\"/ratelimit-console/advice.json?module=fixture&amp;rule=" + RULE + "\"")
-                .contains("data-limit=\"" + AlgorithmController.LIMIT + "\"").contains("id=\"advice-apply\"");
-        assertThat(console.get(CONSOLE + "/rule?module=fixture&rule=AlgorithmController.slidingWindow").body())
-                .doesNotContain("id=\"rule-advice\"");
+                .contains("data-limit=\"" + AlgorithmController.LIMIT + "\"").contains("id=\"advice-apply\"")
+                .contains("<select id=\"advice-since\">");
+        String sliding = console.get(CONSOLE + "/rule?module=fixture&rule=AlgorithmController.slidingWindow").body();
+        assertThat(sliding).doesNotContain("id=\"rule-advice\"").contains("id=\"rule-windows\"")
+                .contains("data-windows-url=\"/ratelimit-console/windows.json?module=fixture&amp;rule="
+                        + "AlgorithmController.slidingWindow\"").contains("data-limit=\"" + AlgorithmController.LIMIT + "\"")
+                .contains("<select id=\"windows-since\">").contains("<option value=\"P7D\">");
+        JsonNode windows = Awaitility.await("otto's requests written").atMost(WRITTEN)
+                .until(() -> JSON.readTree(console.get(CONSOLE + "/windows.json?module=fixture&rule="
+                        + "AlgorithmController.slidingWindow&since=P1D").body()),
+                        node -> node.path("requests").asLong() == AlgorithmController.LIMIT + EXTRA);
+        assertThat(windows.path("windows").size()).as("one day's window, or two at midnight").isBetween(1, 2);
+        assertThat(console.get(PAGE).body()).doesNotContain("id=\"rule-windows\"");
 
         String other = "BatchController.fixedWindow";
         console.get(CONSOLE + "/rule?module=fixture&rule=" + other);

@@ -4,6 +4,7 @@ import dev.ratelimit.console.ConsolePaths;
 import dev.ratelimit.interceptor.RateLimitExempt;
 import dev.ratelimit.interceptor.advice.LimitAdvice;
 import dev.ratelimit.interceptor.advice.LimitAdvisor;
+import dev.ratelimit.interceptor.advice.RequestWindows;
 import dev.ratelimit.interceptor.rule.RuleId;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,7 +21,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 
 /**
  * The rule page's "choosing a limit": what each limit would have refused of the demand the rule saw over the last
- * hour, day or week ({@link LimitAdvisor}), polled by the page's script.
+ * hour, day or week ({@link LimitAdvisor}), and for the other algorithms the requests per window, polled by the
+ * page's script.
  */
 @Controller
 @RateLimitExempt
@@ -57,5 +59,23 @@ public class RuleAdviceController {
         }
         LimitAdvice advice = available.advise(RuleId.of(module, rule), limit, Duration.parse(since), clock.instant());
         return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(advice);
+    }
+
+    /**
+     * The requests of a rule of another algorithm than the fixed window per window of its length over {@code since}
+     * ({@link LimitAdvisor#windows}); 400 and 404 as {@link #advice}.
+     */
+    @GetMapping("/windows.json")
+    public ResponseEntity<?> windows(@RequestParam String module, @RequestParam String rule,
+                                     @RequestParam(defaultValue = "PT1H") String since) {
+        if (!PAGE_PERIODS.contains(since)) {
+            return ResponseEntity.badRequest().body(Map.of("error", "since is one of " + PAGE_PERIODS));
+        }
+        LimitAdvisor available = advisor.getIfAvailable();
+        if (available == null) {
+            return ResponseEntity.status(HttpStatus.NOT_FOUND).body(Map.of("error", "no live statistics"));
+        }
+        RequestWindows windows = available.windows(RuleId.of(module, rule), Duration.parse(since), clock.instant());
+        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(windows);
     }
 }

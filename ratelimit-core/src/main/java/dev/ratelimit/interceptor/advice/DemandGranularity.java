@@ -1,25 +1,29 @@
 package dev.ratelimit.interceptor.advice;
 
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
- * A bucket size of the recorded demand, and how long Redis keeps its buckets: fine for the last hours and
- * days, coarser for the week. Every write goes to both.
+ * A bucket size of the recorded demand, how long Redis keeps its buckets and the shortest window of a rule's request
+ * counts they hold: fine for the last hours and days, coarser for the week. Every write goes to both.
  */
 public enum DemandGranularity {
 
-    TEN_MINUTES("10m", Duration.ofMinutes(10), Duration.ofDays(2)),
+    TEN_MINUTES("10m", Duration.ofMinutes(10), Duration.ofDays(2), 5),
 
-    HOUR("1h", Duration.ofHours(1), Duration.ofDays(8));
+    HOUR("1h", Duration.ofHours(1), Duration.ofDays(8), 30);
 
     private final String label;
     private final Duration size;
     private final Duration retention;
+    private final long shortestWindow;
 
-    DemandGranularity(String label, Duration size, Duration retention) {
+    DemandGranularity(String label, Duration size, Duration retention, long shortestWindow) {
         this.label = label;
         this.size = size;
         this.retention = retention;
+        this.shortestWindow = shortestWindow;
     }
 
     String label() {
@@ -32,6 +36,21 @@ public enum DemandGranularity {
 
     Duration retention() {
         return retention;
+    }
+
+    /**
+     * The shortest {@link CountedWindow} kept, in seconds: a bucket holds at most 120 windows of a rule's, few enough for
+     * Redis' compact encoding of small hashes.
+     */
+    long shortestWindow() {
+        return shortestWindow;
+    }
+
+    /** The requests of {@code windows} in the windows this granularity keeps: the short ones joined. */
+    Map<CountedWindow, Long> windows(Map<CountedWindow, Long> windows) {
+        Map<CountedWindow, Long> kept = new HashMap<>();
+        windows.forEach((window, requests) -> kept.merge(window.atLeast(shortestWindow), requests, Long::sum));
+        return kept;
     }
 
     long bucketStart(long epochSecond) {

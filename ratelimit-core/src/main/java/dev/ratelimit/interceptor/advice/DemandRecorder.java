@@ -19,10 +19,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Records, on every instance, the demand each fixed-window rule sees, enforced or in shadow mode, and adds it to
- * the demand every instance shares ({@link DemandStore}: in Redis, or this process's for the in-process store);
+ * Records, on every instance, the demand each fixed-window rule sees, enforced or in shadow mode, and the requests
+ * of every rule per window of its length ({@link RequestWindows}), and adds them to the demand every instance shares ({@link DemandStore}: in Redis, or this process's for the in-process store);
  * {@link LimitAdvisor} reads it.
  *
  * <p>Redis counts a fixed window's denied requests too, so each decision it makes tells the client's count in its
@@ -44,12 +45,14 @@ public class DemandRecorder extends IntervalRedisWriter implements RateLimitMetr
     private final RedisKeys keys;
     private final int maxRefusedWindows;
     private final ConcurrentHashMap<RuleId, RuleTallies> tallies = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<RuleId, RuleWindows> windows = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, RefusedWindow> refused = new ConcurrentHashMap<>();
     /** Windows a counter's next window replaced, still to be written. */
     private final ConcurrentLinkedQueue<Map.Entry<String, RefusedWindow>> ended = new ConcurrentLinkedQueue<>();
     private final ConcurrentHashMap<RuleId, ConcurrentHashMap<String, Long>> top = new ConcurrentHashMap<>();
     /** Deltas a write could not deliver, for the next. */
     private final Map<RuleId, Map<DemandBin, Long>> unwritten = new HashMap<>();
+    private final Map<RuleId, Map<CountedWindow, Long>> unwrittenWindows = new HashMap<>();
 
     /** @param keys how counter keys name their client ({@code USER:alice}) */
     public DemandRecorder(DemandStore store, RedisKeys keys, Duration interval, int maxRefusedWindows, Clock clock) {
@@ -71,6 +74,13 @@ public class DemandRecorder extends IntervalRedisWriter implements RateLimitMetr
 
     @Override
     public void counted(LimitDefinition limit, String counterKey, Decision decision) {
+        RuleWindows ofRule = windows.get(limit.id());
+        if (ofRule == null) {
+            ofRule = windows.computeIfAbsent(limit.id(), rule -> new RuleWindows());
+        }
+        // A refusal without the store has no store time: this instance's stands in.
+        ofRule.add(Math.floorDiv(decision.decidedAt() > 0 ? decision.decidedAt() : clock().millis(), 1000),
+                limit.windowSeconds());
         if (limit.algorithm() != Algorithm.FIXED_WINDOW) {
             return;
         }
@@ -86,11 +96,11 @@ public class DemandRecorder extends IntervalRedisWriter implements RateLimitMetr
             }
             return;
         }
-        RuleTallies ofRule = tallies.get(limit.id());
-        if (ofRule == null) {
-            ofRule = tallies.computeIfAbsent(limit.id(), rule -> new RuleTallies());
+        RuleTallies talliesOfRule = tallies.get(limit.id());
+        if (talliesOfRule == null) {
+            talliesOfRule = tallies.computeIfAbsent(limit.id(), rule -> new RuleTallies());
         }
-        DemandTally tally = ofRule.forLimit(limit.count());
+        DemandTally tally = talliesOfRule.forLimit(limit.count());
         tally.add(n);
         // A hot counter's batch: the permits counted after this request's are the requests this instance admits
         // from it without Redis (those it gives back unused read as demand too).
@@ -161,10 +171,14 @@ public class DemandRecorder extends IntervalRedisWriter implements RateLimitMetr
             }
         });
         List<Refusals> refusals = refusals();
+        Map<RuleId, Map<CountedWindow, Long>> counted = new HashMap<>(unwrittenWindows);
+        unwrittenWindows.clear();
+        windows.forEach((rule, ofRule) -> ofRule.drainInto(counted.computeIfAbsent(rule, any -> new HashMap<>())));
+        counted.values().removeIf(Map::isEmpty);
         DemandStore.DemandWrite write = new DemandStore.DemandWrite(clock().instant().getEpochSecond(), bins, noted,
                 refusals.stream().map(refusal -> new DemandStore.RefusedWindow(refusal.window.rule,
                         client(refusal.window.rule, refusal.counterKey) + "|" + refusal.window.windowEnd.get(),
-                        refusal.count, refusal.highest)).toList());
+                        refusal.count, refusal.highest)).toList(), counted);
         if (write.isEmpty()) {
             return;
         }
@@ -172,6 +186,7 @@ public class DemandRecorder extends IntervalRedisWriter implements RateLimitMetr
             store.add(write);
         } catch (RuntimeException e) {
             bins.forEach((rule, deltas) -> unwritten.put(rule, deltas)); // the noted clients are only a hint
+            unwrittenWindows.putAll(counted);
             refusals.forEach(Refusals::giveBack);
             throw e;
         }
@@ -250,6 +265,60 @@ public class DemandRecorder extends IntervalRedisWriter implements RateLimitMetr
             for (DemandTally tally : byLayout) {
                 tally.drainInto(bins);
             }
+        }
+    }
+
+    /**
+     * A rule's requests per window of its length ({@link CountedWindow}) since the last write, any algorithm's. The
+     * window of the latest request is found without allocating; a window is forgotten once two writes found it idle.
+     */
+    private static final class RuleWindows {
+
+        private final ConcurrentHashMap<CountedWindow, WindowCount> counts = new ConcurrentHashMap<>();
+        private volatile @Nullable WindowCount latest;
+
+        void add(long epochSecond, long windowSeconds) {
+            long length = Math.max(windowSeconds, DemandGranularity.TEN_MINUTES.shortestWindow());
+            WindowCount count = latest;
+            if (count == null || !count.holds(epochSecond, length)) {
+                count = counts.computeIfAbsent(CountedWindow.holding(epochSecond, length, length), WindowCount::new);
+                WindowCount before = latest;
+                if (before == null || before.window.start() < count.window.start()) {
+                    latest = count;
+                }
+            }
+            count.requests.increment();
+        }
+
+        void drainInto(Map<CountedWindow, Long> into) {
+            counts.forEach((window, count) -> {
+                long requests = count.requests.sumThenReset();
+                if (requests > 0) {
+                    into.merge(window, requests, Long::sum);
+                    count.idle = false;
+                } else if (count.idle && count != latest) {
+                    counts.remove(window, count);
+                } else {
+                    count.idle = true;
+                }
+            });
+        }
+    }
+
+    private static final class WindowCount {
+
+        final CountedWindow window;
+        final LongAdder requests = new LongAdder();
+        /** Whether the last write found no request; only the writer's thread reads and writes it. */
+        boolean idle;
+
+        WindowCount(CountedWindow window) {
+            this.window = window;
+        }
+
+        boolean holds(long epochSecond, long length) {
+            return window.length() == length && epochSecond >= window.start()
+                    && epochSecond - window.start() < length;
         }
     }
 

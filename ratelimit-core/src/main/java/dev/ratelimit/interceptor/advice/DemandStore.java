@@ -25,12 +25,13 @@ public interface DemandStore {
      * @param reaches     per rule, the reaches of each bin
      * @param top         per rule, the clients ({@code USER:alice}) with their highest demand in one window
      * @param refused     the client windows refused without the store, and the highest count the store gave them
+     * @param windows     per rule (any algorithm), the requests of each window of its length
      */
     record DemandWrite(long epochSecond, Map<RuleId, Map<DemandBin, Long>> reaches, Map<RuleId, Map<String, Long>> top,
-                       List<RefusedWindow> refused) {
+                       List<RefusedWindow> refused, Map<RuleId, Map<CountedWindow, Long>> windows) {
 
         boolean isEmpty() {
-            return reaches.isEmpty() && top.isEmpty() && refused.isEmpty();
+            return reaches.isEmpty() && top.isEmpty() && refused.isEmpty() && windows.isEmpty();
         }
     }
 
@@ -50,7 +51,9 @@ public interface DemandStore {
      * @param refused per client window ({@code <client>|<window end ms>}) the refusals without the store and the
      *                highest count it gave, as {@code {refusals, highest}}
      * @param top     the clients with the highest demand in one window
+     * @param windows the requests of each window of the rule's length, at least the granularity's shortest
      */
-    record DemandBucket(Map<DemandBin, Long> reaches, Map<String, long[]> refused, Map<String, Long> top) {
+    record DemandBucket(Map<DemandBin, Long> reaches, Map<String, long[]> refused, Map<String, Long> top,
+                        Map<CountedWindow, Long> windows) {
     }
 }

@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * The demand of this process alone, for an app on the in-process store: the same buckets as in Redis, kept as long
  * as there ({@link DemandGranularity#retention()}), each as bounded as there (a bin per count reached, a window per
- * client refused without the store, the top clients cut to {@link RedisDemandStore#TOP_CLIENTS}).
+ * client refused without the store, the top clients cut to {@link RedisDemandStore#TOP_CLIENTS}, the rule's windows
+ * no shorter than the granularity's shortest).
  */
 public class InProcessDemandStore implements DemandStore {
 
@@ -39,6 +40,8 @@ public class InProcessDemandStore implements DemandStore {
                     kept.forEach(entry -> top.put(entry.getKey(), entry.getValue()));
                 }
             });
+            write.windows().forEach((rule, windows) -> granularity.windows(windows).forEach((window, requests) ->
+                    bucket(rule, granularity, start).windows.merge(window, requests, Long::sum)));
             for (RefusedWindow refused : write.refused()) {
                 long[] window = bucket(refused.rule(), granularity, start).refused
                         .computeIfAbsent(refused.window(), any -> new long[2]);
@@ -57,7 +60,8 @@ public class InProcessDemandStore implements DemandStore {
             if (bucket != null) {
                 Map<String, long[]> refused = new HashMap<>();
                 bucket.refused.forEach((window, numbers) -> refused.put(window, numbers.clone()));
-                read.add(new DemandBucket(Map.copyOf(bucket.reaches), refused, Map.copyOf(bucket.top)));
+                read.add(new DemandBucket(Map.copyOf(bucket.reaches), refused, Map.copyOf(bucket.top),
+                        Map.copyOf(bucket.windows)));
             }
         }
         return read;
@@ -81,5 +85,6 @@ public class InProcessDemandStore implements DemandStore {
         final Map<DemandBin, Long> reaches = new HashMap<>();
         final Map<String, long[]> refused = new HashMap<>();
         final Map<String, Long> top = new HashMap<>();
+        final Map<CountedWindow, Long> windows = new HashMap<>();
     }
 }

@@ -21,10 +21,11 @@ import java.util.List;
  * @param curve           for limits from 1 to past the highest demand, what each would have refused
  * @param topClients      the clients with the highest demand in one window, highest first: those a lower limit
  *                        refuses first
+ * @param perWindow       the rule's requests per window of its length, over all clients
  */
 public record LimitAdvice(RuleId rule, Duration since, long limit, long clients, long requests, long refusedClients,
                           long refusedRequests, long suggested, long highest, List<Point> curve,
-                          List<Client> topClients) {
+                          List<Client> topClients, RequestWindows perWindow) {
 
     /** What one limit would have refused. */
     public record Point(long limit, long refusedClients, long refusedRequests) {

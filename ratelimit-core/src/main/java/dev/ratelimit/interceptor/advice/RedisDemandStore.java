@@ -12,13 +12,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
  * The demand in Redis, shared by every instance ({@link RedisKeys#demandBucket}): the reaches of a bucket a hash
  * each instance adds to by {@code HINCRBY}, the refused windows a hash beside it ({@code :refused}) that one script
  * adds to so that no two instances' highest counts race, the top clients a sorted set ({@code :top}) kept by
- * {@code ZADD GT}. Writes and reads go on the connection of the limiter's background work, never a request's.
+ * {@code ZADD GT}, the requests of each window of the rule's length a hash ({@code :windows}) added to by
+ * {@code HINCRBY}. Writes and reads go on the connection of the limiter's background work, never a request's.
  */
 public class RedisDemandStore implements DemandStore {
 
@@ -37,7 +39,7 @@ public class RedisDemandStore implements DemandStore {
 
     @Override
     public void add(DemandWrite write) {
-        if (!write.reaches().isEmpty() || !write.top().isEmpty()) {
+        if (!write.reaches().isEmpty() || !write.top().isEmpty() || !write.windows().isEmpty()) {
             redis.pipelined(commands -> {
                 List<RedisFuture<?>> replies = new ArrayList<>();
                 for (DemandGranularity granularity : DemandGranularity.values()) {
@@ -52,6 +54,12 @@ public class RedisDemandStore implements DemandStore {
                         clients.forEach((client, demand) -> replies.add(
                                 commands.zadd(key, ZAddArgs.Builder.gt(), (double) demand, client)));
                         replies.add(commands.zremrangebyrank(key, 0, -TOP_CLIENTS - 1));
+                        replies.add(commands.expire(key, ttl));
+                    });
+                    write.windows().forEach((rule, windows) -> {
+                        String key = key(rule, granularity, write.epochSecond()) + ":windows";
+                        granularity.windows(windows).forEach((window, requests) ->
+                                replies.add(commands.hincrby(key, window.field(), requests)));
                         replies.add(commands.expire(key, ttl));
                     });
                 }
@@ -79,11 +87,13 @@ public class RedisDemandStore implements DemandStore {
         }
         List<Object> replies = redis.pipelined(commands -> buckets.stream()
                 .flatMap(key -> Stream.of(commands.hgetall(key), commands.hgetall(key + ":refused"),
-                        commands.zrevrangeWithScores(key + ":top", 0, LimitAdvisor.LISTED_CLIENTS - 1)))
+                        commands.zrevrangeWithScores(key + ":top", 0, LimitAdvisor.LISTED_CLIENTS - 1),
+                        commands.hgetall(key + ":windows")))
                 .toList());
         List<DemandBucket> read = new ArrayList<>();
-        for (int i = 0; i < replies.size(); i += 3) {
-            read.add(new DemandBucket(reaches(replies.get(i)), refused(replies.get(i + 1)), top(replies.get(i + 2))));
+        for (int i = 0; i < replies.size(); i += 4) {
+            read.add(new DemandBucket(counts(replies.get(i), DemandBin::parse), refused(replies.get(i + 1)),
+                    top(replies.get(i + 2)), counts(replies.get(i + 3), CountedWindow::parse)));
         }
         return read;
     }
@@ -92,20 +102,19 @@ public class RedisDemandStore implements DemandStore {
         return keys.demandBucket(rule, granularity.label(), granularity.bucketStart(epochSecond));
     }
 
-    /** Fields another version may write, or garbage, are skipped. */
-    private static Map<DemandBin, Long> reaches(Object reply) {
-        Map<DemandBin, Long> reaches = new HashMap<>();
+    /** The counts of a hash whose fields {@code parse} names; fields another version may write, or garbage, skipped. */
+    private static <K> Map<K, Long> counts(Object reply, Function<String, K> parse) {
+        Map<K, Long> counts = new HashMap<>();
         if (reply instanceof Map<?, ?> fields) {
             fields.forEach((field, value) -> {
                 try {
-                    reaches.merge(DemandBin.parse(String.valueOf(field)), Long.parseLong(String.valueOf(value)),
-                            Long::sum);
+                    counts.merge(parse.apply(String.valueOf(field)), Long.parseLong(String.valueOf(value)), Long::sum);
                 } catch (IllegalArgumentException e) {
                     // not ours
                 }
             });
         }
-        return reaches;
+        return counts;
     }
 
     /** {@code <window>} holds the refusals, {@code <window>|n} the highest count. */

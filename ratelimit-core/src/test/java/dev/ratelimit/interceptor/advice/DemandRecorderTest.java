@@ -140,4 +140,58 @@ class DemandRecorderTest {
         assertThat(advice.highest()).isEqualTo(11);
         assertThat(advice.refusedRequests()).isEqualTo(6);
     }
+
+    /**
+     * Every algorithm and kind counts its requests per window of the rule's length, admitted and refused, over two
+     * instances, through Redis and in process alike; a window shorter than a granularity's shortest is joined into it.
+     */
+    @Test
+    void everyAlgorithmCountsItsRequestsPerWindowOfItsLength() {
+        long base = Math.floorDiv(System.currentTimeMillis(), 60_000) * 60 - 180;
+        Clock later = Clock.fixed(Instant.ofEpochSecond(base + 125), java.time.ZoneOffset.UTC);
+        for (DemandStore store : List.of(redisStore(), new InProcessDemandStore(Clock.systemUTC()))) {
+            for (Algorithm algorithm : Algorithm.values()) {
+                RuleId minute = RuleId.of("shop", store.getClass().getSimpleName() + "." + algorithm + ".minute");
+                RuleId second = RuleId.of("shop", store.getClass().getSimpleName() + "." + algorithm + ".second");
+                DemandRecorder one = new DemandRecorder(store, KEYS, Duration.ofSeconds(5), CAP, later);
+                DemandRecorder other = new DemandRecorder(store, KEYS, Duration.ofSeconds(5), CAP, later);
+                requests(one, minute, algorithm, 60, base + 1, 3);
+                requests(one, minute, algorithm, 60, base + 59, 2);
+                requests(other, minute, algorithm, 60, base + 30, 4);
+                requests(other, minute, algorithm, 60, base + 61, 5);
+                // a refusal without the store: in the instance's window
+                one.counted(limit(minute, algorithm, 60), "c", new Decision(false, 5, 0, 1_000, 1_000, 0));
+                requests(one, second, algorithm, 1, base + 1, 2);
+                requests(other, second, algorithm, 1, base + 6, 3);
+                one.flush();
+                other.flush();
+
+                LimitAdvisor advisor = new LimitAdvisor(store);
+                assertThat(advisor.windows(minute, Duration.ofHours(1), Instant.now()))
+                        .as("%s, %s", store, algorithm).isEqualTo(new RequestWindows(15, 9, List.of(
+                                window(base, 60, 9), window(base + 60, 60, 5), window(base + 120, 60, 1))));
+                assertThat(advisor.windows(second, Duration.ofHours(1), Instant.now()).windows())
+                        .as("windows of 1 s kept as 5 s").containsExactly(window(base, 5, 2), window(base + 5, 5, 3));
+                assertThat(advisor.windows(second, Duration.ofDays(3), Instant.now()).windows())
+                        .as("and as 30 s over the week").containsExactly(window(base, 30, 5));
+            }
+        }
+    }
+
+    private static void requests(DemandRecorder recorder, RuleId rule, Algorithm algorithm, long windowSeconds,
+                                 long epochSecond, int requests) {
+        for (int request = 0; request < requests; request++) {
+            recorder.counted(limit(rule, algorithm, windowSeconds), "c", new Decision(request % 2 == 0, 5, 0, 0,
+                    1_000, epochSecond * 1_000 + request));
+        }
+    }
+
+    private static LimitDefinition limit(RuleId rule, Algorithm algorithm, long windowSeconds) {
+        return new LimitDefinition(rule, 5, windowSeconds, Dimension.USER, algorithm, "",
+                LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE, RequestCost.ONE, CalendarQuota.NONE, "");
+    }
+
+    private static RequestWindows.Window window(long start, long length, long requests) {
+        return new RequestWindows.Window(Instant.ofEpochSecond(start), Duration.ofSeconds(length), requests);
+    }
 }

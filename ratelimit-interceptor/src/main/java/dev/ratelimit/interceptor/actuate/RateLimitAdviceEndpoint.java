@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.actuate;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.advice.LimitAdvice;
 import dev.ratelimit.interceptor.advice.LimitAdvisor;
+import dev.ratelimit.interceptor.advice.RequestWindows;
 import dev.ratelimit.interceptor.config.RuleCatalog;
 import dev.ratelimit.interceptor.config.RuleDescription;
 import dev.ratelimit.interceptor.config.RulesInForce;
@@ -22,8 +23,8 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 /**
  * Actuator endpoint {@code ratelimitadvice}: what a limit would have done to the traffic a rule of this app saw
  * ({@code ?rule=<module>.<rule>&limit=<L>&since=PT1H}; without {@code limit}, the limit in force), from the demand
- * every instance records; without {@code rule}, every fixed-window rule of this app at its limit in force, without
- * curves or clients. The clients it names show as {@code management.endpoint.ratelimitadvice.show-values} says,
+ * every instance records; for a rule of another algorithm, its requests per window of its length; without
+ * {@code rule}, every rule of this app (the fixed-window ones at their limit in force), without curves or clients. The clients it names show as {@code management.endpoint.ratelimitadvice.show-values} says,
  * never by default.
  */
 @Endpoint(id = "ratelimitadvice")
@@ -62,21 +63,33 @@ public class RateLimitAdviceEndpoint {
         String module = catalog.naming().module();
         if (ruleText == null || ruleText.isBlank()) {
             List<LimitAdvice> inForce = new ArrayList<>();
+            List<WindowsAdvice> others = new ArrayList<>();
             for (RuleDescription described : rules.rules()) {
-                if (described.id().module().equals(module)
-                        && Algorithm.FIXED_WINDOW.name().equals(described.inForce().algorithm())) {
+                if (!described.id().module().equals(module)) {
+                    continue;
+                }
+                String algorithm = described.inForce().algorithm();
+                if (Algorithm.FIXED_WINDOW.name().equals(algorithm)) {
                     LimitAdvice advice = advise(described.id(), described.inForce().count(), since);
                     inForce.add(new LimitAdvice(advice.rule(), advice.since(), advice.limit(), advice.clients(),
                             advice.requests(), advice.refusedClients(), advice.refusedRequests(), advice.suggested(),
-                            advice.highest(), List.of(), List.of()));
+                            advice.highest(), List.of(), List.of(), totals(advice.perWindow())));
+                } else {
+                    RequestWindows windows = windows(described.id(), since);
+                    others.add(new WindowsAdvice(described.id(), since, algorithm, totals(windows)));
                 }
             }
-            return new RulesAdvice(since, inForce);
+            return new RulesAdvice(since, inForce, others);
         }
         RuleId rule = RuleId.parse(ruleText, List.of(module));
         if (rule == null) {
             throw new InvalidEndpointRequestException("rule must be <module>.<rule> of this app (" + module
                     + "), was " + ruleText, "no such rule");
+        }
+        String algorithm = rules.limit(rule).map(inForce -> inForce.algorithm().name())
+                .orElse(Algorithm.FIXED_WINDOW.name());
+        if (!Algorithm.FIXED_WINDOW.name().equals(algorithm)) {
+            return new WindowsAdvice(rule, since, algorithm, windows(rule, since));
         }
         long candidate = limit != null ? limit : rules.limit(rule).map(LimitDefinition::count)
                 .orElseThrow(() -> new InvalidEndpointRequestException(rule + " has no limit in force here: give "
@@ -88,7 +101,7 @@ public class RateLimitAdviceEndpoint {
         return new LimitAdvice(advice.rule(), advice.since(), advice.limit(), advice.clients(), advice.requests(),
                 advice.refusedClients(), advice.refusedRequests(), advice.suggested(), advice.highest(),
                 advice.curve(), advice.topClients().stream()
-                .map(client -> new LimitAdvice.Client(HIDDEN, client.demand())).toList());
+                .map(client -> new LimitAdvice.Client(HIDDEN, client.demand())).toList(), advice.perWindow());
     }
 
     private LimitAdvice advise(RuleId rule, long limit, Duration since) {
@@ -97,6 +110,18 @@ public class RateLimitAdviceEndpoint {
         } catch (IllegalArgumentException e) {
             throw new InvalidEndpointRequestException(String.valueOf(e.getMessage()), "bad request");
         }
+    }
+
+    private RequestWindows windows(RuleId rule, Duration since) {
+        try {
+            return advisor.windows(rule, since, clock.instant());
+        } catch (IllegalArgumentException e) {
+            throw new InvalidEndpointRequestException(String.valueOf(e.getMessage()), "bad request");
+        }
+    }
+
+    private static RequestWindows totals(RequestWindows windows) {
+        return new RequestWindows(windows.requests(), windows.busiest(), List.of());
     }
 
     private static Duration since(@Nullable String sinceText) {
@@ -113,11 +138,22 @@ public class RateLimitAdviceEndpoint {
     }
 
     /**
-     * Every fixed-window rule of this app at its limit in force.
+     * Every rule of this app: the fixed-window ones at their limit in force, the others' requests.
      *
-     * @param since how far back
-     * @param rules each rule's advice at its limit in force, without curve or clients
+     * @param since  how far back
+     * @param rules  each fixed-window rule's advice at its limit in force, without curve, clients or windows
+     * @param others each rule of another algorithm or kind: its requests and busiest window, without the windows
      */
-    public record RulesAdvice(Duration since, List<LimitAdvice> rules) {
+    public record RulesAdvice(Duration since, List<LimitAdvice> rules, List<WindowsAdvice> others) {
+    }
+
+    /**
+     * A rule of another algorithm than the fixed window (sliding windows, token buckets, concurrency limits): what a
+     * limit would have refused is not recorded for those, the requests per window of the rule's length are.
+     *
+     * @param algorithm the rule's algorithm in force
+     * @param perWindow its requests per window of its length, over all clients
+     */
+    public record WindowsAdvice(RuleId rule, Duration since, String algorithm, RequestWindows perWindow) {
     }
 }

@@ -21,8 +21,8 @@ class LimiterRuntimeHints implements RuntimeHintsRegistrar {
         hints.resources().registerPattern("dev/ratelimit/interceptor/**/*.lua")
                 .registerPattern(RejectionMessages.BUNDLE + ".properties")
                 .registerPattern(RejectionMessages.BUNDLE + "_*.properties");
-        // The advice endpoint answers Object (a rule's advice, or every rule's), which Spring Boot cannot see through.
+        // The advice endpoint answers Object (a rule's advice or requests, or every rule's), which Spring Boot cannot see through.
         new BindingReflectionHintsRegistrar().registerReflectionHints(hints.reflection(), RateLimitEndpoint.Report.class,
-                LimitAdvice.class, RateLimitAdviceEndpoint.RulesAdvice.class);
+                LimitAdvice.class, RateLimitAdviceEndpoint.RulesAdvice.class, RateLimitAdviceEndpoint.WindowsAdvice.class);
     }
 }

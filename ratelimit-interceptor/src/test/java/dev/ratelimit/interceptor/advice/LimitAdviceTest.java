@@ -2,15 +2,19 @@ package dev.ratelimit.interceptor.advice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.config.RuleMode;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
+import dev.ratelimit.interceptor.fixture.AlgorithmController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisClusterProcess;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +34,7 @@ import tools.jackson.databind.json.JsonMapper;
  * times in one window, sent from 16 threads to both instances in turn, once on a rule enforced at 5 (so the near
  * caches refuse some of it without Redis) and once on a rule in shadow mode. For every limit, what the advisor says
  * it would have refused is what that limit refuses when the same traffic is sent again against it; on one Redis
- * and on a Redis Cluster.
+ * and on a Redis Cluster. Every rule, whatever its algorithm, has its requests per window, refused ones included.
  */
 class LimitAdviceTest {
 
@@ -110,7 +114,25 @@ class LimitAdviceTest {
 
         Map<Integer, Integer> refusedAtFive = send(instances, "/user", "c");
         assertThat(send(instances, "/algorithm/FIXED_WINDOW", "c")).as("shadow mode refuses no one").isEmpty();
+        List<Algorithm> others = AlgorithmController.WINDOWED.stream()
+                .filter(algorithm -> algorithm != Algorithm.FIXED_WINDOW).toList();
+        for (Algorithm algorithm : others) {
+            send(instances, AlgorithmController.path(algorithm), "c");
+        }
         apps.forEach(app -> app.getBean(DemandRecorder.class).flush());
+
+        // Every rule's requests per window, whatever its algorithm: the refused ones too.
+        for (Algorithm algorithm : others) {
+            JsonNode windows = get(instances.get(1), "/actuator/ratelimitadvice?rule=fixture.AlgorithmController."
+                    + AlgorithmController.methodName(algorithm));
+            assertThat(windows.path("algorithm").asString()).isEqualTo(algorithm.name());
+            assertRequestsPerWindow(windows.path("perWindow"), 55, Duration.ofDays(1));
+        }
+        assertRequestsPerWindow(advice(instances.get(0), ENFORCED, 5).path("perWindow"), 55, Duration.ofMinutes(1));
+        assertThat(get(instances.get(0), "/actuator/ratelimitadvice").path("others").findValuesAsString("rule"))
+                .as("the rules of other algorithms").contains(others.stream()
+                        .map(algorithm -> "fixture.AlgorithmController." + AlgorithmController.methodName(algorithm))
+                        .toArray(String[]::new));
 
         Map<RuleId, List<JsonNode>> whatIf = Map.of(ENFORCED, new ArrayList<>(), SHADOW, new ArrayList<>());
         for (RuleId rule : List.of(ENFORCED, SHADOW)) {
@@ -158,6 +180,19 @@ class LimitAdviceTest {
                         .isEqualTo(refused.size());
             }
         }
+    }
+
+    /** Windows of the rule's length, each a multiple of it from the epoch, with every request sent. */
+    private static void assertRequestsPerWindow(JsonNode perWindow, long sent, Duration length) {
+        assertThat(perWindow.path("requests").asLong()).as("requests of %s", perWindow).isEqualTo(sent);
+        long inWindows = 0;
+        for (JsonNode window : perWindow.path("windows")) {
+            assertThat(Duration.parse(window.path("length").asString())).isEqualTo(length);
+            assertThat(Instant.parse(window.path("start").asString()).getEpochSecond() % length.toSeconds()).isZero();
+            inWindows += window.path("requests").asLong();
+        }
+        assertThat(inWindows).isEqualTo(sent);
+        assertThat(perWindow.path("busiest").asLong()).isBetween(1L, sent);
     }
 
     private static JsonNode advice(HttpProbe instance, RuleId rule, int limit) {

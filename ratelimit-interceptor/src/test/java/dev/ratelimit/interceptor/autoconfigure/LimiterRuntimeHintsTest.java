@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratelimit.interceptor.actuate.RateLimitAdviceEndpoint;
 import dev.ratelimit.interceptor.actuate.RateLimitEndpoint;
 import dev.ratelimit.interceptor.advice.LimitAdvice;
+import dev.ratelimit.interceptor.advice.RequestWindows;
 import dev.ratelimit.interceptor.blocked.BlockedClient;
 import dev.ratelimit.interceptor.config.LimitDescription;
 import dev.ratelimit.interceptor.config.RuleDescription;
@@ -64,7 +65,8 @@ class LimiterRuntimeHintsTest {
     @Test
     void theAdviceIsHintedForJackson() {
         for (Class<?> type : List.of(LimitAdvice.class, LimitAdvice.Point.class, LimitAdvice.Client.class,
-                RateLimitAdviceEndpoint.RulesAdvice.class)) {
+                RateLimitAdviceEndpoint.RulesAdvice.class, RateLimitAdviceEndpoint.WindowsAdvice.class,
+                RequestWindows.class, RequestWindows.Window.class)) {
             assertThat(RuntimeHintsPredicates.reflection().onType(type)).as("%s", type).accepts(hints);
         }
         assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(LimitAdvice.class, "curve")).accepts(hints);
