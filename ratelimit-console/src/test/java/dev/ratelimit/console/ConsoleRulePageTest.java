@@ -3,6 +3,7 @@ package dev.ratelimit.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.fixture.AlgorithmController;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import java.net.http.HttpResponse;
@@ -100,6 +101,7 @@ class ConsoleRulePageTest {
      * What each limit would have refused of the rule's demand (rita's {@code LIMIT + EXTRA} requests in one window):
      * the page's section, its data as the page reads them, and the suggestion set through the page's form, audited.
      * A rule of another algorithm records no demand and has no such section: its page shows its requests per window.
+     * A {@code dyn} rule's suggestion is set in its {@code dyn} value.
      */
     @Test
     void thePageSaysWhatEachLimitWouldHaveRefusedAndAppliesTheSuggestion() {
@@ -142,6 +144,18 @@ class ConsoleRulePageTest {
         assertThat(applied.headers().firstValue("Location").orElseThrow()).endsWith("#rule-advice");
         assertThat(instances.redis().commands().hget("ratelimit:sysconfig", "fixture." + other + ".count")).isEqualTo("8");
         assertThat(console.get(CONSOLE + "/audit").body()).contains("fixture." + other + ".count");
+
+        // A dyn rule's suggestion: its count, its other parts kept.
+        String dynamic = "OpenController.special";
+        instances.redis().commands().hset("ratelimit:sysconfig", "dyn.fixture." + dynamic, "5/60 ip");
+        instances.app(0).getBean(RuleSnapshotHolder.class).refresh();
+        assertThat(console.get(CONSOLE + "/rule?module=fixture&rule=" + dynamic).body()).contains("id=\"rule-advice\"")
+                .contains("id=\"advice-apply\"");
+        assertThat(console.post(CONSOLE + "/rules/advice", "module", "fixture", "rule", dynamic, "count", "9")
+                .statusCode()).isEqualTo(302);
+        assertThat(instances.redis().commands().hget("ratelimit:sysconfig", "dyn.fixture." + dynamic)).isEqualTo("9/60 ip");
+        assertThat(console.get(CONSOLE + "/audit").body()).contains("dyn.fixture." + dynamic);
+        instances.redis().commands().hdel("ratelimit:sysconfig", "dyn.fixture." + dynamic);
     }
 
     /** A cost settled after the response: the pages show the estimate and what settles it. */

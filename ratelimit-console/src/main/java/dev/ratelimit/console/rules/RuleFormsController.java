@@ -68,11 +68,14 @@ public class RuleFormsController {
         }, request, Map.of("knob." + knob, value));
     }
 
-    /** The limit the page's advice suggests, as its "apply" sends it: the count alone, the window kept. */
+    /**
+     * The limit the page's advice suggests, as its "apply" sends it: the count alone, the window kept; of an
+     * annotated rule ({@code <rule>.count}) or a {@code dyn} rule (its other parts kept).
+     */
     @PostMapping("/rules/advice")
     public String applyAdvice(@RequestParam String module, @RequestParam String rule, @RequestParam String count,
                               HttpServletRequest request) {
-        return write(module, rule, ADVICE, (edit, id) -> edit.setRuleCount(id, count.strip()), request,
+        return write(module, rule, ADVICE, (edit, id) -> edit.edit().ruleCount(id, count.strip()).apply().get(0), request,
                 Map.of("adviceCount", count));
     }
 

@@ -105,6 +105,17 @@ public record LimitSpec(long count, long windowSeconds, Dimension dimension, Alg
         return new LimitSpec(count, interval, dimension, algorithm, period, penalty);
     }
 
+    /** This spec with another count, its window, dimension, algorithm, period and penalty kept. */
+    public LimitSpec withCount(String count) {
+        long parsed;
+        try {
+            parsed = positive(count);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidValueException("ratelimit.config.positive", abbreviate(count.strip()));
+        }
+        return new LimitSpec(parsed, windowSeconds, dimension, algorithm, period, penalty);
+    }
+
     /** The canonical text of this spec, as written to the config hash: the defaults are left out. */
     public String format() {
         return text(count, windowSeconds, dimension, algorithm, period, penalty);

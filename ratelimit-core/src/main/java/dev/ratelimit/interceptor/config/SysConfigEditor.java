@@ -387,6 +387,19 @@ public class SysConfigEditor {
             return put(field, parsed(field, () -> LimitSpec.parse(limit).format()), endpoint);
         }
 
+        /**
+         * The count of a rule whatever set it: a {@code dyn} rule's, its other parts kept, or else the annotated
+         * rule's {@code <rule>.count}.
+         */
+        public Edit ruleCount(RuleId rule, String count) {
+            String field = SysConfigFields.dyn(checkedId(rule));
+            String dynamic = writes.containsKey(field) ? writes.get(field) : hash().get(field);
+            if (dynamic == null) {
+                return knob(rule, Knob.COUNT, count);
+            }
+            return put(field, parsed(field, () -> LimitSpec.parse(dynamic).withCount(count).format()), rule);
+        }
+
         public Edit removeDynamicRule(RuleId endpoint) {
             return put(SysConfigFields.dyn(checkedId(endpoint)), null, endpoint);
         }

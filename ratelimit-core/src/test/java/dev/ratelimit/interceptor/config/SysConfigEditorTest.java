@@ -153,6 +153,23 @@ class SysConfigEditorTest {
         assertThat(redis.commands().hlen(HASH)).isEqualTo(DenyList.MAX_ENTRIES + 1); // and config.version
     }
 
+    /** A rule's count whatever set it: a {@code dyn} rule keeps its other parts; an annotated rule gets its knob. */
+    @Test
+    void aRulesCountIsSetWhereverItsLimitComesFrom() {
+        RuleId dynamic = RuleId.of("shop", "OrderController.list");
+        editor.setDynamicRule(dynamic, "5/60 ip sliding_window");
+        assertThat(editor.edit().ruleCount(dynamic, " 12 ").apply())
+                .containsExactly(new SysConfigChange("dyn.shop.OrderController.list", "5/60 ip sliding_window",
+                        "12/60 ip sliding_window"));
+        assertThatThrownBy(() -> editor.edit().ruleCount(dynamic, "0")).hasMessageContaining("at least 1");
+
+        RuleId annotated = RuleId.of("shop", "Api.search");
+        declare(annotated);
+        assertThat(editor.edit().ruleCount(annotated, "7").apply()).extracting(SysConfigChange::field, SysConfigChange::newValue)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("shop.Api.search.count", "7"));
+        assertThat(redis.commands().hexists(HASH, "dyn.shop.Api.search")).isFalse();
+    }
+
     @Test
     void aWriteStoresTheCanonicalValueReturnsTheOldOneAndAnnouncesTheField() throws Exception {
         assertThat(editor.setDynamicRule(RuleId.of("shop", "OrderController.list"), " 30 "))
