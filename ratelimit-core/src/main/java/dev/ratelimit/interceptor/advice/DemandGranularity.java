@@ -8,7 +8,7 @@ import java.util.Map;
  * A bucket size of the recorded demand, how long Redis keeps its buckets and the shortest window of a rule's request
  * counts they hold: fine for the last hours and days, coarser for the week. Every write goes to both.
  */
-public enum DemandGranularity {
+enum DemandGranularity {
 
     TEN_MINUTES("10m", Duration.ofMinutes(10), Duration.ofDays(2), 5),
 

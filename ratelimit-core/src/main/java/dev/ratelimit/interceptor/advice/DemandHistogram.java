@@ -11,7 +11,7 @@ import java.util.List;
  * limit decides: a limit {@code L} refuses, in every window, each request past the {@code L}-th, so it refuses
  * the client-windows that reached {@code L + 1} and one request per count reached past {@code L}.
  */
-public final class DemandHistogram {
+final class DemandHistogram {
 
     private final List<Piece> pieces = new ArrayList<>();
 
