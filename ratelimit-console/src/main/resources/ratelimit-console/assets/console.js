@@ -243,6 +243,7 @@
   // <section id="rule-windows" data-windows-url data-limit>: a rule of another algorithm than the fixed window, its
   // requests per window of its length over the period chosen, its limit marked (not for a concurrency limit, whose
   // count is of requests at once). Read again as the advice is.
+  var PERIOD_MILLIS = { PT1H: 3600000, P1D: 86400000, P7D: 604800000 };
   function windows(section) {
     var chart = echarts.init(document.getElementById('windows-chart'));
     var since = document.getElementById('windows-since');
@@ -258,9 +259,10 @@
       chart.setOption({
         grid: { left: 48, right: 16, top: 32, bottom: 32 },
         tooltip: { trigger: 'axis' },
-        xAxis: { type: 'time' },
+        // The whole period, whatever windows had requests: a lone window would otherwise span the chart.
+        xAxis: { type: 'time', min: Date.now() - PERIOD_MILLIS[since.value], max: Date.now() },
         yAxis: { type: 'value', minInterval: 1 },
-        series: [{ type: 'bar', name: section.dataset.requests, color: '#2e86c1',
+        series: [{ type: 'bar', name: section.dataset.requests, color: '#2e86c1', barMinWidth: 2, barMaxWidth: 16,
           // An app whose JSON writes instants as numbers writes seconds.
           data: view.windows.map(function (window) {
             return [typeof window.start === 'number' ? window.start * 1000 : window.start, window.requests];

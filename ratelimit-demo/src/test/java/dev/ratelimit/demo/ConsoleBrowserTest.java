@@ -206,6 +206,15 @@ class ConsoleBrowserTest {
             assertThat(browser.findElement(By.id("advice-apply")).isDisplayed()).isTrue();
             assertThat(browser.findElement(By.id("advice-summary")).getText()).isNotBlank();
             screenshot("11-rule-advice");
+            // A rule of another algorithm: its requests per window, drawn once the instances have written them.
+            for (int i = 0; i < 8; i++) {
+                instances.get(i % 2).status("/api/quote?usercode=quoting");
+            }
+            browser.get(base + "/ratelimit-console/rule?module=demo&rule=DemoController.quote&lang=en");
+            wait.until(driver -> driver.findElement(By.id("windows-summary")).getText().contains("busiest window had"));
+            assertThat(browser.findElements(By.cssSelector("#windows-chart canvas"))).isNotEmpty();
+            assertThat(browser.findElements(By.id("rule-advice"))).as("no what-if for a sliding window").isEmpty();
+            screenshot("12-rule-windows");
             browser.manage().window().setSize(new Dimension(1440, 1000));
         } finally {
             browser.manage().deleteAllCookies();
