@@ -72,6 +72,7 @@ public class RedisRateLimitStore implements RateLimitStore {
     private final @Nullable Clock testClock;
     private volatile DecisionListener listener = DecisionListener.IGNORE;
     private final LongAdder refundsAnswered = new LongAdder();
+    private final EncodedNumbers encoded = new EncodedNumbers();
     private final LongAdder renewalsAnswered = new LongAdder();
     private final LongAdder settlementsAnswered = new LongAdder();
 
@@ -312,28 +313,28 @@ public class RedisRateLimitStore implements RateLimitStore {
     private byte[][] args(CounterRequest request, byte @Nullable [] reservedAt, boolean peek) {
         byte[][] args = new byte[ALL_ARGS][];
         Arrays.fill(args, NO_VALUE);
-        args[0] = number(request.count());
-        args[1] = number(request.windowMillis());
+        args[0] = encoded.of(request.count());
+        args[1] = encoded.of(request.windowMillis());
         if (testClock != null) {
-            args[2] = number(testClock.millis());
+            args[2] = bytes(Long.toString(testClock.millis()));
         }
         if (request.cost() != 1) {
-            args[3] = number(request.cost());
+            args[3] = encoded.of(request.cost());
         }
         if (reservedAt != null) {
             args[4] = reservedAt;
         }
         Penalty penalty = request.penalty();
         if (penalty.applies()) {
-            args[5] = number(penalty.firstBlockMillis());
-            args[6] = number(penalty.longestMillis());
+            args[5] = encoded.of(penalty.firstBlockMillis());
+            args[6] = encoded.of(penalty.longestMillis());
         }
         CalendarBounds calendar = request.calendar();
         if (calendar != null) {
-            args[7] = number(calendar.previous());
-            args[8] = number(calendar.current());
-            args[9] = number(calendar.next());
-            args[10] = number(calendar.afterNext());
+            args[7] = encoded.of(calendar.previous());
+            args[8] = encoded.of(calendar.current());
+            args[9] = encoded.of(calendar.next());
+            args[10] = encoded.of(calendar.afterNext());
         }
         if (peek) {
             args[11] = PEEK;
@@ -346,12 +347,12 @@ public class RedisRateLimitStore implements RateLimitStore {
         }
         BatchRequest batch = request.batch();
         if (batch != null && !peek && reservedAt == null) {
-            args[14] = number(batch.units());
-            args[15] = number(batch.sharers());
-            args[16] = number(batch.held());
+            args[14] = encoded.of(batch.units());
+            args[15] = encoded.of(batch.sharers());
+            args[16] = encoded.of(batch.held());
         }
         if (request.holdsPendingUnits() && !peek) {
-            args[17] = number(request.cost());
+            args[17] = encoded.of(request.cost());
         }
         int used = args.length;
         while (used > 2 && args[used - 1].length == 0) {
