@@ -163,7 +163,8 @@ public class RedisRateLimitStore implements RateLimitStore {
         } catch (RuntimeException e) {
             return StoreResult.NotDecided.pass(e.toString());
         }
-        List<Decision> decisions = new ArrayList<>(requests.size());
+        // An array made a list once: the result keeps that list, where a list built up would be copied again.
+        Decision[] decisions = new Decision[requests.size()];
         for (int i = 0; i < requests.size(); i++) {
             CompletableFuture<Object> reply = replies.get(i);
             if (reply.isCompletedExceptionally()) {
@@ -171,9 +172,9 @@ public class RedisRateLimitStore implements RateLimitStore {
             }
             Decision decision = decision(requests.get(i), reply.join(), peek);
             listener.decided(requests.get(i), decision, sentAt);
-            decisions.add(decision);
+            decisions[i] = decision;
         }
-        return new StoreResult.Decided(decisions);
+        return new StoreResult.Decided(List.of(decisions));
     }
 
     /**
