@@ -1,6 +1,7 @@
 package dev.ratelimit.interceptor.config;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RuleId;
 import java.util.Locale;
@@ -109,6 +110,29 @@ public enum Knob {
         @Override
         LimitDefinition apply(LimitDefinition limit, String canonical) {
             return limit.withPenalty(LimitSpec.parsePenalty(canonical));
+        }
+    },
+
+    /**
+     * The algorithm that counts the rule's requests, in place of the annotation's: {@code fixed_window},
+     * {@code sliding_window}, {@code sliding_log} or {@code token_bucket}. Each algorithm has counters of its own,
+     * so a change starts the rule's clients afresh. Where the rule cannot be counted so (a concurrency limit, a
+     * calendar quota, a cost settled after the response), the annotation's applies. Not written at start-up.
+     */
+    ALGORITHM("algorithm", false, true, false) {
+        @Override
+        String canonical(String text) {
+            return LimitSpec.rateAlgorithm(text).name().toLowerCase(Locale.ROOT);
+        }
+
+        @Override
+        String of(LimitDefinition limit) {
+            return limit.algorithm().name().toLowerCase(Locale.ROOT);
+        }
+
+        @Override
+        LimitDefinition apply(LimitDefinition limit, String canonical) {
+            return limit.withAlgorithm(Algorithm.valueOf(canonical.toUpperCase(Locale.ROOT)));
         }
     },
 

@@ -202,6 +202,15 @@ public record LimitSpec(long count, long windowSeconds, Dimension dimension, Alg
         throw new InvalidValueException("ratelimit.config.limit.dimension", abbreviate(word));
     }
 
+    /** The algorithm of a rate a word names ({@code sliding_window}), in any case; not a concurrency limit. */
+    static Algorithm rateAlgorithm(String word) {
+        Algorithm algorithm = algorithm(word.strip());
+        if (algorithm == Algorithm.CONCURRENCY) {
+            throw new InvalidValueException("ratelimit.config.limit.algorithm", abbreviate(word.strip()));
+        }
+        return algorithm;
+    }
+
     private static Algorithm algorithm(String word) {
         for (Algorithm candidate : Algorithm.values()) {
             if (candidate.name().equalsIgnoreCase(word)) {

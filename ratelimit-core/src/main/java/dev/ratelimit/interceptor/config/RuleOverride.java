@@ -50,11 +50,17 @@ record RuleOverride(Map<Knob, String> values) {
 
     /**
      * The limit with the operator's values applied. The parser checked them against the declaration it
-     * knew ({@code declared.*}); a value that still does not fit the annotation in force (a hand-edited
-     * hash without declarations) leaves its knob as declared rather than failing requests. A value that
-     * only fits with another (a count with its window) is tried again once the others are applied.
+     * knew ({@code declared.*}); a value that still does not fit the annotation in force (an algorithm its cost
+     * or quota does not allow, a hand-edited hash without declarations) leaves its knob as declared rather than
+     * failing requests. A value that only fits with another (a count with its window) is tried again once the
+     * others are applied.
      */
     LimitDefinition applyTo(LimitDefinition limit) {
+        return applied(limit).limit();
+    }
+
+    /** {@link #applyTo}, with why each value left as declared does not fit. */
+    Applied applied(LimitDefinition limit) {
         LimitDefinition applied = limit;
         List<Map.Entry<Knob, String>> deferred = new ArrayList<>();
         for (Map.Entry<Knob, String> value : values.entrySet()) {
@@ -64,13 +70,18 @@ record RuleOverride(Map<Knob, String> values) {
                 deferred.add(value);
             }
         }
+        Map<Knob, String> notApplied = new EnumMap<>(Knob.class);
         for (Map.Entry<Knob, String> value : deferred) {
             try {
                 applied = value.getKey().apply(applied, value.getValue());
             } catch (IllegalArgumentException e) {
-                // as declared
+                notApplied.put(value.getKey(), String.valueOf(e.getMessage()));
             }
         }
-        return applied;
+        return new Applied(applied, notApplied);
+    }
+
+    /** A limit with the operator's values, and those that do not fit it with the reason. */
+    record Applied(LimitDefinition limit, Map<Knob, String> notApplied) {
     }
 }

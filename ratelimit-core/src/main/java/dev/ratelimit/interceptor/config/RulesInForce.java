@@ -367,6 +367,10 @@ public final class RulesInForce {
                 ignored.put(field, reason);
             }
         });
+        if (declared != null) {
+            override.applied(declared).notApplied().forEach((knob, reason) ->
+                    ignored.put(knob.field(id), "does not fit the rule as declared: " + reason));
+        }
         return new RuleDescription(id, source, endpoint == null ? Endpoint.Kind.HTTP : endpoint.kind(),
                 endpoint == null || endpoint.isHttp() ? null : endpoint.handler(), onClass, pattern, httpMethods,
                 endpoint == null || endpoint.maxWait().isZero() ? null : endpoint.maxWait().toMillis(),

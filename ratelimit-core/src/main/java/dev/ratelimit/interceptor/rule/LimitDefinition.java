@@ -90,6 +90,30 @@ public record LimitDefinition(RuleId id, long count, long windowSeconds, Dimensi
                 countWhen, penalty, cost, quota, plan);
     }
 
+    /**
+     * This limit counted by another algorithm of a rate, which its cost and quota allow: a cost settled after the
+     * response needs a fixed window or a token bucket (the algorithms that carry a debt), a calendar quota a fixed
+     * window; a concurrency limit is not a rate and keeps its algorithm.
+     *
+     * @throws IllegalArgumentException when the limit cannot be counted so
+     */
+    public LimitDefinition withAlgorithm(Algorithm newAlgorithm) {
+        if (newAlgorithm == algorithm) {
+            return this;
+        }
+        if (isConcurrency() || newAlgorithm == Algorithm.CONCURRENCY) {
+            throw new IllegalArgumentException("a concurrency limit is not a rate: it has no other algorithm");
+        }
+        if (quota.isCalendar() && newAlgorithm != Algorithm.FIXED_WINDOW) {
+            throw new IllegalArgumentException("a calendar quota is counted by FIXED_WINDOW");
+        }
+        if (settlesCost() && newAlgorithm != Algorithm.FIXED_WINDOW && newAlgorithm != Algorithm.TOKEN_BUCKET) {
+            throw new IllegalArgumentException("costFromResponse settles on FIXED_WINDOW and TOKEN_BUCKET only");
+        }
+        return new LimitDefinition(id, count, windowSeconds, dimension, newAlgorithm, key, messageKey, countWhen,
+                penalty, cost, quota, plan);
+    }
+
     /** This limit with another penalty ({@link Penalty#NONE} for none). */
     public LimitDefinition withPenalty(Penalty newPenalty) {
         return newPenalty.equals(penalty) ? this : new LimitDefinition(id, count, windowSeconds, dimension,

@@ -54,6 +54,38 @@ class RulesInForceTest {
                 .as("worked out once per snapshot, not per request");
     }
 
+    /**
+     * An operator changes a rule's algorithm at run time; a rule that cannot be counted so (a concurrency limit, a
+     * cost settled after the response) keeps the annotation's, and its field is said to be ignored, and why.
+     */
+    @Test
+    void anOperatorChangesARulesAlgorithmWhereTheRuleAllowsIt() {
+        RuleId running = RuleId.of("shop", "ExportController.export");
+        RuleId settled = RuleId.of("shop", "AiController.generate");
+        Endpoint exports = endpoint(running, "/exports", new LimitDefinition(running, 2, 60, Dimension.USER,
+                Algorithm.CONCURRENCY, "", LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE, RequestCost.ONE,
+                CalendarQuota.NONE, ""));
+        Endpoint generate = endpoint(settled, "/generate", new LimitDefinition(settled, 100, 60, Dimension.USER,
+                Algorithm.TOKEN_BUCKET, "", LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE,
+                new RequestCost(1, "", "#response.status"), CalendarQuota.NONE, ""));
+        RulesInForce rules = RulesInForce.of(List.of(CREATE, exports, generate), Set.of("shop"), parse(Map.of(
+                ORDERS + ".algorithm", " Sliding_Window ", running + ".algorithm", "token_bucket",
+                settled + ".algorithm", "sliding_log", ORDERS_IP + ".algorithm", "concurrency")));
+
+        assertThat(rules.limit(ORDERS).orElseThrow().algorithm()).isEqualTo(Algorithm.SLIDING_WINDOW);
+        assertThat(rules.rule(ORDERS).orElseThrow().overridden()).contains(Knob.ALGORITHM);
+        assertThat(rules.rule(ORDERS).orElseThrow().inForce().algorithm()).isEqualTo("SLIDING_WINDOW");
+        assertThat(rules.limit(running).orElseThrow().algorithm()).isEqualTo(Algorithm.CONCURRENCY);
+        assertThat(rules.rule(running).orElseThrow().ignored()).containsOnlyKeys(running + ".algorithm")
+                .hasEntrySatisfying(running + ".algorithm", reason -> assertThat(reason).contains("not a rate"));
+        assertThat(rules.limit(settled).orElseThrow().algorithm()).isEqualTo(Algorithm.TOKEN_BUCKET);
+        assertThat(rules.rule(settled).orElseThrow().ignored().get(settled + ".algorithm"))
+                .contains("costFromResponse");
+        assertThat(rules.limit(ORDERS_IP).orElseThrow().algorithm()).as("a concurrency limit is not a rate's algorithm")
+                .isEqualTo(Algorithm.FIXED_WINDOW);
+        assertThat(rules.rule(ORDERS_IP).orElseThrow().ignored()).containsKey(ORDERS_IP + ".algorithm");
+    }
+
     @Test
     void aDynRuleLimitsAnEndpointWithoutAnnotationOnlyAndSaysWhyItLimitsNothingElsewhere() {
         RulesInForce rules = rules(Map.of("dyn." + OPEN, "3/60 ip", "dyn." + ORDERS, "1/60", "dyn.shop.Gone.away", "1/60",
