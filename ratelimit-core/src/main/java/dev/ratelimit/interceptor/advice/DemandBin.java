@@ -3,9 +3,11 @@ package dev.ratelimit.interceptor.advice;
 /**
  * A range of demand counts, {@code [start, start + width)}: the bins of a demand histogram. Counts below a
  * rule's exact bound each have a bin of their own; above it, every power of two is split into
- * {@link #SUB_BINS} bins, so a count there is known within 1/64 of itself. Every bin is a dyadic interval (its
- * width a power of two that divides its start), so two bins of any two layouts are either disjoint or one
- * holds the other: instances whose limits differ, or a limit changed within a period, still add up.
+ * {@link #SUB_BINS} bins, so a count there is known within 1/64 of itself. Those bins are dyadic intervals (a
+ * width that is a power of two and divides the start), so two bins of any two layouts are either disjoint or one
+ * holds the other. A run of exact counts reached equally often is one bin too ({@link #run}): a counter that one
+ * window after another reaches every count up to thousands (a global counter) is written as a few runs, not a
+ * field per count. Whatever the bins of a write, the reaches of each count add up across writes and instances.
  */
 record DemandBin(long start, long width) {
 
@@ -20,9 +22,14 @@ record DemandBin(long start, long width) {
     static final long MAX_EXACT_BELOW = 1 << 14;
 
     DemandBin {
-        if (start < 1 || width < 1 || Long.bitCount(width) != 1 || start % width != 0) {
+        if (start < 1 || width < 1 || start > Long.MAX_VALUE - width) {
             throw new IllegalArgumentException("not a demand bin: [" + start + ", +" + width + ")");
         }
+    }
+
+    /** The exact counts {@code [first, last]}, each reached as often. */
+    static DemandBin run(long first, long last) {
+        return new DemandBin(first, last - first + 1);
     }
 
     /** The bound below which counts are exact for a limit: a power of two above twice the limit. */

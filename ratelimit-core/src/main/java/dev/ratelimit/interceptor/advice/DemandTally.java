@@ -43,11 +43,22 @@ final class DemandTally {
         return (octave - firstCoarseOctave) * DemandBin.SUB_BINS + (int) ((n - Long.highestOneBit(n)) / width);
     }
 
-    /** Takes what was counted since the last time into {@code into}, by bin; adds to what it holds. */
+    /**
+     * Takes what was counted since the last time into {@code into}, by bin; adds to what it holds. Consecutive
+     * exact counts reached as often are one run: a bin's value is the reaches of all its counts.
+     */
     void drainInto(Map<DemandBin, Long> into) {
-        for (int n = 1; n < exact.length(); n++) {
-            if (exact.get(n) != 0) {
-                into.merge(new DemandBin(n, 1), exact.getAndSet(n, 0), Long::sum);
+        long runStart = 0;
+        long runReaches = 0;
+        for (int n = 1; n <= exact.length(); n++) {
+            long reaches = n < exact.length() && exact.get(n) != 0 ? exact.getAndSet(n, 0) : 0;
+            if (runReaches != 0 && reaches != runReaches) {
+                into.merge(DemandBin.run(runStart, n - 1), runReaches * (n - runStart), Long::sum);
+                runReaches = 0;
+            }
+            if (reaches != 0 && runReaches == 0) {
+                runStart = n;
+                runReaches = reaches;
             }
         }
         for (int slot = 0; slot < coarse.length(); slot++) {

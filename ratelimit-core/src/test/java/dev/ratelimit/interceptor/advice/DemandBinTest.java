@@ -58,7 +58,8 @@ class DemandBinTest {
         }
         assertThat(new DemandBin(7, 1).field()).isEqualTo("7");
         assertThat(new DemandBin(256, 4).field()).isEqualTo("256+4");
-        for (String field : List.of("", "x", "0", "-3", "5+3", "6+4", "256+", "+4", "1|n")) {
+        assertThat(DemandBin.parse("5+3")).as("a run of exact counts: 5, 6 and 7").isEqualTo(DemandBin.run(5, 7));
+        for (String field : List.of("", "x", "0", "-3", "5+0", "0+4", "256+", "+4", "1|n")) {
             assertThatIllegalArgumentException().isThrownBy(() -> DemandBin.parse(field));
         }
     }

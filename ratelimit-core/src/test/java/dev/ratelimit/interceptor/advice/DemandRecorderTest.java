@@ -178,6 +178,47 @@ class DemandRecorderTest {
         }
     }
 
+    /**
+     * A global counter: every request a new count of its window. Five windows reaching 1,000 to 1,004 are written as
+     * a few runs of counts (not a field per count), and every limit reads what it would have refused exactly.
+     */
+    @Test
+    void aCounterReachingEveryCountIsWrittenAsRunsAndReadExactly() {
+        RuleId global = RuleId.of("shop", "OrderController.global");
+        LimitDefinition limit = new LimitDefinition(global, 5_000, 1, Dimension.GLOBAL, Algorithm.FIXED_WINDOW, "",
+                LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE, RequestCost.ONE, CalendarQuota.NONE, "");
+        DemandRecorder recorder = new DemandRecorder(redisStore(), KEYS, Duration.ofSeconds(5), CAP, Clock.systemUTC());
+        String key = KEYS.counter(global, Dimension.GLOBAL, Algorithm.FIXED_WINDOW, "all");
+        long now = System.currentTimeMillis();
+        for (int window = 0; window < 5; window++) {
+            for (long n = 1; n <= 1_000 + window; n++) {
+                recorder.counted(limit, key, new Decision(true, 5_000, 5_000 - n, 0, 1_000, now, Batch.NONE, n));
+            }
+        }
+        long before = DemandGranularity.TEN_MINUTES.bucketStart(Instant.now().getEpochSecond());
+        recorder.flush();
+        long after = DemandGranularity.TEN_MINUTES.bucketStart(Instant.now().getEpochSecond());
+
+        long fields = 0;
+        for (long bucket : before == after ? new long[] {before} : new long[] {before, after}) {
+            fields += redis.commands().hlen(KEYS.demandBucket(global, DemandGranularity.TEN_MINUTES.label(), bucket));
+        }
+        assertThat(fields).as("one run per count the windows stopped at").isEqualTo(5);
+        LimitAdvisor advisor = new LimitAdvisor(redisStore());
+        for (long candidate : new long[] {1, 500, 999, 1_000, 1_002, 1_004, 1_005}) {
+            long refused = 0;
+            long clients = 0;
+            for (int window = 0; window < 5; window++) {
+                refused += Math.max(0, 1_000 + window - candidate);
+                clients += 1_000 + window > candidate ? 1 : 0;
+            }
+            LimitAdvice advice = advisor.advise(global, candidate, Duration.ofHours(1), Instant.now());
+            assertThat(advice.refusedRequests()).as("requests at %d", candidate).isEqualTo(refused);
+            assertThat(advice.refusedClients()).as("windows at %d", candidate).isEqualTo(clients);
+            assertThat(advice.requests()).isEqualTo(5_010);
+        }
+    }
+
     private static void requests(DemandRecorder recorder, RuleId rule, Algorithm algorithm, long windowSeconds,
                                  long epochSecond, int requests) {
         for (int request = 0; request < requests; request++) {
