@@ -240,9 +240,9 @@
     window.addEventListener('resize', function () { chart.resize(); });
     load();
   }
-  // <section id="rule-windows" data-windows-url data-limit>: a rule of another algorithm than the fixed window, its
-  // requests per window of its length over the period chosen, its limit marked (not for a concurrency limit, whose
-  // count is of requests at once). Read again as the advice is.
+  // <section id="rule-windows" data-windows-url data-limit>: a rule's requests per window of its length over the
+  // period chosen, its limit marked (not for a concurrency limit, whose count is of requests at once). Read again as
+  // the advice is.
   var PERIOD_MILLIS = { PT1H: 3600000, P1D: 86400000, P7D: 604800000 };
   function windows(section) {
     var chart = echarts.init(document.getElementById('windows-chart'));

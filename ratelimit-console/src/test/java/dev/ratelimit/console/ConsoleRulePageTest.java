@@ -100,7 +100,8 @@ class ConsoleRulePageTest {
     /**
      * What each limit would have refused of the rule's demand (rita's {@code LIMIT + EXTRA} requests in one window):
      * the page's section, its data as the page reads them, and the suggestion set through the page's form, audited.
-     * A rule of another algorithm records no demand and has no such section: its page shows its requests per window.
+     * A rule of another algorithm records no demand and has no such section; every rule's page shows its requests per
+     * window.
      * A {@code dyn} rule's suggestion is set in its {@code dyn} value.
      */
     @Test
@@ -134,7 +135,7 @@ class ConsoleRulePageTest {
                         + "AlgorithmController.slidingWindow&since=P1D").body()),
                         node -> node.path("requests").asLong() == AlgorithmController.LIMIT + EXTRA);
         assertThat(windows.path("windows").size()).as("one day's window, or two at midnight").isBetween(1, 2);
-        assertThat(console.get(PAGE).body()).doesNotContain("id=\"rule-windows\"");
+        assertThat(console.get(PAGE).body()).as("a fixed window's page has both").contains("id=\"rule-windows\"");
 
         String other = "BatchController.fixedWindow";
         console.get(CONSOLE + "/rule?module=fixture&rule=" + other);

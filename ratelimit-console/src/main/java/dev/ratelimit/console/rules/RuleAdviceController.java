@@ -21,8 +21,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 
 /**
  * The rule page's "choosing a limit": what each limit would have refused of the demand the rule saw over the last
- * hour, day or week ({@link LimitAdvisor}), and for the other algorithms the requests per window, polled by the
- * page's script.
+ * hour, day or week ({@link LimitAdvisor}), and every rule's requests per window, polled by the page's script.
  */
 @Controller
 @RateLimitExempt
@@ -62,7 +61,7 @@ public class RuleAdviceController {
     }
 
     /**
-     * The requests of a rule of another algorithm than the fixed window per window of its length over {@code since}
+     * The requests of a rule, whatever its algorithm, per window of its length over {@code since}
      * ({@link LimitAdvisor#windows}); 400 and 404 as {@link #advice}.
      */
     @GetMapping("/windows.json")

@@ -108,11 +108,11 @@ public class RulePageController {
             boolean annotated = rule != null && rule.source() == RuleDescription.Source.ANNOTATION;
             model.addAttribute("annotated", annotated ? RuleLines.line(rule, audit, clock, Map.of()) : null);
             model.addAttribute("dynamic", rule != null && !annotated ? rule : null);
-            // Fixed windows record each client's demand (the limit advisor's); the others, the requests per window.
+            // Fixed windows record each client's demand (the limit advisor's); every rule, its requests per window.
             boolean fixedWindow = rule != null && Algorithm.FIXED_WINDOW.name().equals(rule.inForce().algorithm());
             boolean recorded = advisor.getIfAvailable() != null && rule != null;
             model.addAttribute("advised", recorded && fixedWindow ? rule.inForce() : null);
-            model.addAttribute("windowed", recorded && !fixedWindow ? rule.inForce() : null);
+            model.addAttribute("windowed", recorded ? rule.inForce() : null);
             model.addAttribute("plans", rule == null ? Map.of() : rule.plans());
             model.addAttribute("exceptions", rule == null ? List.of() : rule.exceptions().entrySet().stream()
                     .map(entry -> new ExceptionLine(entry.getKey(), entry.getValue().count() + "/"
