@@ -8,13 +8,10 @@ import dev.ratelimit.interceptor.fixture.AlgorithmController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.store.RedisKeys;
+import dev.ratelimit.interceptor.testsupport.Concurrently;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -45,27 +42,14 @@ class AlgorithmKnobTest {
 
         List<HttpProbe> instances = apps.stream().map(app -> new HttpProbe(FixtureApplication.port(app))).toList();
         AtomicInteger admitted = new AtomicInteger();
-        AtomicInteger turn = new AtomicInteger();
-        ExecutorService threads = Executors.newFixedThreadPool(16);
-        try {
-            List<Future<?>> sent = new ArrayList<>();
-            for (int i = 0; i < SENT; i++) {
-                sent.add(threads.submit(() -> {
-                    int status = instances.get(turn.getAndIncrement() % 2)
-                            .status(AlgorithmController.path(Algorithm.FIXED_WINDOW) + "?usercode=switched");
-                    if (status == 200) {
-                        admitted.incrementAndGet();
-                    } else {
-                        assertThat(status).isEqualTo(429);
-                    }
-                }));
+        Concurrently.forEachIndex(16, SENT, i -> {
+            int status = instances.get(i % 2).status(AlgorithmController.path(Algorithm.FIXED_WINDOW) + "?usercode=switched");
+            if (status == 200) {
+                admitted.incrementAndGet();
+            } else {
+                assertThat(status).isEqualTo(429);
             }
-            for (Future<?> request : sent) {
-                request.get();
-            }
-        } finally {
-            threads.shutdownNow();
-        }
+        });
 
         assertThat(admitted.get()).isEqualTo(AlgorithmController.LIMIT);
         RedisKeys keys = new RedisKeys("ratelimit");
