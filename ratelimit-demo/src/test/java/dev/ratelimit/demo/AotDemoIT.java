@@ -96,7 +96,7 @@ class AotDemoIT {
                     StandardCharsets.UTF_8).replace("\\/", "/");
         }
         assertThat(metadata).contains("dev/ratelimit/interceptor/**/*.lua", "ratelimit/sql/upgrade/*.sql",
-                "dev/ratelimit/interceptor/log/report/LogReportMapper.xml", "dev/ratelimit/apiindex/*.lua",
+                "dev/ratelimit/console/report/LogReportMapper.xml", "dev/ratelimit/apiindex/*.lua",
                 "templates/ratelimit-console/*.html", "\"dev.ratelimit.console.audit.AuditMapper\"");
     }
 

@@ -3,10 +3,10 @@ package dev.ratelimit.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.ratelimit.interceptor.log.report.LogEntry;
-import dev.ratelimit.interceptor.log.report.LogFilter;
-import dev.ratelimit.interceptor.log.report.LogPageRequest;
-import dev.ratelimit.interceptor.log.report.LogReports;
+import dev.ratelimit.console.report.LogEntry;
+import dev.ratelimit.console.report.LogFilter;
+import dev.ratelimit.console.report.LogPageRequest;
+import dev.ratelimit.console.report.LogReports;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;

@@ -37,8 +37,10 @@ import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.config.SysConfigRepository;
 import dev.ratelimit.interceptor.identity.TrustedProxyResolver;
 import dev.ratelimit.interceptor.instance.InstanceDirectory;
+import dev.ratelimit.interceptor.autoconfigure.InterceptionLogProperties;
 import dev.ratelimit.interceptor.log.LogTimeZone;
-import dev.ratelimit.interceptor.log.report.LogReports;
+import dev.ratelimit.interceptor.log.database.LogDatabase;
+import dev.ratelimit.console.report.LogReports;
 import dev.ratelimit.interceptor.stats.TrafficStatistics;
 import java.time.Clock;
 import java.util.List;
@@ -124,6 +126,24 @@ public class ConsoleAutoConfiguration {
     @ConditionalOnMissingBean
     ConsoleModel ratelimitConsoleModel(ConsoleProperties properties) {
         return new ConsoleModel(properties);
+    }
+
+    /**
+     * The interception log's reports, where the app has the log's database. They are the console's: an app
+     * without the console writes its log but never loads the report queries.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.apache.ibatis.session.SqlSession")
+    @ConditionalOnBean(LogDatabase.class)
+    @EnableConfigurationProperties(InterceptionLogProperties.class)
+    static class LogReading {
+
+        @Bean
+        @ConditionalOnMissingBean
+        LogReports rateLimitLogReports(LogDatabase database, InterceptionLogProperties properties) {
+            InterceptionLogProperties.Report report = properties.report();
+            return new LogReports(database, report.maxPageSize(), report.maxTop(), report.maxDays());
+        }
     }
 
     /** Only where the interception log can be: its queries' timeouts are Spring's data access exceptions. */

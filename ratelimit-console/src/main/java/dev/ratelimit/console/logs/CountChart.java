@@ -1,7 +1,7 @@
 package dev.ratelimit.console.logs;
 
-import dev.ratelimit.interceptor.log.report.DayCount;
-import dev.ratelimit.interceptor.log.report.HourCount;
+import dev.ratelimit.console.report.DayCount;
+import dev.ratelimit.console.report.HourCount;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.function.Function;

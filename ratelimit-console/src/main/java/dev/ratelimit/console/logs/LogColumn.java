@@ -1,7 +1,7 @@
 package dev.ratelimit.console.logs;
 
-import dev.ratelimit.interceptor.log.report.LogEntry;
-import dev.ratelimit.interceptor.log.report.LogSort;
+import dev.ratelimit.console.report.LogEntry;
+import dev.ratelimit.console.report.LogSort;
 import java.time.format.DateTimeFormatter;
 import java.util.function.Function;
 

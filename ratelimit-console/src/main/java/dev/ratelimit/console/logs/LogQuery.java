@@ -2,8 +2,8 @@ package dev.ratelimit.console.logs;
 
 import dev.ratelimit.console.QueryString;
 import dev.ratelimit.interceptor.log.Interception;
-import dev.ratelimit.interceptor.log.report.LogFilter;
-import dev.ratelimit.interceptor.log.report.LogSort;
+import dev.ratelimit.console.report.LogFilter;
+import dev.ratelimit.console.report.LogSort;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;

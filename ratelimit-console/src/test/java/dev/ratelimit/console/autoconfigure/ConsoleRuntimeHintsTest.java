@@ -6,7 +6,7 @@ import dev.ratelimit.console.PageNotes;
 import dev.ratelimit.console.audit.AuditMapper;
 import dev.ratelimit.console.logs.LogColumn;
 import dev.ratelimit.console.rules.RuleLine;
-import dev.ratelimit.interceptor.log.report.LogPage;
+import dev.ratelimit.console.report.LogPage;
 import dev.ratelimit.interceptor.testsupport.RuntimeHintsCoverage;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,6 @@ import dev.ratelimit.interceptor.config.copy.DatabaseConfigCopy;
 import dev.ratelimit.interceptor.log.InterceptionLog;
 import dev.ratelimit.interceptor.log.LogTimeZone;
 import dev.ratelimit.interceptor.log.database.LogDatabase;
-import dev.ratelimit.interceptor.log.report.LogReports;
 import dev.ratelimit.interceptor.log.writer.BatchingInterceptionLog;
 import dev.ratelimit.interceptor.log.writer.LogRetention;
 import java.time.Clock;
@@ -70,13 +69,6 @@ public class InterceptionLogAutoConfiguration {
                                                   RateLimitProperties properties) {
         RedisKeys hash = keys.getIfAvailable(() -> new RedisKeys(properties.redis().keyPrefix()));
         return new DatabaseConfigCopy(database, hash.sysconfig(), Clock.systemUTC());
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    LogReports rateLimitLogReports(LogDatabase database, InterceptionLogProperties properties) {
-        InterceptionLogProperties.Report report = properties.report();
-        return new LogReports(database, report.maxPageSize(), report.maxTop(), report.maxDays());
     }
 
     @Bean

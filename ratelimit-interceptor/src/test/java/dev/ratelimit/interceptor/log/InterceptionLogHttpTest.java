@@ -7,14 +7,10 @@ import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.log.database.LogDatabase;
-import dev.ratelimit.interceptor.log.report.LogEntry;
-import dev.ratelimit.interceptor.log.report.LogFilter;
-import dev.ratelimit.interceptor.log.report.LogPage;
-import dev.ratelimit.interceptor.log.report.LogPageRequest;
-import dev.ratelimit.interceptor.log.report.LogReports;
 import dev.ratelimit.interceptor.log.writer.BatchingInterceptionLog;
 import dev.ratelimit.interceptor.log.writer.LogWriterStats;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
+import dev.ratelimit.interceptor.testsupport.LogTable;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,15 +56,15 @@ class InterceptionLogHttpTest {
         assertThat(writer.stats().dropped()).isZero();
         assertThat(writer.stats().queued()).isZero();
 
-        LogPage page = app.getBean(LogReports.class)
-                .detail(new LogFilter(null, null, "fixture", null, "burst", null), LogPageRequest.newest(0, 1));
-        assertThat(page.hits()).isEqualTo(rejected);
-        assertThat(page.total()).as("identical interceptions coalesced").isEqualTo(writer.stats().rows())
+        LogTable log = LogTable.of(app);
+        String burst = "module = 'fixture' AND usercode = 'burst'";
+        assertThat(log.hits(burst)).isEqualTo(rejected);
+        assertThat(log.rows(burst)).as("identical interceptions coalesced").isEqualTo(writer.stats().rows())
                 .isLessThan(rejected);
-        LogEntry row = page.rows().get(0);
-        assertThat(row).usingRecursiveComparison().ignoringFields("id", "createdAt").isEqualTo(new LogEntry(0, null,
-                "fixture", "LimitedController.user", "burst", "127.0.0.1", "GET", "/user", Dimension.USER.name(),
-                LIMIT, 60, false, row.hits(), "limit"));
+        assertThat(log.all(burst).get(0)).containsEntry("rule", "LimitedController.user")
+                .containsEntry("ip", "127.0.0.1").containsEntry("http_method", "GET").containsEntry("uri", "/user")
+                .containsEntry("dimension", Dimension.USER.name()).containsEntry("limit_count", (long) LIMIT)
+                .containsEntry("interval_sec", 60L).containsEntry("shadow", false).containsEntry("reason", "limit");
     }
 
     @Test
@@ -89,8 +85,7 @@ class InterceptionLogHttpTest {
         BatchingInterceptionLog writer = app.getBean(BatchingInterceptionLog.class);
         await().until(() -> writer.stats().written() == 1);
         // rows are written in order, so the rejection of "quiet" would be in by now
-        assertThat(app.getBean(LogReports.class).detail(LogFilter.all(), LogPageRequest.newest(0, 10)).rows())
-                .extracting(LogEntry::user).containsExactly("loud");
+        assertThat(LogTable.of(app).all("1 = 1")).extracting(row -> row.get("usercode")).containsExactly("loud");
     }
 
     @Test

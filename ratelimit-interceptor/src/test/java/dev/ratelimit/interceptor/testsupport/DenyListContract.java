@@ -10,10 +10,6 @@ import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.fixture.PartnerClient;
 import dev.ratelimit.interceptor.identity.CidrBlock;
 import dev.ratelimit.interceptor.identity.DenyList;
-import dev.ratelimit.interceptor.log.Interception;
-import dev.ratelimit.interceptor.log.report.LogFilter;
-import dev.ratelimit.interceptor.log.report.LogPageRequest;
-import dev.ratelimit.interceptor.log.report.LogReports;
 import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.stats.TrafficCount;
@@ -248,9 +244,7 @@ public interface DenyListContract {
 
     /** The deny list's interceptions of a user logged by every instance (each has a log of its own here). */
     private long logged(String user) {
-        LogFilter filter = new LogFilter(null, null, "fixture", DenyList.Kind.USER.rule(), user, null)
-                .withReason(Interception.Reason.DENY);
-        return apps().stream().mapToLong(app -> app.getBean(LogReports.class)
-                .detail(filter, LogPageRequest.newest(0, 1)).hits()).sum();
+        return apps().stream().mapToLong(app -> LogTable.of(app).hits(
+                "module = 'fixture' AND rule = ? AND usercode = ? AND reason = 'deny'", DenyList.Kind.USER.rule(), user)).sum();
     }
 }

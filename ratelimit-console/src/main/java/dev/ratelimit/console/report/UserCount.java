@@ -1,4 +1,4 @@
-package dev.ratelimit.interceptor.log.report;
+package dev.ratelimit.console.report;
 
 /** How often one user was intercepted. */
 public record UserCount(String user, long count) {

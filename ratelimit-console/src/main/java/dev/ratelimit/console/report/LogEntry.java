@@ -1,4 +1,4 @@
-package dev.ratelimit.interceptor.log.report;
+package dev.ratelimit.console.report;
 
 import dev.ratelimit.interceptor.rule.RuleId;
 import java.time.LocalDateTime;

@@ -1,4 +1,4 @@
 @NullMarked
-package dev.ratelimit.interceptor.log.report;
+package dev.ratelimit.console.report;
 
 import org.jspecify.annotations.NullMarked;

@@ -1,4 +1,4 @@
-package dev.ratelimit.interceptor.log.report;
+package dev.ratelimit.console.report;
 
 /**
  * The orders a detail page can be sorted in: the only ones, since an ORDER BY cannot be a bound

@@ -1,4 +1,4 @@
-package dev.ratelimit.interceptor.log.report;
+package dev.ratelimit.console.report;
 
 // Not Interception.@Nullable Reason, which javac 17 drops from the compact constructor's parameter.
 import dev.ratelimit.interceptor.log.Interception.Reason;

@@ -1,4 +1,4 @@
-package dev.ratelimit.interceptor.log.report;
+package dev.ratelimit.console.report;
 
 /**
  * One page of detail rows.
