@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.console.audit.AuditEntry;
 import dev.ratelimit.console.audit.AuditTrail;
+import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import java.net.http.HttpResponse;
@@ -162,6 +163,15 @@ class ConsoleRolesTest {
         assertThat(team.post(CONSOLE + "/dynamic/endpoint", "endpoint", "fixture.OpenController.plain", "limit", "1/60")
                 .statusCode()).as("its own module's endpoint").isEqualTo(302);
         assertThat(redis.commands().hget(SYSCONFIG, "dyn.fixture.OpenController.plain")).isEqualTo("1/60");
+        redis.commands().hset(SYSCONFIG, "dynuri./open/team/**", "20/10");
+        String uriRulePage = CONSOLE + "/rule?module=fixture&rule=/open/team/**";
+        console.getBean(RuleSnapshotHolder.class).refresh();
+        assertThat(team.get(uriRulePage).body()).contains("id=\"rule-advice\"").as("a dynuri rule is every app's")
+                .doesNotContain("id=\"advice-apply\"");
+        assertThat(team.post(CONSOLE + "/rules/advice", "module", "fixture", "rule", "/open/team/**", "count", "30")
+                .statusCode()).as("a dynuri rule's suggestion").isEqualTo(403);
+        assertThat(redis.commands().hget(SYSCONFIG, "dynuri./open/team/**")).isEqualTo("20/10");
+        redis.commands().hdel(SYSCONFIG, "dynuri./open/team/**");
         assertThat(audit()).anySatisfy(entry -> {
             assertThat(entry.operator()).isEqualTo("fixture-team");
             assertThat(entry.subject()).isEqualTo("billing.LimitedController.method.count");

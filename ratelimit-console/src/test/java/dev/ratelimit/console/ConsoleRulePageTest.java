@@ -146,17 +146,25 @@ class ConsoleRulePageTest {
         assertThat(instances.redis().commands().hget("ratelimit:sysconfig", "fixture." + other + ".count")).isEqualTo("8");
         assertThat(console.get(CONSOLE + "/audit").body()).contains("fixture." + other + ".count");
 
-        // A dyn rule's suggestion: its count, its other parts kept.
+        // A dyn rule's suggestion: its count, its other parts kept; a dynuri rule's: every app's field.
         String dynamic = "OpenController.special";
-        instances.redis().commands().hset("ratelimit:sysconfig", "dyn.fixture." + dynamic, "5/60 ip");
+        appliesTheSuggestion("dyn.fixture." + dynamic, dynamic, "5/60 ip", "9", "9/60 ip");
+        String pattern = "/open/advised/**";
+        appliesTheSuggestion("dynuri." + pattern, pattern, "20/10 ip", "30", "30/10 ip");
+        assertThat(instances.redis().commands().hexists("ratelimit:sysconfig", "fixture." + pattern + ".count")).isFalse();
+    }
+
+    /** The page of the rule that {@code field} sets offers the suggestion, and applying it writes {@code applied}. */
+    private void appliesTheSuggestion(String field, String rule, String value, String count, String applied) {
+        instances.redis().commands().hset("ratelimit:sysconfig", field, value);
         instances.app(0).getBean(RuleSnapshotHolder.class).refresh();
-        assertThat(console.get(CONSOLE + "/rule?module=fixture&rule=" + dynamic).body()).contains("id=\"rule-advice\"")
+        assertThat(console.get(CONSOLE + "/rule?module=fixture&rule=" + rule).body()).contains("id=\"rule-advice\"")
                 .contains("id=\"advice-apply\"");
-        assertThat(console.post(CONSOLE + "/rules/advice", "module", "fixture", "rule", dynamic, "count", "9")
+        assertThat(console.post(CONSOLE + "/rules/advice", "module", "fixture", "rule", rule, "count", count)
                 .statusCode()).isEqualTo(302);
-        assertThat(instances.redis().commands().hget("ratelimit:sysconfig", "dyn.fixture." + dynamic)).isEqualTo("9/60 ip");
-        assertThat(console.get(CONSOLE + "/audit").body()).contains("dyn.fixture." + dynamic);
-        instances.redis().commands().hdel("ratelimit:sysconfig", "dyn.fixture." + dynamic);
+        assertThat(instances.redis().commands().hget("ratelimit:sysconfig", field)).isEqualTo(applied);
+        assertThat(console.get(CONSOLE + "/audit").body()).contains(field);
+        instances.redis().commands().hdel("ratelimit:sysconfig", field);
     }
 
     /** A cost settled after the response: the pages show the estimate and what settles it. */

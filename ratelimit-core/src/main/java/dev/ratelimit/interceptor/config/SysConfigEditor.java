@@ -388,16 +388,27 @@ public class SysConfigEditor {
         }
 
         /**
-         * The count of a rule whatever set it: a {@code dyn} rule's, its other parts kept, or else the annotated
-         * rule's {@code <rule>.count}.
+         * The count of a rule whatever set it, its other parts kept: a {@code dyn} rule's; a {@code dynuri} rule's
+         * (the rule named by its pattern; the field is every app's, as on the dynamic rules page); or else the
+         * annotated rule's {@code <rule>.count}.
          */
         public Edit ruleCount(RuleId rule, String count) {
             String field = SysConfigFields.dyn(checkedId(rule));
-            String dynamic = writes.containsKey(field) ? writes.get(field) : hash().get(field);
-            if (dynamic == null) {
-                return knob(rule, Knob.COUNT, count);
+            String dynamic = current(field);
+            if (dynamic != null) {
+                return put(field, parsed(field, () -> LimitSpec.parse(dynamic).withCount(count).format()), rule);
             }
-            return put(field, parsed(field, () -> LimitSpec.parse(dynamic).withCount(count).format()), rule);
+            String uriField = SysConfigFields.dynUri(rule.rule());
+            String uri = current(uriField);
+            if (uri != null) {
+                return put(uriField, parsed(uriField, () -> LimitSpec.parse(uri).withCount(count).format()));
+            }
+            return knob(rule, Knob.COUNT, count);
+        }
+
+        /** The field's value as this edit leaves it so far: its own write, else the hash's. */
+        private @Nullable String current(String field) {
+            return writes.containsKey(field) ? writes.get(field) : hash().get(field);
         }
 
         public Edit removeDynamicRule(RuleId endpoint) {

@@ -153,7 +153,10 @@ class SysConfigEditorTest {
         assertThat(redis.commands().hlen(HASH)).isEqualTo(DenyList.MAX_ENTRIES + 1); // and config.version
     }
 
-    /** A rule's count whatever set it: a {@code dyn} rule keeps its other parts; an annotated rule gets its knob. */
+    /**
+     * A rule's count whatever set it: a {@code dyn} or {@code dynuri} rule keeps its other parts; an annotated rule
+     * gets its knob.
+     */
     @Test
     void aRulesCountIsSetWhereverItsLimitComesFrom() {
         RuleId dynamic = RuleId.of("shop", "OrderController.list");
@@ -168,6 +171,11 @@ class SysConfigEditorTest {
         assertThat(editor.edit().ruleCount(annotated, "7").apply()).extracting(SysConfigChange::field, SysConfigChange::newValue)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("shop.Api.search.count", "7"));
         assertThat(redis.commands().hexists(HASH, "dyn.shop.Api.search")).isFalse();
+
+        editor.edit().uriRule("/open/**", "20/10 ip").apply();
+        assertThat(editor.edit().ruleCount(RuleId.of("shop", "/open/**"), "30").apply())
+                .containsExactly(new SysConfigChange("dynuri./open/**", "20/10 ip", "30/10 ip"));
+        assertThat(redis.commands().hexists(HASH, "shop./open/**.count")).isFalse();
     }
 
     @Test
