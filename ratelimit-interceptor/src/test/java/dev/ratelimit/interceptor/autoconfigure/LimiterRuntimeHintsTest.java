@@ -46,7 +46,8 @@ class LimiterRuntimeHintsTest {
     void everyMapperIsHinted() {
         List<Class<?>> mappers = RuntimeHintsCoverage.classes("dev.ratelimit.interceptor",
                 type -> type.isInterface() && type.getSimpleName().endsWith("Mapper"));
-        assertThat(mappers).hasSizeGreaterThanOrEqualTo(3);
+        // the log writer's and the durable copy's (the reports' are the console's, hinted there)
+        assertThat(mappers).hasSizeGreaterThanOrEqualTo(2);
         mappers.forEach(mapper -> RuntimeHintsCoverage.assertMapperHinted(hints, mapper));
     }
 
