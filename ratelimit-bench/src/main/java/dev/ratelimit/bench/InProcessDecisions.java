@@ -8,7 +8,7 @@ import dev.ratelimit.interceptor.config.SysConfigRepository;
 import dev.ratelimit.interceptor.decision.RequestLimiter;
 import dev.ratelimit.interceptor.decision.Verdict;
 import dev.ratelimit.interceptor.identity.Whitelist;
-import dev.ratelimit.interceptor.lease.HeldLeases;
+import dev.ratelimit.interceptor.internal.lease.HeldLeases;
 import dev.ratelimit.interceptor.log.InterceptionLog;
 import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;

@@ -6,7 +6,7 @@ import dev.ratelimit.console.logs.LogColumn;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.log.Interception;
-import dev.ratelimit.interceptor.log.writer.BatchingInterceptionLog;
+import dev.ratelimit.interceptor.internal.log.writer.BatchingInterceptionLog;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;

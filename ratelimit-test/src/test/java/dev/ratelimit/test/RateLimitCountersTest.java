@@ -8,7 +8,7 @@ import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.fixture.HotController;
 import dev.ratelimit.interceptor.fixture.PenaltyController;
-import dev.ratelimit.interceptor.store.batch.HeldPermits;
+import dev.ratelimit.interceptor.internal.store.batch.HeldPermits;
 import dev.ratelimit.interceptor.testsupport.RedisClusterProcess;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;

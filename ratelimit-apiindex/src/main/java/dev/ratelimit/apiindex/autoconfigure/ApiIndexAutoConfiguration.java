@@ -5,7 +5,7 @@ import dev.ratelimit.apiindex.ApiIndexRepository;
 import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
 import dev.ratelimit.interceptor.rule.ExcludedPaths;
-import dev.ratelimit.interceptor.startup.StartupTask;
+import dev.ratelimit.interceptor.internal.startup.StartupTask;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

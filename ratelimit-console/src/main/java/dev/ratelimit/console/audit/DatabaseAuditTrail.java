@@ -1,7 +1,7 @@
 package dev.ratelimit.console.audit;
 
-import dev.ratelimit.interceptor.log.database.LikePattern;
-import dev.ratelimit.interceptor.log.database.LogDatabase;
+import dev.ratelimit.interceptor.internal.log.database.LikePattern;
+import dev.ratelimit.interceptor.internal.log.database.LogDatabase;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.Collection;

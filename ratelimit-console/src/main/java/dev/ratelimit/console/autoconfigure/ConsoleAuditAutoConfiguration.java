@@ -3,7 +3,7 @@ package dev.ratelimit.console.autoconfigure;
 import dev.ratelimit.console.audit.AuditTrail;
 import dev.ratelimit.console.audit.DatabaseAuditTrail;
 import dev.ratelimit.interceptor.log.LogTimeZone;
-import dev.ratelimit.interceptor.log.database.LogDatabase;
+import dev.ratelimit.interceptor.internal.log.database.LogDatabase;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

@@ -2,8 +2,8 @@ package dev.ratelimit.console.autoconfigure;
 
 import dev.ratelimit.console.PageNotes;
 import dev.ratelimit.console.audit.AuditMapper;
-import dev.ratelimit.interceptor.instance.RunningInstance;
-import dev.ratelimit.interceptor.log.database.MapperHints;
+import dev.ratelimit.interceptor.internal.instance.RunningInstance;
+import dev.ratelimit.interceptor.internal.log.database.MapperHints;
 import dev.ratelimit.console.report.HourCount;
 import dev.ratelimit.console.report.LogPage;
 import java.util.Set;

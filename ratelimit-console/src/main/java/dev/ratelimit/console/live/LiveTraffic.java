@@ -1,8 +1,8 @@
 package dev.ratelimit.console.live;
 
 import dev.ratelimit.apiindex.ApiIndexRepository;
-import dev.ratelimit.interceptor.instance.InstanceDirectory;
-import dev.ratelimit.interceptor.instance.RunningInstance;
+import dev.ratelimit.interceptor.internal.instance.InstanceDirectory;
+import dev.ratelimit.interceptor.internal.instance.RunningInstance;
 import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.stats.TrafficCount;

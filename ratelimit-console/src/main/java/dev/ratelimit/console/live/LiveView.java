@@ -1,6 +1,6 @@
 package dev.ratelimit.console.live;
 
-import dev.ratelimit.interceptor.instance.RunningInstance;
+import dev.ratelimit.interceptor.internal.instance.RunningInstance;
 import java.time.Instant;
 import java.util.List;
 

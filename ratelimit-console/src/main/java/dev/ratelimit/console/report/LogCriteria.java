@@ -1,6 +1,6 @@
 package dev.ratelimit.console.report;
 
-import dev.ratelimit.interceptor.log.database.LikePattern;
+import dev.ratelimit.interceptor.internal.log.database.LikePattern;
 import java.time.LocalDateTime;
 import org.jspecify.annotations.Nullable;
 

@@ -1,6 +1,6 @@
 package dev.ratelimit.console.report;
 
-import dev.ratelimit.interceptor.log.database.MapperHints;
+import dev.ratelimit.interceptor.internal.log.database.MapperHints;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;

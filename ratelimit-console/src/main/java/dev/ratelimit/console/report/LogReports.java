@@ -1,6 +1,6 @@
 package dev.ratelimit.console.report;
 
-import dev.ratelimit.interceptor.log.database.LogDatabase;
+import dev.ratelimit.interceptor.internal.log.database.LogDatabase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.LocalDate;

@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.log.Interception;
-import dev.ratelimit.interceptor.log.database.LogDatabase;
-import dev.ratelimit.interceptor.log.writer.BatchingInterceptionLog;
+import dev.ratelimit.interceptor.internal.log.database.LogDatabase;
+import dev.ratelimit.interceptor.internal.log.writer.BatchingInterceptionLog;
 import dev.ratelimit.interceptor.rule.RuleId;
 import dev.ratelimit.interceptor.testsupport.TestDatabase;
 import java.time.Duration;

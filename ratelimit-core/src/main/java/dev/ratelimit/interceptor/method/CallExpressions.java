@@ -1,7 +1,7 @@
 package dev.ratelimit.interceptor.method;
 
 import dev.ratelimit.interceptor.rule.RequestCost;
-import dev.ratelimit.interceptor.expression.ParsedExpressions;
+import dev.ratelimit.interceptor.internal.expression.ParsedExpressions;
 import java.lang.reflect.Method;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

@@ -2,7 +2,7 @@ package dev.ratelimit.interceptor.metrics;
 
 import dev.ratelimit.interceptor.log.DroppedInterceptions;
 import dev.ratelimit.interceptor.rule.RuleId;
-import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
+import dev.ratelimit.interceptor.internal.store.resilience.CircuitBreaker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;

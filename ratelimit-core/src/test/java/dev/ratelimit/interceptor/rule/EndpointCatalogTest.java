@@ -9,7 +9,7 @@ import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.QuotaPeriod;
 import dev.ratelimit.interceptor.RateLimit;
 import dev.ratelimit.interceptor.RateLimitRule;
-import dev.ratelimit.interceptor.expression.LimitExpressions;
+import dev.ratelimit.interceptor.internal.expression.LimitExpressions;
 import dev.ratelimit.interceptor.store.Penalty;
 import dev.ratelimit.interceptor.testsupport.ShippedDefaults;
 import java.lang.annotation.ElementType;

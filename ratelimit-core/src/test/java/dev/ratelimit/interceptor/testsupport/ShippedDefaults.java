@@ -1,9 +1,9 @@
 package dev.ratelimit.interceptor.testsupport;
 
-import dev.ratelimit.interceptor.lease.HeldLeases;
+import dev.ratelimit.interceptor.internal.lease.HeldLeases;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
-import dev.ratelimit.interceptor.store.batch.BatchingRateLimitStore;
-import dev.ratelimit.interceptor.store.nearcache.NearCache;
+import dev.ratelimit.interceptor.internal.store.batch.BatchingRateLimitStore;
+import dev.ratelimit.interceptor.internal.store.nearcache.NearCache;
 import java.time.Duration;
 import org.springframework.boot.convert.DurationStyle;
 

@@ -1,8 +1,8 @@
 package dev.ratelimit.interceptor.actuate;
 
 import dev.ratelimit.interceptor.config.EvictionPolicy;
-import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
-import dev.ratelimit.interceptor.store.resilience.FailurePolicy;
+import dev.ratelimit.interceptor.internal.store.resilience.CircuitBreaker;
+import dev.ratelimit.interceptor.store.FailurePolicy;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.Health;

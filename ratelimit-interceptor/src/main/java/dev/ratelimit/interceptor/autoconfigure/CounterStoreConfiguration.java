@@ -1,18 +1,18 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
 import dev.ratelimit.interceptor.store.RedisKeys;
-import dev.ratelimit.interceptor.instance.LiveInstances;
+import dev.ratelimit.interceptor.internal.instance.LiveInstances;
 import dev.ratelimit.interceptor.rule.RuleNaming;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import dev.ratelimit.interceptor.store.RedisRateLimitStore;
-import dev.ratelimit.interceptor.store.batch.HeldPermits;
-import dev.ratelimit.interceptor.store.chain.RedisStoreChain;
+import dev.ratelimit.interceptor.internal.store.batch.HeldPermits;
+import dev.ratelimit.interceptor.internal.store.chain.RedisStoreChain;
 import dev.ratelimit.interceptor.store.memory.MemoryRateLimitStore;
-import dev.ratelimit.interceptor.store.nearcache.NearCache;
-import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
-import dev.ratelimit.interceptor.store.resilience.CircuitProbe;
-import dev.ratelimit.interceptor.store.resilience.FailurePolicy;
+import dev.ratelimit.interceptor.internal.store.nearcache.NearCache;
+import dev.ratelimit.interceptor.internal.store.resilience.CircuitBreaker;
+import dev.ratelimit.interceptor.internal.store.resilience.CircuitProbe;
+import dev.ratelimit.interceptor.store.FailurePolicy;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

@@ -2,12 +2,12 @@ package dev.ratelimit.interceptor.autoconfigure;
 
 import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.config.DurableConfigCopy;
-import dev.ratelimit.interceptor.config.copy.DatabaseConfigCopy;
+import dev.ratelimit.interceptor.internal.config.copy.DatabaseConfigCopy;
 import dev.ratelimit.interceptor.log.InterceptionLog;
 import dev.ratelimit.interceptor.log.LogTimeZone;
-import dev.ratelimit.interceptor.log.database.LogDatabase;
-import dev.ratelimit.interceptor.log.writer.BatchingInterceptionLog;
-import dev.ratelimit.interceptor.log.writer.LogRetention;
+import dev.ratelimit.interceptor.internal.log.database.LogDatabase;
+import dev.ratelimit.interceptor.internal.log.writer.BatchingInterceptionLog;
+import dev.ratelimit.interceptor.internal.log.writer.LogRetention;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.apache.ibatis.session.SqlSessionFactory;

@@ -1,7 +1,7 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
 import dev.ratelimit.interceptor.RateLimitService;
-import dev.ratelimit.interceptor.expression.LimitExpressions;
+import dev.ratelimit.interceptor.internal.expression.LimitExpressions;
 import dev.ratelimit.interceptor.identity.CurrentClient;
 import dev.ratelimit.interceptor.identity.CustomKeyExpressions;
 import dev.ratelimit.interceptor.identity.DimensionKeys;

@@ -3,7 +3,7 @@ package dev.ratelimit.interceptor.autoconfigure;
 import dev.ratelimit.interceptor.log.DroppedInterceptions;
 import dev.ratelimit.interceptor.log.InterceptionLog;
 import dev.ratelimit.interceptor.metrics.MicrometerRateLimitMetrics;
-import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
+import dev.ratelimit.interceptor.internal.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.decision.RequestLimiter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;

@@ -2,7 +2,7 @@ package dev.ratelimit.interceptor.autoconfigure;
 
 import dev.ratelimit.interceptor.openapi.RateLimitOpenApi;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;
-import dev.ratelimit.interceptor.store.resilience.FailurePolicy;
+import dev.ratelimit.interceptor.store.FailurePolicy;
 import org.springdoc.core.customizers.OperationCustomizer;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

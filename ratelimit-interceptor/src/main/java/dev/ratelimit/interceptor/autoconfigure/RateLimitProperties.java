@@ -1,9 +1,9 @@
 package dev.ratelimit.interceptor.autoconfigure;
 
-import dev.ratelimit.interceptor.lease.HeldLeases;
+import dev.ratelimit.interceptor.internal.lease.HeldLeases;
 import dev.ratelimit.interceptor.store.LimiterRedisConnection;
-import dev.ratelimit.interceptor.store.batch.BatchingRateLimitStore;
-import dev.ratelimit.interceptor.store.resilience.FailurePolicy;
+import dev.ratelimit.interceptor.internal.store.batch.BatchingRateLimitStore;
+import dev.ratelimit.interceptor.store.FailurePolicy;
 import dev.ratelimit.interceptor.web.RejectionBody;
 import dev.ratelimit.interceptor.web.ResponseOptions;
 import java.time.Duration;
@@ -109,7 +109,7 @@ public record RateLimitProperties(
      * @param maxEntries the most denials remembered at once; the least recently used go first
      */
     public record NearCache(@DefaultValue("true") boolean enabled,
-                            @DefaultValue(dev.ratelimit.interceptor.store.nearcache.NearCache.DEFAULT_MAX_ENTRIES)
+                            @DefaultValue(dev.ratelimit.interceptor.internal.store.nearcache.NearCache.DEFAULT_MAX_ENTRIES)
                             int maxEntries) {
 
         public NearCache {

@@ -2,7 +2,7 @@ package dev.ratelimit.interceptor.autoconfigure;
 
 import dev.ratelimit.interceptor.RateLimitService;
 import dev.ratelimit.interceptor.decision.RequestLimiter;
-import dev.ratelimit.interceptor.expression.LimitExpressions;
+import dev.ratelimit.interceptor.internal.expression.LimitExpressions;
 import dev.ratelimit.interceptor.identity.DimensionKeys;
 import dev.ratelimit.interceptor.identity.RequestExpressions;
 import dev.ratelimit.interceptor.rule.EndpointCatalog;

@@ -1,7 +1,7 @@
 package dev.ratelimit.interceptor.identity;
 
 import dev.ratelimit.interceptor.CustomKeyResolver;
-import dev.ratelimit.interceptor.expression.ParsedExpressions;
+import dev.ratelimit.interceptor.internal.expression.ParsedExpressions;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

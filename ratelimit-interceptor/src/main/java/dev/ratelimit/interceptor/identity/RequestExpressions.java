@@ -1,6 +1,6 @@
 package dev.ratelimit.interceptor.identity;
 
-import dev.ratelimit.interceptor.expression.ParsedExpressions;
+import dev.ratelimit.interceptor.internal.expression.ParsedExpressions;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

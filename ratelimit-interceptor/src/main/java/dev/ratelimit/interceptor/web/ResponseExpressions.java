@@ -1,7 +1,7 @@
 package dev.ratelimit.interceptor.web;
 
 import dev.ratelimit.interceptor.ResponseCost;
-import dev.ratelimit.interceptor.expression.ParsedExpressions;
+import dev.ratelimit.interceptor.internal.expression.ParsedExpressions;
 import dev.ratelimit.interceptor.rule.RequestCost;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.ratelimit.interceptor.log.InterceptionLog;
-import dev.ratelimit.interceptor.log.database.LogDatabase;
-import dev.ratelimit.interceptor.log.writer.BatchingInterceptionLog;
-import dev.ratelimit.interceptor.log.writer.LogRetention;
+import dev.ratelimit.interceptor.internal.log.database.LogDatabase;
+import dev.ratelimit.interceptor.internal.log.writer.BatchingInterceptionLog;
+import dev.ratelimit.interceptor.internal.log.writer.LogRetention;
 import dev.ratelimit.interceptor.testsupport.Interceptions;
 import dev.ratelimit.interceptor.testsupport.LogTable;
 import java.time.Duration;

@@ -15,7 +15,7 @@ import dev.ratelimit.interceptor.fixture.RecordingInterceptionLog;
 import dev.ratelimit.interceptor.identity.DenyList;
 import dev.ratelimit.interceptor.identity.Whitelist;
 import dev.ratelimit.interceptor.log.Interception;
-import dev.ratelimit.interceptor.lease.HeldLeases;
+import dev.ratelimit.interceptor.internal.lease.HeldLeases;
 import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
 import dev.ratelimit.interceptor.rule.Endpoint;

@@ -3,7 +3,7 @@ package dev.ratelimit.interceptor.identity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ratelimit.interceptor.expression.ParsedExpressions;
+import dev.ratelimit.interceptor.internal.expression.ParsedExpressions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

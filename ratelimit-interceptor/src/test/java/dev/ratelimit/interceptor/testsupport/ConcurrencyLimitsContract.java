@@ -7,7 +7,7 @@ import dev.ratelimit.interceptor.RateLimitService;
 import dev.ratelimit.interceptor.fixture.ConcurrencyController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.fixture.Occupancy;
-import dev.ratelimit.interceptor.lease.HeldLeases;
+import dev.ratelimit.interceptor.internal.lease.HeldLeases;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;

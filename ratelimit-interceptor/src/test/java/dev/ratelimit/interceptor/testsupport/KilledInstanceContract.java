@@ -7,7 +7,7 @@ import dev.ratelimit.interceptor.RateLimitService;
 import dev.ratelimit.interceptor.fixture.ConcurrencyController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
 import dev.ratelimit.interceptor.fixture.Occupancy;
-import dev.ratelimit.interceptor.instance.InstanceDirectory;
+import dev.ratelimit.interceptor.internal.instance.InstanceDirectory;
 import dev.ratelimit.interceptor.testsupport.ShippedDefaults;
 import java.time.Duration;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.ratelimit.interceptor.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
-import dev.ratelimit.interceptor.store.resilience.CircuitBreaker;
+import dev.ratelimit.interceptor.internal.store.resilience.CircuitBreaker;
 import dev.ratelimit.interceptor.testsupport.HttpLoad;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.fixture.AlgorithmController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
-import dev.ratelimit.interceptor.store.nearcache.NearCache;
+import dev.ratelimit.interceptor.internal.store.nearcache.NearCache;
 import dev.ratelimit.interceptor.testsupport.CallLimitsContract;
 import dev.ratelimit.interceptor.testsupport.ConcurrencyLimitsContract;
 import dev.ratelimit.interceptor.testsupport.ConcurrentClients;

@@ -1,4 +1,0 @@
-@NullMarked
-package dev.ratelimit.interceptor.config.copy;
-
-import org.jspecify.annotations.NullMarked;

@@ -1,4 +1,0 @@
-@NullMarked
-package dev.ratelimit.interceptor.expression;
-
-import org.jspecify.annotations.NullMarked;

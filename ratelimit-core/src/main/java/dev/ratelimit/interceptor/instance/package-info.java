@@ -1,4 +1,0 @@
-@NullMarked
-package dev.ratelimit.interceptor.instance;
-
-import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.internal.config.copy;
+
+import org.jspecify.annotations.NullMarked;

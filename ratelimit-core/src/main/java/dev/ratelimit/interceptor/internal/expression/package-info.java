@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.internal.expression;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.internal.lease;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.internal.startup;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.ratelimit.interceptor.internal.store.resilience;
+
+import org.jspecify.annotations.NullMarked;

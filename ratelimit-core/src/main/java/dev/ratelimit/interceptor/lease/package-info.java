@@ -1,4 +1,0 @@
-@NullMarked
-package dev.ratelimit.interceptor.lease;
-
-import org.jspecify.annotations.NullMarked;

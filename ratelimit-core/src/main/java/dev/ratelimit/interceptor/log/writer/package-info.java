@@ -1,4 +1,0 @@
-@NullMarked
-package dev.ratelimit.interceptor.log.writer;
-
-import org.jspecify.annotations.NullMarked;

@@ -1,4 +1,0 @@
-@NullMarked
-package dev.ratelimit.interceptor.startup;
-
-import org.jspecify.annotations.NullMarked;

@@ -1,4 +1,0 @@
-@NullMarked
-package dev.ratelimit.interceptor.store.batch;
-
-import org.jspecify.annotations.NullMarked;

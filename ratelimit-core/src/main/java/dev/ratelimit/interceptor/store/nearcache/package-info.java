@@ -1,4 +1,0 @@
-@NullMarked
-package dev.ratelimit.interceptor.store.nearcache;
-
-import org.jspecify.annotations.NullMarked;

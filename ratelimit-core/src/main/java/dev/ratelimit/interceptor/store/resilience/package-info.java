@@ -1,4 +1,0 @@
-@NullMarked
-package dev.ratelimit.interceptor.store.resilience;
-
-import org.jspecify.annotations.NullMarked;
