@@ -5,7 +5,7 @@ import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.metrics.RateLimitMetrics;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RuleId;
-import dev.ratelimit.interceptor.stats.IntervalRedisWriter;
+import dev.ratelimit.interceptor.internal.background.IntervalRedisWriter;
 import dev.ratelimit.interceptor.store.BackgroundCommands;
 import dev.ratelimit.interceptor.store.LuaScript;
 import io.lettuce.core.ScriptOutputType;

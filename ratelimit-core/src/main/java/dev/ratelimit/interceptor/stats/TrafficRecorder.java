@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.stats;
 
+import dev.ratelimit.interceptor.internal.background.IntervalRedisWriter;
 import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.metrics.Outcome;
 import dev.ratelimit.interceptor.metrics.OutcomeTable;

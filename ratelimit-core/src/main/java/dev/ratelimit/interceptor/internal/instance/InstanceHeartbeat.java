@@ -2,7 +2,7 @@ package dev.ratelimit.interceptor.internal.instance;
 
 import dev.ratelimit.interceptor.store.RedisBackgroundWork;
 import dev.ratelimit.interceptor.store.RedisKeys;
-import dev.ratelimit.interceptor.stats.PeriodicRedisWrite;
+import dev.ratelimit.interceptor.internal.background.PeriodicRedisWrite;
 import dev.ratelimit.interceptor.store.BackgroundCommands;
 import io.lettuce.core.Range;
 import java.net.InetAddress;

@@ -1,7 +1,7 @@
 package dev.ratelimit.interceptor.internal.instance;
 
 import dev.ratelimit.interceptor.store.RedisBackgroundWork;
-import dev.ratelimit.interceptor.stats.PeriodicRedisWrite;
+import dev.ratelimit.interceptor.internal.background.PeriodicRedisWrite;
 import java.time.Duration;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;

@@ -1,7 +1,7 @@
 package dev.ratelimit.interceptor.internal.lease;
 
 import dev.ratelimit.interceptor.store.RedisBackgroundWork;
-import dev.ratelimit.interceptor.stats.PeriodicRedisWrite;
+import dev.ratelimit.interceptor.internal.background.PeriodicRedisWrite;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.RateLimitStore;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.ratelimit.interceptor.internal.store.batch;
 
 import dev.ratelimit.interceptor.store.RedisBackgroundWork;
-import dev.ratelimit.interceptor.stats.PeriodicRedisWrite;
+import dev.ratelimit.interceptor.internal.background.PeriodicRedisWrite;
 import org.jspecify.annotations.Nullable;
 
 /**

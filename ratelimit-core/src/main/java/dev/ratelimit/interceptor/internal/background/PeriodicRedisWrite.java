@@ -1,4 +1,4 @@
-package dev.ratelimit.interceptor.stats;
+package dev.ratelimit.interceptor.internal.background;
 
 import dev.ratelimit.interceptor.store.RedisBackgroundWork;
 import dev.ratelimit.interceptor.store.RedisUnreachableException;

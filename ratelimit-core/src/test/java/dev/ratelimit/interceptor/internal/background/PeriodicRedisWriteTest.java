@@ -1,4 +1,4 @@
-package dev.ratelimit.interceptor.stats;
+package dev.ratelimit.interceptor.internal.background;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
