@@ -1,7 +1,9 @@
 package dev.ratelimit.interceptor.advice;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.LongStream;
 
 /**
  * The demand a rule saw in a period, as the number of client-windows whose demand reached each count: a
@@ -13,14 +15,20 @@ import java.util.List;
  */
 final class DemandHistogram {
 
+    /** Less than any reach spread over a bin, more than the arithmetic's error. */
+    private static final double ALMOST_NONE = 1e-9;
+
     private final List<Piece> pieces = new ArrayList<>();
 
-    /** Adds {@code reached} reaches of the counts in {@code [from, to)}, spread evenly. */
+    /**
+     * Adds {@code reached} reaches of the counts in {@code [from, to)}, spread evenly; a negative number takes reaches
+     * back (a refund's, written apart from the reaches it undid).
+     */
     public void add(long from, long to, long reached) {
         if (from < 1 || to <= from) {
             throw new IllegalArgumentException("not a range of counts: [" + from + ", " + to + ")");
         }
-        if (reached > 0) {
+        if (reached != 0) {
             pieces.add(new Piece(from, to, reached));
         }
     }
@@ -36,18 +44,26 @@ final class DemandHistogram {
 
     /** Requests seen: one per count reached. */
     public long requests() {
-        return Math.round(pieces.stream().mapToDouble(Piece::reached).sum());
+        return Math.max(0, Math.round(pieces.stream().mapToDouble(Piece::reached).sum()));
     }
 
-    /** The client-windows whose demand reached {@code n}. */
+    /**
+     * The client-windows whose demand reached {@code n}; never below zero (a period may hold a refund's taking back
+     * but not the reach it took back).
+     */
     public long reached(long n) {
+        return Math.max(0, Math.round(spread(n)));
+    }
+
+    /** The reaches of {@code n} as the pieces spread them, unrounded. */
+    private double spread(long n) {
         double sum = 0;
         for (Piece piece : pieces) {
             if (piece.from <= n && n < piece.to) {
                 sum += piece.reached / (double) (piece.to - piece.from);
             }
         }
-        return Math.round(sum);
+        return sum;
     }
 
     /** The client-windows a limit of {@code limit} would have refused a request of. */
@@ -64,12 +80,16 @@ final class DemandHistogram {
                 sum += piece.reached * (double) past / (piece.to - piece.from);
             }
         }
-        return Math.round(sum);
+        return Math.max(0, Math.round(sum));
     }
 
-    /** The highest count reached, 0 when nothing was seen. */
+    /**
+     * The highest count reached, 0 when nothing was seen. Reaches change only where a piece begins or ends, so it is
+     * the last count before one of those that is still reached once every taking back is counted.
+     */
     public long highest() {
-        return pieces.stream().mapToLong(piece -> piece.to - 1).max().orElse(0);
+        return pieces.stream().flatMapToLong(piece -> LongStream.of(piece.to - 1, piece.from - 1)).filter(n -> n >= 1)
+                .boxed().sorted(Comparator.reverseOrder()).filter(n -> spread(n) > ALMOST_NONE).findFirst().orElse(0L);
     }
 
     /**

@@ -28,8 +28,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Redis counts a fixed window's denied requests too, so each decision it makes tells the client's count in its
  * window, the {@code n}-th request: across instances every count of a window is told once, and the reaches of
- * each count add up exactly by {@code HINCRBY}, with no state per client ({@link DemandTally}). The permits of a hot
- * counter's batch are recorded when the batch is taken, as the requests they admit. A request refused
+ * each count add up exactly by {@code HINCRBY}, with no state per client ({@link DemandTally}). A hot counter's
+ * permits are recorded as they admit requests, each with its count in the window, so that those given back unused
+ * or left when the window ends are not demand. A request refused
  * without Redis (the near cache's denials, a penalty's block) is demand too, which no count tells: this instance
  * counts those per client window, beside the highest count Redis gave it, and the reader places them after the
  * highest count any instance saw. Those windows are at most {@code maxRefusedWindows} at once; a refusal past
@@ -100,19 +101,29 @@ public class DemandRecorder extends IntervalRedisWriter implements RateLimitMetr
         if (talliesOfRule == null) {
             talliesOfRule = tallies.computeIfAbsent(limit.id(), rule -> new RuleTallies());
         }
-        DemandTally tally = talliesOfRule.forLimit(limit.count());
-        tally.add(n);
-        // A hot counter's batch: the permits counted after this request's are the requests this instance admits
-        // from it without Redis (those it gives back unused read as demand too).
-        for (long unit = 1; unit <= decision.batch().units(); unit++) {
-            tally.add(n + unit);
-        }
+        // A hot counter's permits are recorded as they are used: each tells its count after the batch's taker's.
+        talliesOfRule.forLimit(limit.count()).add(n);
         if (2 * n >= limit.count()) {
             note(limit.id(), counterKey, n);
         }
         if (!decision.allowed()) {
             refusedWindow(limit.id(), counterKey, decision.windowEnd()).highest.accumulateAndGet(n, Math::max);
         }
+    }
+
+    /**
+     * A refund of a fixed window undid counts its requests reached: they leave the demand, as the requests that
+     * reach them again are recorded when they come. A refund that gives back a request after denials of its
+     * window undoes the denied requests' counts too (they took no unit): those leave the demand until the client
+     * asks again.
+     */
+    @Override
+    public void refunded(LimitDefinition limit, String counterKey, long above, long upTo) {
+        if (limit.algorithm() != Algorithm.FIXED_WINDOW || upTo <= above) {
+            return;
+        }
+        RuleTallies talliesOfRule = tallies.computeIfAbsent(limit.id(), rule -> new RuleTallies());
+        talliesOfRule.forLimit(limit.count()).takeBack(above, upTo);
     }
 
     private void note(RuleId rule, String counterKey, long n) {

@@ -37,6 +37,27 @@ final class DemandTally {
         }
     }
 
+    /**
+     * Takes back one reach of each count in {@code (above, upTo]}: a refund undid them, and the client's next
+     * requests of the window are told them again. A count whose reach was written already goes below zero here,
+     * which the write adds to the store as it adds the reaches.
+     */
+    void takeBack(long above, long upTo) {
+        long from = Math.max(1, above + 1);
+        for (long n = from; n <= Math.min(upTo, exactBelow - 1); n++) {
+            exact.decrementAndGet((int) n);
+        }
+        // Above the exact bound, a slot at a time: a window far past its limit undoes many counts at once.
+        for (long n = Math.max(from, exactBelow); n <= upTo; ) {
+            int slot = coarseSlot(n);
+            long width = Long.highestOneBit(n) / DemandBin.SUB_BINS;
+            long slotEnd = Long.highestOneBit(n) + ((n - Long.highestOneBit(n)) / width + 1) * width - 1;
+            long last = Math.min(upTo, slotEnd);
+            coarse.addAndGet(slot, -(last - n + 1));
+            n = last + 1;
+        }
+    }
+
     private int coarseSlot(long n) {
         int octave = Long.SIZE - 1 - Long.numberOfLeadingZeros(n);
         long width = Long.highestOneBit(n) / DemandBin.SUB_BINS;

@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.decision;
 
+import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.config.RuleCatalog;
@@ -274,7 +275,7 @@ public class RequestLimiter {
                     if (reservations.isEmpty()) {
                         reservations = new ArrayList<>(counted.size());
                     }
-                    reservations.add(Reservation.of(limit, new Refund(counters.get(i), decisions.get(i).decidedAt())));
+                    reservations.add(Reservation.of(limit, refund(limit, counters.get(i), decisions.get(i))));
                     if (limit.isConcurrency()) {
                         leases.taken(limit.id(), counters.get(i), sentAt);
                     }
@@ -318,6 +319,18 @@ public class RequestLimiter {
             failures.warn(e);
             return StoreResult.NotDecided.pass(e.toString());
         }
+    }
+
+    /**
+     * What gives the request back if its response does not match {@code countWhen}: for a fixed window, whose
+     * refund is told again to the window's next requests, the counts it undid leave the limit advisor's demand.
+     */
+    private Refund refund(LimitDefinition limit, CounterRequest counter, Decision decision) {
+        if (limit.algorithm() != Algorithm.FIXED_WINDOW || limit.settlesCost()) {
+            return new Refund(counter, decision.decidedAt());
+        }
+        return new Refund(counter, decision.decidedAt(),
+                (above, upTo) -> metrics.refunded(limit, counter.key(), above, upTo));
     }
 
     /** @param lease the id of the lease a concurrency limit's request takes; else, and for a peek, {@code null} */

@@ -35,6 +35,15 @@ public interface RateLimitMetrics {
     default void counted(LimitDefinition limit, String counterKey, Decision decision) {
     }
 
+    /**
+     * A refund ({@code countWhen}) of a fixed window undid the counts {@code (above, upTo]} of the client's window:
+     * the window's next requests are told them again. Called on the store's thread once the refund is made.
+     *
+     * @param counterKey the client's counter for the limit
+     */
+    default void refunded(LimitDefinition limit, String counterKey, long above, long upTo) {
+    }
+
     /** All of them, in order. */
     static RateLimitMetrics all(List<RateLimitMetrics> metrics) {
         if (metrics.size() == 1) {
@@ -67,6 +76,13 @@ public interface RateLimitMetrics {
             public void counted(LimitDefinition limit, String counterKey, Decision decision) {
                 for (RateLimitMetrics metric : each) {
                     metric.counted(limit, counterKey, decision);
+                }
+            }
+
+            @Override
+            public void refunded(LimitDefinition limit, String counterKey, long above, long upTo) {
+                for (RateLimitMetrics metric : each) {
+                    metric.refunded(limit, counterKey, above, upTo);
                 }
             }
         };

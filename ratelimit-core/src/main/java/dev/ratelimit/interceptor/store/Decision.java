@@ -14,9 +14,10 @@ package dev.ratelimit.interceptor.store;
  * @param batch            the permits counted for the instance beyond the request's cost, when it asked for
  *                         them ({@link CounterRequest#batch()}); {@link Batch#NONE} otherwise
  * @param demand           the client's count in its window once this request is counted, admitted and refused
- *                         requests alike, as the store counted it: what the limit advisor records. 0 when the
- *                         decision does not say: a near cache's denial, a penalty's block, a batch's permit, an
- *                         algorithm that does not count requests per window
+ *                         requests alike, as the store counted it: what the limit advisor records (for a request
+ *                         that took a batch, its own count, the batch's permits the counts after it; for a
+ *                         request a permit admitted, the permit's count). 0 when the decision does not say: a near
+ *                         cache's denial, a penalty's block, an algorithm that does not count requests per window
  */
 public record Decision(boolean allowed, long count, long remaining, long retryAfterMillis, long resetMillis,
                        long decidedAt, Batch batch, long demand) {

@@ -191,7 +191,15 @@ public class RedisRateLimitStore implements RateLimitStore {
                     args(refund.request(), number(refund.reservedAt()), false)));
             bodies.add(script.body());
         }
-        sendWithoutWaiting("refunds", calls, bodies, refundsAnswered);
+        sendWithoutWaiting("refunds", calls, bodies, refundsAnswered, (i, reply) -> undone(refunds.get(i), reply));
+    }
+
+    /** A fixed window's refund that gave units back answers the counts before and after: its {@code undone} hears them. */
+    private static void undone(Refund refund, Object reply) {
+        if (refund.undone() != Refund.Undone.NONE && reply instanceof List<?> values && values.size() > 2
+                && number(values, 0) == 1) {
+            refund.undone().counts(number(values, 2), number(values, 1));
+        }
     }
 
     /**
@@ -219,7 +227,7 @@ public class RedisRateLimitStore implements RateLimitStore {
             bodies.add(script.body());
         }
         if (!calls.isEmpty()) {
-            sendWithoutWaiting("settlements", calls, bodies, settlementsAnswered);
+            sendWithoutWaiting("settlements", calls, bodies, settlementsAnswered, ANY_REPLY);
         }
     }
 
@@ -242,38 +250,57 @@ public class RedisRateLimitStore implements RateLimitStore {
             calls.add(new ScriptCall(RENEWAL.sha1(), new byte[][] {bytes(ofKey.get(0).key())}, args));
         }
         sendWithoutWaiting("lease renewals", calls, Collections.nCopies(calls.size(), RENEWAL.body()),
-                renewalsAnswered);
+                renewalsAnswered, ANY_REPLY);
     }
 
-    /** Sends the calls and counts their answers as they come; a call answered {@code NOSCRIPT} goes once more as {@code EVAL}. */
-    private void sendWithoutWaiting(String what, List<ScriptCall> calls, List<byte[]> bodies, LongAdder answered) {
+    /**
+     * Sends the calls and counts their answers as they come, each answer first handed to {@code replies} with its
+     * call's index; a call answered {@code NOSCRIPT} goes once more as {@code EVAL}.
+     */
+    private void sendWithoutWaiting(String what, List<ScriptCall> calls, List<byte[]> bodies, LongAdder answered,
+                                    ReplyConsumer replies) {
         try {
-            List<CompletableFuture<Object>> replies = connection.send(calls, null);
-            CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
-                    .whenComplete((done, error) -> sendAgainIfUnknown(what, calls, bodies, replies, answered));
+            List<CompletableFuture<Object>> sent = connection.send(calls, null);
+            CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new))
+                    .whenComplete((done, error) -> sendAgainIfUnknown(what, calls, bodies, sent, answered, replies));
         } catch (RuntimeException e) {
             log.debug("Rate limit store: {} not sent: {}", what, e.toString());
         }
     }
 
     private void sendAgainIfUnknown(String what, List<ScriptCall> calls, List<byte[]> bodies,
-                                    List<CompletableFuture<Object>> replies, LongAdder answered) {
-        List<ScriptCall> again = new ArrayList<>();
-        List<byte[]> againBodies = new ArrayList<>();
-        for (int i = 0; i < replies.size(); i++) {
-            if (!replies.get(i).isCompletedExceptionally()) {
+                                    List<CompletableFuture<Object>> sent, LongAdder answered, ReplyConsumer replies) {
+        List<Integer> again = new ArrayList<>();
+        for (int i = 0; i < sent.size(); i++) {
+            if (!sent.get(i).isCompletedExceptionally()) {
+                replies.accept(i, sent.get(i).join());
                 answered.increment();
-            } else if (failure(replies.get(i)).contains("NOSCRIPT")) {
-                again.add(calls.get(i));
-                againBodies.add(bodies.get(i));
+            } else if (failure(sent.get(i)).contains("NOSCRIPT")) {
+                again.add(i);
             } else {
-                log.debug("Rate limit store: one of the {} failed: {}", what, failure(replies.get(i)));
+                log.debug("Rate limit store: one of the {} failed: {}", what, failure(sent.get(i)));
             }
         }
         if (!again.isEmpty()) {
-            connection.send(again, againBodies).forEach(reply -> reply.thenRun(answered::increment));
+            List<CompletableFuture<Object>> resent = connection.send(again.stream().map(calls::get).toList(),
+                    again.stream().map(bodies::get).toList());
+            for (int j = 0; j < resent.size(); j++) {
+                int i = again.get(j);
+                resent.get(j).thenAccept(reply -> {
+                    replies.accept(i, reply);
+                    answered.increment();
+                });
+            }
         }
     }
+
+    /** What is done with the answer to the {@code index}-th call sent without waiting. */
+    @FunctionalInterface
+    private interface ReplyConsumer {
+        void accept(int index, Object reply);
+    }
+
+    private static final ReplyConsumer ANY_REPLY = (index, reply) -> { };
 
     /** Hands each reply that still comes to the listener: Redis counted those requests. */
     private StoreResult givenUp(List<CounterRequest> requests, List<CompletableFuture<Object>> replies,

@@ -121,8 +121,12 @@ class DemandRecorderTest {
         }
     }
 
+    /**
+     * A hot counter: the request that took a batch of 10 permits is the window's first, and two permits admit the
+     * second and third requests; the seven left unused are no demand.
+     */
     @Test
-    void aHotCountersBatchIsDemandAsItIsTaken() {
+    void aHotCountersPermitsAreDemandAsTheyAreUsed() {
         RuleId hot = RuleId.of("shop", "OrderController.hot");
         DemandRecorder recorder = new DemandRecorder(redisStore(), KEYS, Duration.ofSeconds(5),
                 CAP, Clock.systemUTC());
@@ -131,14 +135,63 @@ class DemandRecorderTest {
         String key = KEYS.counter(hot, Dimension.GLOBAL, Algorithm.FIXED_WINDOW, "all");
         long now = System.currentTimeMillis();
         recorder.counted(limit, key, new Decision(true, 1_000, 989, 0, 60_000, now, new Batch(10, now, 200), 1));
-        recorder.counted(limit, key, new Decision(true, 1_000, 978, 0, 60_000, now, Batch.NONE, 0)); // from the batch
+        recorder.counted(limit, key, new Decision(true, 1_000, 989, 0, 60_000, now, Batch.NONE, 2)); // permits
+        recorder.counted(limit, key, new Decision(true, 1_000, 989, 0, 60_000, now, Batch.NONE, 3));
         recorder.flush();
 
         LimitAdvice advice = new LimitAdvisor(redisStore())
-                .advise(hot, 5, Duration.ofHours(1), Instant.now());
-        assertThat(advice.requests()).isEqualTo(11);
-        assertThat(advice.highest()).isEqualTo(11);
-        assertThat(advice.refusedRequests()).isEqualTo(6);
+                .advise(hot, 1, Duration.ofHours(1), Instant.now());
+        assertThat(advice.requests()).isEqualTo(3);
+        assertThat(advice.highest()).isEqualTo(3);
+        assertThat(advice.refusedRequests()).isEqualTo(2);
+    }
+
+    /**
+     * A refund ({@code countWhen}) takes back the counts it undid, which the window's next requests are told again:
+     * client a's success is refunded while a failure of a is counted after it, and again after a flush; client b's
+     * success is refunded after 96 denials (past the exact counts), which undoes them too, and b asks twice more. What
+     * stays is each client's requests that stay counted: a reached 2, b 6, through Redis and in process alike.
+     */
+    @Test
+    void aRefundTakesBackTheCountsItUndid() {
+        for (DemandStore store : List.of(redisStore(), new InProcessDemandStore(Clock.systemUTC()))) {
+            RuleId login = RuleId.of("shop", store.getClass().getSimpleName() + ".login");
+            LimitDefinition limit = limit(login, Algorithm.FIXED_WINDOW, 60);
+            DemandRecorder recorder = new DemandRecorder(store, KEYS, Duration.ofSeconds(5), CAP, Clock.systemUTC());
+            String a = KEYS.counter(login, Dimension.USER, Algorithm.FIXED_WINDOW, "a");
+            String b = KEYS.counter(login, Dimension.USER, Algorithm.FIXED_WINDOW, "b");
+            counted(recorder, limit, a, 1, 2);
+            recorder.refunded(limit, a, 1, 2);
+            counted(recorder, limit, a, 2, 3);
+            counted(recorder, limit, b, 1, 100);
+            recorder.flush();
+            recorder.refunded(limit, a, 2, 3);
+            recorder.refunded(limit, b, 4, 100);
+            counted(recorder, limit, b, 5, 6);
+            recorder.flush();
+
+            LimitAdvisor advisor = new LimitAdvisor(store);
+            for (long candidate = 1; candidate <= 7; candidate++) {
+                LimitAdvice advice = advisor.advise(login, candidate, Duration.ofHours(1), Instant.now());
+                assertThat(advice.clients()).as("%s", store).isEqualTo(2);
+                assertThat(advice.requests()).isEqualTo(8);
+                assertThat(advice.highest()).isEqualTo(6);
+                assertThat(advice.refusedRequests()).as("requests at %d", candidate)
+                        .isEqualTo(Math.max(0, 2 - candidate) + Math.max(0, 6 - candidate));
+                assertThat(advice.refusedClients()).as("clients at %d", candidate)
+                        .isEqualTo((2 > candidate ? 1 : 0) + (6 > candidate ? 1 : 0));
+            }
+        }
+    }
+
+    /** The client's counts {@code from} to {@code to} told by Redis, each a request of cost 1. */
+    private static void counted(DemandRecorder recorder, LimitDefinition limit, String key, long from, long to) {
+        long now = System.currentTimeMillis();
+        for (long n = from; n <= to; n++) {
+            boolean allowed = n <= limit.count();
+            recorder.counted(limit, key, new Decision(allowed, limit.count(), Math.max(0, limit.count() - n), 0,
+                    60_000, now, Batch.NONE, n));
+        }
     }
 
     /**

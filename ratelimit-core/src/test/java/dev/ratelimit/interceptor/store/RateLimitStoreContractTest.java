@@ -15,7 +15,9 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -154,6 +156,39 @@ class RateLimitStoreContractTest {
 
         assertThat(acquire(store, "login", algorithm, 3, 10_000).allowed()).as("the unit given back").isTrue();
         assertThat(acquire(store, "login", algorithm, 3, 10_000).allowed()).as("and only that one").isFalse();
+    }
+
+    /**
+     * A fixed window's refund tells the counts it undid, which the window's next requests are told again (the limit
+     * advisor takes them back): 3 admitted and 2 denied, the second admission given back: the count goes from 5 to 2,
+     * and the next request is told 3. A refund once its window is over undoes nothing and tells nothing.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyStore")
+    void aFixedWindowsRefundTellsTheCountsItUndid(StoreKind kind) throws Exception {
+        RateLimitStore store = store(kind);
+        CounterRequest login = new CounterRequest("undone", Algorithm.FIXED_WINDOW, 3, 10_000);
+        List<Decision> taken = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            taken.add(Stores.decide(store, login));
+        }
+        assertThat(taken).extracting(Decision::demand).containsExactly(1L, 2L, 3L, 4L, 5L);
+        CompletableFuture<long[]> undone = new CompletableFuture<>();
+        store.refund(List.of(new Refund(login, taken.get(1).decidedAt(),
+                (above, upTo) -> undone.complete(new long[] {above, upTo}))));
+        assertThat(undone.get(10, TimeUnit.SECONDS)).containsExactly(2, 5);
+        assertThat(Stores.decide(store, login).demand()).as("the next request").isEqualTo(3);
+
+        clock.advance(10_000);
+        Decision next = Stores.decide(store, login);
+        AtomicInteger toldLate = new AtomicInteger();
+        AtomicInteger toldNow = new AtomicInteger();
+        store.refund(List.of(new Refund(login, taken.get(0).decidedAt(), (above, upTo) -> toldLate.incrementAndGet())));
+        store.refund(List.of(new Refund(login, next.decidedAt(), (above, upTo) -> toldNow.incrementAndGet())));
+        // Redis answers the two in the order they were sent.
+        Awaitility.await("the refund of this window").atMost(Duration.ofSeconds(10)).until(() -> toldNow.get() > 0);
+        assertThat(toldLate).as("the refund of the window that ended").hasValue(0);
+        assertThat(toldNow).hasValue(1);
     }
 
     @ParameterizedTest(name = "{0} {1}")

@@ -8,7 +8,9 @@ import dev.ratelimit.interceptor.config.RuleSnapshotHolder;
 import dev.ratelimit.interceptor.config.SysConfigEditor;
 import dev.ratelimit.interceptor.fixture.AlgorithmController;
 import dev.ratelimit.interceptor.fixture.FixtureApplication;
+import dev.ratelimit.interceptor.fixture.LoginController;
 import dev.ratelimit.interceptor.rule.RuleId;
+import dev.ratelimit.interceptor.testsupport.FailedLogins;
 import dev.ratelimit.interceptor.testsupport.HttpProbe;
 import dev.ratelimit.interceptor.testsupport.RedisClusterProcess;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
@@ -23,6 +25,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -100,6 +104,75 @@ class LimitAdviceTest {
         } finally {
             app.close();
         }
+    }
+
+    /**
+     * A {@code countWhen} rule (failed logins, 5 a day): client i fails ceil(i / 3) times and logs in i times, one
+     * request at a time, to the two instances in turn. Each success is counted, then given back, and its count is told
+     * to the client's next request again: the demand is the failures alone, on one Redis and in process.
+     */
+    @Test
+    void refundedRequestsAreNotDemand() throws Exception {
+        refundsLeaveTheDemand(List.of(env.start(EXPOSED), env.start(EXPOSED)));
+    }
+
+    @Test
+    void refundedRequestsAreNotDemandInProcess() throws Exception {
+        ConfigurableApplicationContext app = FixtureApplication.start(FixtureApplication.class,
+                RedisServerProcess.freePort(), EXPOSED, "ratelimit.store=memory");
+        try {
+            refundsLeaveTheDemand(List.of(app));
+        } finally {
+            app.close();
+        }
+    }
+
+    private static void refundsLeaveTheDemand(List<ConfigurableApplicationContext> apps) throws Exception {
+        RuleId login = RuleId.of("fixture", "LoginController.fixedWindow");
+        List<HttpProbe> instances = apps.stream().map(app -> new HttpProbe(FixtureApplication.port(app))).toList();
+        FailedLogins logins = new FailedLogins(apps);
+        int sent = 0;
+        for (int client = 1; client <= CLIENTS; client++) {
+            int failures = failures(client);
+            for (int request = 0; request < client + failures; request++) {
+                // Successes and failures alternate while both last; each success's refund is back before the next.
+                boolean ok = request % 2 == 0 ? request / 2 < client : request / 2 >= failures;
+                long refunds = logins.refundsAnswered();
+                int status = instances.get(sent++ % instances.size())
+                        .post(LoginController.path(Algorithm.FIXED_WINDOW) + "?usercode=login" + client + "&ok=" + ok)
+                        .statusCode();
+                assertThat(status).as("client %d, request %d", client, request).isEqualTo(ok ? 200 : 401);
+                if (ok) {
+                    logins.awaitRefunds(refunds + 1);
+                }
+            }
+        }
+        int failuresSent = IntStream.rangeClosed(1, CLIENTS).map(LimitAdviceTest::failures).sum();
+        // The in-process store gives back on the request's thread, which may finish after its client has read it.
+        Awaitility.await("the refunds' counts taken back").atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            apps.forEach(app -> app.getBean(DemandRecorder.class).flush());
+            assertThat(advice(instances.get(0), login, 1).path("requests").asLong()).as("requests recorded")
+                    .isEqualTo(failuresSent);
+        });
+        for (int limit = 1; limit <= 5; limit++) {
+            JsonNode advice = advice(instances.get(limit % instances.size()), login, limit);
+            long refusedRequests = 0;
+            long refusedClients = 0;
+            for (int client = 1; client <= CLIENTS; client++) {
+                refusedRequests += Math.max(0, failures(client) - limit);
+                refusedClients += failures(client) > limit ? 1 : 0;
+            }
+            assertThat(advice.path("clients").asLong()).isEqualTo(CLIENTS);
+            assertThat(advice.path("requests").asLong()).isEqualTo(failuresSent);
+            assertThat(advice.path("highest").asLong()).isEqualTo(failures(CLIENTS));
+            assertThat(advice.path("refusedRequests").asLong()).as("requests at %d", limit).isEqualTo(refusedRequests);
+            assertThat(advice.path("refusedClients").asLong()).as("clients at %d", limit).isEqualTo(refusedClients);
+        }
+    }
+
+    /** Client i's failed logins: at most 4, so that with one success still to give back, none is refused. */
+    private static int failures(int client) {
+        return (client + 2) / 3;
     }
 
     /** @param apps two instances: the first shows the clients it names, the second does not */

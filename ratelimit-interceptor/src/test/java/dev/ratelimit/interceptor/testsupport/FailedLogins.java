@@ -113,7 +113,7 @@ public final class FailedLogins {
      * reaches Redis: the test waits for the replies to the refunds it caused. The in-process store
      * refunds at once.
      */
-    private void awaitRefunds(long expected) {
+    public void awaitRefunds(long expected) {
         Awaitility.await("refunds answered by Redis").atMost(REFUNDS_ARRIVE).until(() -> {
             long answered = refundsAnswered();
             return answered < 0 || answered >= expected;
@@ -121,7 +121,7 @@ public final class FailedLogins {
     }
 
     /** The refunds Redis answered on every instance, or -1 on the in-process store. */
-    private long refundsAnswered() {
+    public long refundsAnswered() {
         long sum = 0;
         for (ConfigurableApplicationContext app : apps) {
             Object answered = app.getBean(RateLimitStore.class).describe().details().get("refundsAnswered");

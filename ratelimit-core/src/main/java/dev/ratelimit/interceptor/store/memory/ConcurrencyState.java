@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.store.memory;
 
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
+import dev.ratelimit.interceptor.store.Refund;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -44,7 +45,7 @@ final class ConcurrencyState implements CounterState {
 
     /** Releases the request's lease, live or expired, as {@code ZREM} does. */
     @Override
-    public boolean refund(long now, long reservedAt, CounterRequest request) {
+    public boolean refund(long now, long reservedAt, CounterRequest request, Refund.Undone undone) {
         return expiries.remove(request.lease()) != null;
     }
 

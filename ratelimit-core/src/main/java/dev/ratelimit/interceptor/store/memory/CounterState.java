@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.store.memory;
 import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
+import dev.ratelimit.interceptor.store.Refund;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -44,9 +45,10 @@ sealed interface CounterState permits FixedWindowState, SlidingWindowState, Slid
 
     /**
      * Gives back the request's cost, which this state admitted at {@code reservedAt}, as the algorithm's
-     * refund script does; {@code false} when there is nothing to give back (its window is over).
+     * refund script does; {@code false} when there is nothing to give back (its window is over). A fixed window
+     * tells {@code undone} the counts it undid, as its script answers them.
      */
-    boolean refund(long now, long reservedAt, CounterRequest request);
+    boolean refund(long now, long reservedAt, CounterRequest request, Refund.Undone undone);
 
     /**
      * Charges the request {@code units} more than its estimate, past the limit if need be, as the

@@ -3,6 +3,7 @@ package dev.ratelimit.interceptor.store.memory;
 import dev.ratelimit.interceptor.store.Batch;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
+import dev.ratelimit.interceptor.store.Refund;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -69,12 +70,14 @@ final class FixedWindowState implements CounterState {
     }
 
     @Override
-    public boolean refund(long now, long reservedAt, CounterRequest request) {
+    public boolean refund(long now, long reservedAt, CounterRequest request, Refund.Undone undone) {
         long admitted = request.settled() ? count : Math.min(count, request.count());
         if (!open(now, request) || reservedAt < start || admitted < 1) {
             return false;
         }
+        long counted = count;
         count = Math.max(0, admitted - request.cost());
+        undone.counts(count, counted);
         return true;
     }
 

@@ -106,7 +106,7 @@ public class MemoryRateLimitStore implements RateLimitStore {
             counters.computeIfPresent(request.key(), (key, entry) -> {
                 entry.release(request, refund.reservedAt());
                 if (entry.algorithm() == request.algorithm()) {
-                    entry.state().refund(now, refund.reservedAt(), request);
+                    entry.state().refund(now, refund.reservedAt(), request, refund.undone());
                 }
                 return entry;
             });
@@ -136,7 +136,8 @@ public class MemoryRateLimitStore implements RateLimitStore {
             counters.computeIfPresent(request.key(), (key, entry) -> {
                 entry.release(request, settlement.reservedAt());
                 if (difference < 0 && entry.algorithm() == request.algorithm()) {
-                    entry.state().refund(now, settlement.reservedAt(), request.withCost(-difference));
+                    entry.state().refund(now, settlement.reservedAt(), request.withCost(-difference),
+                            Refund.Undone.NONE);
                 }
                 return entry;
             });

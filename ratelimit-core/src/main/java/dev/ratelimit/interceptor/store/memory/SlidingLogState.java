@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.store.memory;
 
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
+import dev.ratelimit.interceptor.store.Refund;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -52,7 +53,7 @@ final class SlidingLogState implements CounterState {
     }
 
     @Override
-    public boolean refund(long now, long reservedAt, CounterRequest request) {
+    public boolean refund(long now, long reservedAt, CounterRequest request, Refund.Undone undone) {
         long window = request.windowMillis();
         long cost = request.cost();
         if (reservedAt <= now - window) {

@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.store.memory;
 
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
+import dev.ratelimit.interceptor.store.Refund;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -37,7 +38,7 @@ final class TokenBucketState implements CounterState {
     }
 
     @Override
-    public boolean refund(long now, long reservedAt, CounterRequest request) {
+    public boolean refund(long now, long reservedAt, CounterRequest request, Refund.Undone undone) {
         long limit = request.count();
         long window = request.windowMillis();
         long cost = request.cost();

@@ -230,7 +230,7 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
                 Decision decision = fromBatch[i] != null || decisions == null ? fromBatch[i] : decisions.get(next++);
                 if (asking[i] != null) {
                     if (decision != null && decision.allowed() && decision.batch().units() > 0) {
-                        take(asking[i], requests.get(i), decision, sentAt);
+                        decision = take(asking[i], requests.get(i), decision, sentAt);
                     } else if (decision != null && !decision.allowed()) {
                         // It asked while permits were left here; the room Redis has not is what this instance holds.
                         Decision held = fromCounterBatch(asking[i], requests.get(i));
@@ -288,25 +288,43 @@ public class BatchingRateLimitStore extends ForwardingRateLimitStore {
 
     /**
      * Holds the permits a decision took for the counter: with the permits left of its batch if they belong to
-     * the same window (they become one batch), else in place of them (which go back).
+     * the same window (they become one batch, those left used first), else in place of them (which go back). What
+     * the request is told: the decision, but that a request of cost 1 that took a batch while permits were left
+     * tells the lowest count they stand for, and its own goes to the batch, so that the counts the permits used tell
+     * the limit advisor are always the window's lowest.
      */
-    private void take(HotCounter counter, CounterRequest request, Decision decision, long sentAt) {
-        long units = decision.batch().units();
-        counter.took(units);
+    private Decision take(HotCounter counter, CounterRequest request, Decision decision, long sentAt) {
+        long own = decision.batch().units();
+        counter.took(own);
         batchesTaken.increment();
-        permitsTaken.add(units);
+        permitsTaken.add(own);
         PermitBatch old = counter.batch.get();
+        long carried = 0;
+        PermitCounts counts = PermitCounts.after(decision.demand(), own);
+        Decision told = decision;
         if (old != null && old.window == decision.batch().window() && old.serves(request)) {
-            units += old.drain();
+            carried = old.drain();
+            PermitCounts left = old.countsOfLast(carried);
+            if (carried > 0 && (!left.known() || !counts.known())) {
+                counts = PermitCounts.UNKNOWN;
+            } else if (carried > 0 && request.cost() == 1) {
+                told = new Decision(decision.allowed(), decision.count(), decision.remaining(),
+                        decision.retryAfterMillis(), decision.resetMillis(), decision.decidedAt(), decision.batch(),
+                        left.at(0));
+                counts = left.from(1).then(decision.demand(), own + 1);
+            } else if (carried > 0) {
+                counts = left.then(counts);
+            }
         } else if (old != null) {
             giveBack(counter, old, request.count());
         }
         long goodFor = Math.min(decision.batch().goodForMillis() * 1_000_000, maxHoldNanos);
-        PermitBatch fresh = new PermitBatch(request, decision, units, sentAt + goodFor, sentAt);
+        PermitBatch fresh = new PermitBatch(request, decision, carried + own, counts, sentAt + goodFor, sentAt);
         counter.batch.set(fresh);
         if (counter.retired()) {
             giveBack(counter, fresh); // retired meanwhile: its sweep may have missed this batch
         }
+        return told;
     }
 
     /**

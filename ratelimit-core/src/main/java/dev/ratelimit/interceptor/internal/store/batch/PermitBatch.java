@@ -1,5 +1,6 @@
 package dev.ratelimit.interceptor.internal.store.batch;
 
+import dev.ratelimit.interceptor.store.Batch;
 import dev.ratelimit.interceptor.store.CounterRequest;
 import dev.ratelimit.interceptor.store.Decision;
 import dev.ratelimit.interceptor.store.Refund;
@@ -23,15 +24,25 @@ final class PermitBatch {
     final long goodUntilNanos;
     private final long storeRemaining;
     private final long resetAtNanos;
+    /** The counts of its window its permits stand for, in the order they are used. */
+    private final PermitCounts counts;
+    private final long units;
     private final AtomicLong left;
 
-    PermitBatch(CounterRequest request, Decision decision, long units, long goodUntilNanos, long sentAtNanos) {
+    /**
+     * @param units  its permits
+     * @param counts the counts of the window they stand for, in the order they are used
+     */
+    PermitBatch(CounterRequest request, Decision decision, long units, PermitCounts counts, long goodUntilNanos,
+                long sentAtNanos) {
         this.request = request;
         this.decidedAt = decision.decidedAt();
         this.window = decision.batch().window();
         this.goodUntilNanos = goodUntilNanos;
         this.storeRemaining = decision.remaining();
         this.resetAtNanos = sentAtNanos + decision.resetMillis() * 1_000_000;
+        this.units = units;
+        this.counts = counts;
         this.left = new AtomicLong(units);
     }
 
@@ -50,7 +61,9 @@ final class PermitBatch {
 
     /**
      * Takes {@code cost} permits if that many are left: the decision, as the store would have told it, but
-     * that the units left are those here and those the store had left when it gave the batch.
+     * that the units left are those here and those the store had left when it gave the batch. Its demand is the
+     * count of its last permit, the taker's count and the permits used before it, when the store told the taker
+     * its count (a fixed window's), so that the limit advisor counts the permits used, not those taken.
      */
     @Nullable Decision take(long cost, long nowNanos) {
         long now;
@@ -61,7 +74,14 @@ final class PermitBatch {
             }
         } while (!left.compareAndSet(now, now - cost));
         long reset = Math.max(0, (resetAtNanos - nowNanos + 999_999) / 1_000_000);
-        return new Decision(true, request.count(), now - cost + storeRemaining, 0, reset, decidedAt);
+        long demand = counts.known() ? counts.at(units - now + cost - 1) : 0;
+        return new Decision(true, request.count(), now - cost + storeRemaining, 0, reset, decidedAt, Batch.NONE,
+                demand);
+    }
+
+    /** The counts the last {@code n} permits stand for. */
+    PermitCounts countsOfLast(long n) {
+        return counts.known() ? counts.from(units - n) : PermitCounts.UNKNOWN;
     }
 
     /** Takes every permit left, none to be used here any more: how many. */

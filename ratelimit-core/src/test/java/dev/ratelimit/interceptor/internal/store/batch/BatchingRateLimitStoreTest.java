@@ -16,9 +16,11 @@ import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.Stores;
 import dev.ratelimit.interceptor.testsupport.ShippedDefaults;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -136,6 +138,30 @@ class BatchingRateLimitStoreTest {
         awaitNoPermitHeld();
 
         assertThat(LIMIT - admitted).isEqualTo(remainingInRedis(request));
+    }
+
+    /**
+     * The limit advisor's demand: a hot fixed window's admissions tell every count of the window once, in order,
+     * whether Redis or a permit of the instance's batch admitted them; the permits still held are no count told.
+     * A batch held past the longest hold (a pause of this process) goes back while later requests go on, and its
+     * counts may then be told again: then only that each admission tells a count and no more than it and what went
+     * back counted.
+     */
+    @Test
+    void aHotCountersAdmissionsTellEachCountOnceWhetherRedisOrAPermitAdmitsThem() {
+        CounterRequest request = new CounterRequest("test:hot:demand", Algorithm.FIXED_WINDOW, LIMIT, WINDOW_MILLIS);
+        Instance instance = instances.get(0);
+        List<Long> demands = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            demands.add(Stores.decide(instance.limiter, request).demand());
+        }
+        assertThat(instance.store.permitsHeld()).as("permits held once hot").isPositive();
+        long givenBack = (Long) ((Map<?, ?>) instance.store.describe().details().get("hotKeys")).get("permitsGivenBack");
+        if (givenBack == 0) {
+            assertThat(demands).isEqualTo(LongStream.rangeClosed(1, 1_000).boxed().toList());
+        } else {
+            assertThat(demands).hasSize(1_000).allSatisfy(n -> assertThat(n).isBetween(1L, 1_000 + givenBack));
+        }
     }
 
     @Test
