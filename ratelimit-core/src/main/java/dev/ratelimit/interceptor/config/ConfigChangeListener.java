@@ -41,7 +41,7 @@ public class ConfigChangeListener extends RedisPubSubAdapter<String, String> {
         hashChanged();
     }
 
-    /** The hash may have changed (announced, or reported by {@link ConfigHashTracking}): re-read it soon. */
+    /** The hash may have changed (announced, or reported by {@link dev.ratelimit.interceptor.internal.config.ConfigHashTracking}): re-read it soon. */
     public void hashChanged() {
         onChange.run();
         snapshots.refreshSoon();

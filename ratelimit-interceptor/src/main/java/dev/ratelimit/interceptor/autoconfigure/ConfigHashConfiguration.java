@@ -2,9 +2,9 @@ package dev.ratelimit.interceptor.autoconfigure;
 
 import dev.ratelimit.interceptor.store.RedisKeys;
 import dev.ratelimit.interceptor.config.ConfigChangeListener;
-import dev.ratelimit.interceptor.config.ConfigChangeSubscription;
+import dev.ratelimit.interceptor.internal.config.ConfigChangeSubscription;
 import dev.ratelimit.interceptor.config.ConfigHash;
-import dev.ratelimit.interceptor.config.ConfigHashTracking;
+import dev.ratelimit.interceptor.internal.config.ConfigHashTracking;
 import dev.ratelimit.interceptor.config.ConfigReadListener;
 import dev.ratelimit.interceptor.config.DurableConfigCopy;
 import dev.ratelimit.interceptor.config.EvictionPolicy;

@@ -1,4 +1,4 @@
-package dev.ratelimit.interceptor.config;
+package dev.ratelimit.interceptor.internal.config;
 
 import dev.ratelimit.interceptor.store.RedisBackgroundWork;
 import io.lettuce.core.AbstractRedisClient;

@@ -1,5 +1,6 @@
-package dev.ratelimit.interceptor.config;
+package dev.ratelimit.interceptor.internal.config;
 
+import dev.ratelimit.interceptor.config.ConfigChangeListener;
 import dev.ratelimit.interceptor.store.RedisBackgroundWork;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.util.concurrent.ExecutionException;
