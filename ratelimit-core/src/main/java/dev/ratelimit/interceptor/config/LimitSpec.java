@@ -9,6 +9,7 @@ import dev.ratelimit.interceptor.store.Penalty;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The value of a {@code dyn.*} or {@code dynuri.*} field: {@code <interval>} (one request per interval)
@@ -33,6 +34,12 @@ public record LimitSpec(long count, long windowSeconds, Dimension dimension, Alg
     public static final Set<Dimension> DIMENSIONS = EnumSet.of(Dimension.USER, Dimension.IP, Dimension.METHOD);
 
     private static final String PENALTY = "penalty=";
+    /**
+     * The algorithms a limit's value may name, as an operator writes them, for the messages that list them (so that
+     * a new one changes no message): every one, and those of a rate (what a rule's algorithm may become).
+     */
+    private static final String ALGORITHMS = names(EnumSet.allOf(Algorithm.class));
+    private static final String RATE_ALGORITHMS = names(EnumSet.complementOf(EnumSet.of(Algorithm.CONCURRENCY)));
 
     public LimitSpec {
         LimitDefinition.check(count, windowSeconds);
@@ -40,7 +47,8 @@ public record LimitSpec(long count, long windowSeconds, Dimension dimension, Alg
             throw new InvalidValueException("ratelimit.config.limit.dimension", String.valueOf(dimension));
         }
         if (period != QuotaPeriod.NONE && algorithm != Algorithm.FIXED_WINDOW) {
-            throw new InvalidValueException("ratelimit.config.limit.algorithm", lower(algorithm) + "/" + lower(period));
+            throw new InvalidValueException("ratelimit.config.limit.algorithm", lower(algorithm) + "/" + lower(period),
+                    lower(Algorithm.FIXED_WINDOW));
         }
     }
 
@@ -60,7 +68,7 @@ public record LimitSpec(long count, long windowSeconds, Dimension dimension, Alg
      */
     public static LimitSpec parse(String value) {
         if (value == null || value.isBlank()) {
-            throw new InvalidValueException("ratelimit.config.limit", "");
+            throw invalidLimit("");
         }
         String[] words = value.strip().split("\\s+");
         String rate = words[0];
@@ -77,7 +85,7 @@ public record LimitSpec(long count, long windowSeconds, Dimension dimension, Alg
             period = period(window);
             interval = period != QuotaPeriod.NONE ? period.longestSeconds() : positive(window);
         } catch (IllegalArgumentException e) {
-            throw new InvalidValueException("ratelimit.config.limit", abbreviate(value.strip()));
+            throw invalidLimit(abbreviate(value.strip()));
         }
         Dimension dimension = null;
         Algorithm algorithm = null;
@@ -96,7 +104,7 @@ public record LimitSpec(long count, long windowSeconds, Dimension dimension, Alg
                 dimension = dimension(word);
             }
             if (repeated) {
-                throw new InvalidValueException("ratelimit.config.limit", abbreviate(value.strip()));
+                throw invalidLimit(abbreviate(value.strip()));
             }
         }
         dimension = dimension == null ? Dimension.USER : dimension;
@@ -204,11 +212,13 @@ public record LimitSpec(long count, long windowSeconds, Dimension dimension, Alg
 
     /** The algorithm of a rate a word names ({@code sliding_window}), in any case; not a concurrency limit. */
     static Algorithm rateAlgorithm(String word) {
-        Algorithm algorithm = algorithm(word.strip());
-        if (algorithm == Algorithm.CONCURRENCY) {
-            throw new InvalidValueException("ratelimit.config.limit.algorithm", abbreviate(word.strip()));
+        String name = word.strip();
+        for (Algorithm candidate : Algorithm.values()) {
+            if (candidate != Algorithm.CONCURRENCY && candidate.name().equalsIgnoreCase(name)) {
+                return candidate;
+            }
         }
-        return algorithm;
+        throw new InvalidValueException("ratelimit.config.limit.algorithm", abbreviate(name), RATE_ALGORITHMS);
     }
 
     private static Algorithm algorithm(String word) {
@@ -217,7 +227,20 @@ public record LimitSpec(long count, long windowSeconds, Dimension dimension, Alg
                 return candidate;
             }
         }
-        throw new InvalidValueException("ratelimit.config.limit.algorithm", abbreviate(word));
+        throw invalidAlgorithm(abbreviate(word));
+    }
+
+    /** A value that is no limit; the message names the algorithms a limit may name. */
+    private static InvalidValueException invalidLimit(String shown) {
+        return new InvalidValueException("ratelimit.config.limit", shown, ALGORITHMS);
+    }
+
+    private static InvalidValueException invalidAlgorithm(String shown) {
+        return new InvalidValueException("ratelimit.config.limit.algorithm", shown, ALGORITHMS);
+    }
+
+    private static String names(Set<Algorithm> algorithms) {
+        return algorithms.stream().map(LimitSpec::lower).collect(Collectors.joining(", "));
     }
 
     private static String lower(Enum<?> value) {

@@ -45,4 +45,18 @@ class LimitSpecTest {
         assertThatThrownBy(() -> LimitSpec.parse("5/60 penalty=600..60")).hasMessageContaining("a penalty is <seconds> or <first>..<longest>");
         assertThatThrownBy(() -> LimitSpec.parse("5/fortnight")).hasMessageContaining("5/fortnight");
     }
+
+    /** The messages name every algorithm a value may name, from the enum: a new one appears without a message changed. */
+    @Test
+    void itsMessagesNameEveryAlgorithm() {
+        assertThatThrownBy(() -> LimitSpec.parse("5/0")).satisfies(error -> {
+            for (Algorithm algorithm : Algorithm.values()) {
+                assertThat(error.getMessage()).contains(algorithm.name().toLowerCase(java.util.Locale.ROOT));
+            }
+        });
+        for (String refused : new String[] {"concurrency", "bogus"}) {
+            assertThatThrownBy(() -> LimitSpec.rateAlgorithm(refused)).as("a rule's algorithm").hasMessage(
+                    "an algorithm is one of fixed_window, sliding_window, sliding_log, token_bucket, got '" + refused + "'");
+        }
+    }
 }

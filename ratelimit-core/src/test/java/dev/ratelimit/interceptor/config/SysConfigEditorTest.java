@@ -300,7 +300,8 @@ class SysConfigEditorTest {
                 "shop.A.b.interval: expected a whole number of at least 1, got '-5'");
         assertRefused(() -> editor.setDynamicRule(RuleId.of("shop", "A.b"), "1/0"), "dyn.shop.A.b: a limit is '<interval>' or "
                 + "'<count>/<interval>' with whole numbers of at least 1 (interval in seconds), then optionally who is "
-                + "counted (user, ip, method) and the algorithm (fixed_window, sliding_window, sliding_log, token_bucket), "
+                + "counted (user, ip, method) and the algorithm (fixed_window, sliding_window, sliding_log, token_bucket, "
+                + "concurrency), "
                 + "got '1/0'");
         assertRefused(() -> editor.setUriRule("api/**", "5"),
                 "dynuri.api/**: a URL pattern starts with '/', has no spaces or control characters and is at most "
