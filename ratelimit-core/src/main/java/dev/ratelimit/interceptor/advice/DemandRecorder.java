@@ -50,7 +50,8 @@ public class DemandRecorder extends IntervalRedisWriter implements RateLimitMetr
     private final ConcurrentHashMap<String, RefusedWindow> refused = new ConcurrentHashMap<>();
     /** Windows a counter's next window replaced, still to be written. */
     private final ConcurrentLinkedQueue<Map.Entry<String, RefusedWindow>> ended = new ConcurrentLinkedQueue<>();
-    private final ConcurrentHashMap<RuleId, ConcurrentHashMap<String, Long>> top = new ConcurrentHashMap<>();
+    /** Per rule, the clients whose demand reached half the limit, and the highest count each reached. */
+    private final ConcurrentHashMap<RuleId, ConcurrentHashMap<String, AtomicLong>> top = new ConcurrentHashMap<>();
     /** Deltas a write could not deliver, for the next. */
     private final Map<RuleId, Map<DemandBin, Long>> unwritten = new HashMap<>();
     private final Map<RuleId, Map<CountedWindow, Long>> unwrittenWindows = new HashMap<>();
@@ -126,10 +127,24 @@ public class DemandRecorder extends IntervalRedisWriter implements RateLimitMetr
         talliesOfRule.forLimit(limit.count()).takeBack(above, upTo);
     }
 
+    /**
+     * Notes a client's count. Without a lock once the client is noted: a hot counter's permits note every count of
+     * the upper half of its window, from every request thread at once.
+     */
     private void note(RuleId rule, String counterKey, long n) {
-        ConcurrentHashMap<String, Long> noted = top.computeIfAbsent(rule, any -> new ConcurrentHashMap<>());
-        if (noted.size() < TOP_NOTED || noted.containsKey(counterKey)) {
-            noted.merge(counterKey, n, Math::max);
+        ConcurrentHashMap<String, AtomicLong> noted = top.get(rule);
+        if (noted == null) {
+            noted = top.computeIfAbsent(rule, any -> new ConcurrentHashMap<>());
+        }
+        AtomicLong highest = noted.get(counterKey);
+        if (highest == null) {
+            if (noted.size() >= TOP_NOTED) {
+                return;
+            }
+            highest = noted.computeIfAbsent(counterKey, any -> new AtomicLong());
+        }
+        if (highest.get() < n) {
+            highest.accumulateAndGet(n, Math::max);
         }
     }
 
@@ -172,9 +187,9 @@ public class DemandRecorder extends IntervalRedisWriter implements RateLimitMetr
         top.forEach((rule, clients) -> {
             Map<String, Long> taken = new HashMap<>();
             clients.keySet().forEach(key -> {
-                Long n = clients.remove(key);
+                AtomicLong n = clients.remove(key); // a count noted on it meanwhile is lost: the noted clients are a hint
                 if (n != null) {
-                    taken.merge(client(rule, key), n, Math::max);
+                    taken.merge(client(rule, key), n.get(), Math::max);
                 }
             });
             if (!taken.isEmpty()) {
