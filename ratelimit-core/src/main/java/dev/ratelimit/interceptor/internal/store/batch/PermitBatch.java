@@ -62,8 +62,8 @@ final class PermitBatch {
     /**
      * Takes {@code cost} permits if that many are left: the decision, as the store would have told it, but
      * that the units left are those here and those the store had left when it gave the batch. Its demand is the
-     * count of its last permit, the taker's count and the permits used before it, when the store told the taker
-     * its count (a fixed window's), so that the limit advisor counts the permits used, not those taken.
+     * count its last permit stands for ({@link PermitCounts}), when the store told counts (a fixed window's), so
+     * that the limit advisor counts the permits used, not those taken.
      */
     @Nullable Decision take(long cost, long nowNanos) {
         long now;
