@@ -270,6 +270,31 @@ class ConsoleRulePageTest {
         assertThat(between(console.get(rulePage).body(), "id=\"knob-penalty\"", "</td>")).contains("knob-as-declared-penalty");
     }
 
+    /**
+     * Who an annotated rule counts together ({@code <rule>.dimension}) through the rule page: shown in force on both
+     * pages and in the rule's history; a dimension no rule can be set to comes back refused with what was typed.
+     */
+    @Test
+    void anOperatorChangesWhoARuleCountsOnTheRulePage() {
+        String rule = "AlgorithmController.slidingLog";
+        String rulePage = CONSOLE + "/rule?module=fixture&rule=" + rule;
+        assertThat(between(console.get(rulePage).body(), "id=\"knob-dimension\"", "</td>")).contains("placeholder=\"user\"")
+                .contains("knob-as-declared-dimension");
+        assertThat(console.post(CONSOLE + "/rules/knob", "module", "fixture", "rule", rule, "knob", "dimension", "value", " Ip ")
+                .statusCode()).isEqualTo(302);
+
+        String page = console.get(rulePage).body();
+        assertThat(between(page, "id=\"knob-dimension\"", "</td>")).contains("value=\"ip\"")
+                .doesNotContain("knob-as-declared-dimension");
+        assertThat(between(page, "id=\"rule-changes\"", "</table>")).contains("fixture." + rule + ".dimension");
+        assertThat(between(console.get(CONSOLE + "/rules").body(), "id=\"rule-fixture." + rule + "\"", "</tr>"))
+                .contains("IP").doesNotContain("USER");
+
+        HttpResponse<String> refused = console.follow(console.post(CONSOLE + "/rules/knob", "module", "fixture",
+                "rule", rule, "knob", "dimension", "value", "custom"));
+        assertThat(refused.body()).contains("id=\"error\"").contains("value=\"custom\"");
+    }
+
     @Test
     void aLimitDeclaredOnTheControllerClassSaysSoOnBothPages() {
         String fromClass = console.get(CONSOLE + "/rule?module=fixture&rule=ClassLimitedController.first").body();

@@ -2,6 +2,7 @@ package dev.ratelimit.interceptor.config;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.ratelimit.interceptor.Algorithm;
+import dev.ratelimit.interceptor.Dimension;
 import dev.ratelimit.interceptor.rule.LimitDefinition;
 import dev.ratelimit.interceptor.rule.RuleId;
 import java.util.Locale;
@@ -114,6 +115,35 @@ public enum Knob {
     },
 
     /**
+     * Who is counted together, in place of the annotation's: {@code user}, {@code ip} or {@code method} (the
+     * endpoint as a whole), as a dynamic rule names them. The counters' keys carry the dimension, so a change
+     * starts the rule's clients afresh. A limit declared per key ({@code CUSTOM}) or sharing its module's counter
+     * ({@code GLOBAL}) keeps its dimension. Not written at start-up.
+     */
+    DIMENSION("dimension", false, true, false) {
+        @Override
+        String canonical(String text) {
+            return lower(LimitSpec.dimension(text.strip()));
+        }
+
+        @Override
+        String of(LimitDefinition limit) {
+            return lower(limit.dimension());
+        }
+
+        @Override
+        LimitDefinition apply(LimitDefinition limit, String canonical) {
+            Dimension dimension = Dimension.valueOf(canonical.toUpperCase(Locale.ROOT));
+            if (dimension != limit.dimension() && !LimitSpec.DIMENSIONS.contains(limit.dimension())) {
+                throw new IllegalArgumentException("a " + limit.dimension() + " limit keeps its dimension: "
+                        + (limit.dimension() == Dimension.CUSTOM ? "it counts by its key"
+                        : "its module's endpoints share its counter"));
+            }
+            return limit.withDimension(dimension);
+        }
+    },
+
+    /**
      * The algorithm that counts the rule's requests, in place of the annotation's: {@code fixed_window},
      * {@code sliding_window}, {@code sliding_log} or {@code token_bucket}. Each algorithm has counters of its own,
      * so a change starts the rule's clients afresh. Where the rule cannot be counted so (a concurrency limit, a
@@ -122,12 +152,12 @@ public enum Knob {
     ALGORITHM("algorithm", false, true, false) {
         @Override
         String canonical(String text) {
-            return LimitSpec.rateAlgorithm(text).name().toLowerCase(Locale.ROOT);
+            return lower(LimitSpec.rateAlgorithm(text));
         }
 
         @Override
         String of(LimitDefinition limit) {
-            return limit.algorithm().name().toLowerCase(Locale.ROOT);
+            return lower(limit.algorithm());
         }
 
         @Override
@@ -236,6 +266,11 @@ public enum Knob {
     /** {@code .check}, {@code .interval}, ...: what a field of this knob ends with. */
     String suffix() {
         return suffix;
+    }
+
+    /** An enum constant as the hash writes it: {@code token_bucket}, {@code ip}. */
+    private static String lower(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
     }
 
     /** The knob of a field, or {@code null} when the field is no rule's knob. */

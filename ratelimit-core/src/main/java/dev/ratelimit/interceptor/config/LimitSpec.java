@@ -201,7 +201,8 @@ public record LimitSpec(long count, long windowSeconds, Dimension dimension, Alg
         return false;
     }
 
-    private static Dimension dimension(String word) {
+    /** The dimension a word names ({@code ip}), in any case: one of {@link #DIMENSIONS}. */
+    static Dimension dimension(String word) {
         for (Dimension candidate : DIMENSIONS) {
             if (candidate.name().equalsIgnoreCase(word)) {
                 return candidate;

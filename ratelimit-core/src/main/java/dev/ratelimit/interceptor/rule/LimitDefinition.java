@@ -114,6 +114,12 @@ public record LimitDefinition(RuleId id, long count, long windowSeconds, Dimensi
                 penalty, cost, quota, plan);
     }
 
+    /** This limit counting by another dimension: who is counted together. */
+    public LimitDefinition withDimension(Dimension newDimension) {
+        return newDimension == dimension ? this : new LimitDefinition(id, count, windowSeconds, newDimension,
+                algorithm, key, messageKey, countWhen, penalty, cost, quota, plan);
+    }
+
     /** This limit with another penalty ({@link Penalty#NONE} for none). */
     public LimitDefinition withPenalty(Penalty newPenalty) {
         return newPenalty.equals(penalty) ? this : new LimitDefinition(id, count, windowSeconds, dimension,

@@ -86,6 +86,34 @@ class RulesInForceTest {
         assertThat(rules.rule(ORDERS_IP).orElseThrow().ignored()).containsKey(ORDERS_IP + ".algorithm");
     }
 
+    /**
+     * An operator changes who a rule counts together; a limit per key or one its module's endpoints share keeps
+     * the annotation's dimension, and its field is said to be ignored, and why; a value no rule counts by is refused.
+     */
+    @Test
+    void anOperatorChangesWhoARuleCountsWhereTheRuleAllowsIt() {
+        RuleId keyed = RuleId.of("shop", "TenantController.list");
+        RuleId global = RuleId.of("shop", "_global");
+        Endpoint tenants = endpoint(keyed, "/tenants", new LimitDefinition(keyed, 50, 60, Dimension.CUSTOM,
+                Algorithm.FIXED_WINDOW, "#headers['X-Tenant']", LimitDefinition.DEFAULT_MESSAGE_KEY, "", Penalty.NONE,
+                RequestCost.ONE, CalendarQuota.NONE, ""));
+        Endpoint shared = endpoint(RuleId.of("shop", "ReportController.run"), "/reports",
+                limit(global, 100, 60, Dimension.GLOBAL, ""));
+        RulesInForce rules = RulesInForce.of(List.of(CREATE, tenants, shared), Set.of("shop"), parse(Map.of(
+                ORDERS + ".dimension", " IP ", ORDERS_IP + ".dimension", "method", keyed + ".dimension", "user",
+                global + ".dimension", "ip")));
+
+        assertThat(rules.limit(ORDERS).orElseThrow().dimension()).isEqualTo(Dimension.IP);
+        assertThat(rules.rule(ORDERS).orElseThrow().overridden()).contains(Knob.DIMENSION);
+        assertThat(rules.rule(ORDERS).orElseThrow().inForce().dimension()).isEqualTo("IP");
+        assertThat(rules.limit(ORDERS_IP).orElseThrow().dimension()).isEqualTo(Dimension.METHOD);
+        assertThat(rules.limit(keyed).orElseThrow().dimension()).isEqualTo(Dimension.CUSTOM);
+        assertThat(rules.rule(keyed).orElseThrow().ignored().get(keyed + ".dimension")).contains("its key");
+        assertThat(rules.limit(global).orElseThrow().dimension()).isEqualTo(Dimension.GLOBAL);
+        assertThat(rules.rule(global).orElseThrow().ignored().get(global + ".dimension")).contains("share its counter");
+        assertThat(parse(Map.of(PLANNED + ".dimension", "tenant")).ignored()).containsKey(PLANNED + ".dimension");
+    }
+
     @Test
     void aDynRuleLimitsAnEndpointWithoutAnnotationOnlyAndSaysWhyItLimitsNothingElsewhere() {
         RulesInForce rules = rules(Map.of("dyn." + OPEN, "3/60 ip", "dyn." + ORDERS, "1/60", "dyn.shop.Gone.away", "1/60",

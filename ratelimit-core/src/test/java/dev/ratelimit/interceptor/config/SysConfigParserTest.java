@@ -242,7 +242,7 @@ class SysConfigParserTest {
         assertThat(LimitSpec.parse("100/60 method token_bucket").format()).isEqualTo("100/60 method token_bucket");
         assertThat(LimitSpec.parse("5/60 user fixed_window").format()).as("defaults left out").isEqualTo("5/60");
         assertThatThrownBy(() -> LimitSpec.parse("5/60 global")).hasMessage(
-                "a dynamic rule counts per user, ip or method (the endpoint as a whole), got 'global'");
+                "a rule set in the config hash counts per user, ip or method (the endpoint as a whole), got 'global'");
         assertThatThrownBy(() -> LimitSpec.parse("5/60 ip leaky")).hasMessageContaining("got 'leaky'");
         assertThatThrownBy(() -> LimitSpec.parse("5/60 ip fixed_window extra")).hasMessageContaining("got 'extra'");
         assertThatThrownBy(() -> LimitSpec.parse("5/60 ip user")).as("counted twice").hasMessageContaining("'<count>/<interval>'");
