@@ -9,9 +9,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Our fixed-window script exactly as the store loads it (its shared head, what it shares with its charge
- * script, its body, its shared tail), with the arguments of each counter prepared once, for sending it
- * through other clients than the store's.
+ * Our fixed-window script exactly as the store sends it for the benchmark's requests (one unit on Redis' clock,
+ * no other option: {@code fixed_window_plain.lua}), with the arguments of each counter prepared once, for sending
+ * it through other clients than the store's.
  */
 public final class FixedWindowScript {
 
@@ -24,8 +24,7 @@ public final class FixedWindowScript {
 
     public FixedWindowScript(BenchLimit limit, int keys) {
         ByteArrayOutputStream text = new ByteArrayOutputStream();
-        for (String part : new String[] {"counter_head.lua", "fixed_window_now.lua", "decide_open.lua", "fixed_window.lua",
-                "counter_tail.lua"}) {
+        for (String part : new String[] {"fixed_window_plain.lua"}) {
             try (InputStream in = FixedWindowScript.class.getResourceAsStream(FOLDER + part)) {
                 in.transferTo(text);
             } catch (IOException e) {

@@ -180,18 +180,18 @@ public final class LimiterRedisConnection implements SmartInitializingSingleton,
     }
 
     /**
-     * Sends one script call per entry, without waiting: by {@code EVALSHA}, or, with {@code bodies}, by
-     * {@code EVAL} of those bodies. Each reply is a future, failed when Redis answered with an error.
+     * Sends one script call per entry, without waiting: by {@code EVALSHA}, or, {@code whole}, by {@code EVAL} of
+     * the script's body. Each reply is a future, failed when Redis answered with an error.
      */
-    List<CompletableFuture<Object>> send(List<ScriptCall> calls, @Nullable List<byte[]> bodies) {
+    List<CompletableFuture<Object>> send(List<ScriptCall> calls, boolean whole) {
         RedisScriptingAsyncCommands<byte[], byte[]> async = commands();
         List<CompletableFuture<Object>> replies = new ArrayList<>(calls.size());
         for (int i = 0; i < calls.size(); i++) {
             ScriptCall call = calls.get(i);
             byte[][] keys = call.keys();
-            RedisFuture<Object> reply = bodies == null
-                    ? async.evalsha(call.sha1(), ScriptOutputType.MULTI, keys, call.args())
-                    : async.eval(bodies.get(i), ScriptOutputType.MULTI, keys, call.args());
+            RedisFuture<Object> reply = whole
+                    ? async.eval(call.script().body(), ScriptOutputType.MULTI, keys, call.args())
+                    : async.evalsha(call.script().sha1(), ScriptOutputType.MULTI, keys, call.args());
             replies.add(watch.watch(reply.toCompletableFuture()));
         }
         return replies;

@@ -6,7 +6,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,6 +45,12 @@ public class RedisRateLimitStore implements RateLimitStore {
             Algorithm.SLIDING_LOG, counting("sliding_log.lua"),
             Algorithm.TOKEN_BUCKET, counting("token_bucket.lua", TOKEN_BUCKET_TIME),
             Algorithm.CONCURRENCY, counting("concurrency.lua")));
+    /**
+     * The fixed window of a request that sends the first two arguments only (one unit on Redis' clock, nothing
+     * else): what nearly every decision is, decided as {@link #SCRIPTS}' fixed window decides it, without the
+     * options' Lua, which is most of what a decision costs Redis.
+     */
+    private static final LuaScript PLAIN_FIXED_WINDOW = LuaScript.load("fixed_window_plain.lua");
     private static final Map<Algorithm, LuaScript> REFUNDS = new EnumMap<>(Map.of(
             Algorithm.FIXED_WINDOW, LuaScript.load(HEAD, PENDING_RELEASE, "fixed_window_refund.lua"),
             Algorithm.SLIDING_WINDOW, LuaScript.load(HEAD, PENDING_RELEASE, "sliding_window_refund.lua"),
@@ -109,7 +114,7 @@ public class RedisRateLimitStore implements RateLimitStore {
 
     private static List<byte[]> scriptBodies() {
         return Stream.of(SCRIPTS.values().stream(), REFUNDS.values().stream(), CHARGES.values().stream(),
-                        Stream.of(KEPT, RENEWAL))
+                        Stream.of(PLAIN_FIXED_WINDOW, KEPT, RENEWAL))
                 .flatMap(scripts -> scripts).map(LuaScript::body).toList();
     }
 
@@ -145,7 +150,7 @@ public class RedisRateLimitStore implements RateLimitStore {
         }
         List<CompletableFuture<Object>> replies;
         try {
-            replies = connection.send(calls, null);
+            replies = connection.send(calls, false);
             ReplyWatch.Outcome outcome = connection.await(replies);
             if (outcome != ReplyWatch.Outcome.ANSWERED) {
                 return givenUp(requests, replies, outcome, sentAt, listener);
@@ -154,7 +159,7 @@ public class RedisRateLimitStore implements RateLimitStore {
                 // EVAL runs on the server that holds each key and leaves the script in its cache. SCRIPT LOAD
                 // would go to every node of a cluster and fail as long as any one of them is down, so a
                 // promoted replica that never saw the scripts would stay without them.
-                replies = connection.send(calls, requests.stream().map(request -> script(SCRIPTS, request.algorithm()).body()).toList());
+                replies = connection.send(calls, true);
                 outcome = connection.await(replies);
                 if (outcome != ReplyWatch.Outcome.ANSWERED) {
                     return givenUp(requests, replies, outcome, sentAt, listener);
@@ -184,14 +189,11 @@ public class RedisRateLimitStore implements RateLimitStore {
     @Override
     public void refund(List<Refund> refunds) {
         List<ScriptCall> calls = new ArrayList<>(refunds.size());
-        List<byte[]> bodies = new ArrayList<>(refunds.size());
         for (Refund refund : refunds) {
-            LuaScript script = script(REFUNDS, refund.request().algorithm());
-            calls.add(new ScriptCall(script.sha1(), settlingKeys(refund.request()),
+            calls.add(new ScriptCall(script(REFUNDS, refund.request().algorithm()), settlingKeys(refund.request()),
                     args(refund.request(), number(refund.reservedAt()), false)));
-            bodies.add(script.body());
         }
-        sendWithoutWaiting("refunds", calls, bodies, refundsAnswered, (i, reply) -> undone(refunds.get(i), reply));
+        sendWithoutWaiting("refunds", calls, refundsAnswered, (i, reply) -> undone(refunds.get(i), reply));
     }
 
     /** A fixed window's refund that gave units back answers the counts before and after: its {@code undone} hears them. */
@@ -210,7 +212,6 @@ public class RedisRateLimitStore implements RateLimitStore {
     @Override
     public void settle(List<Settlement> settlements) {
         List<ScriptCall> calls = new ArrayList<>(settlements.size());
-        List<byte[]> bodies = new ArrayList<>(settlements.size());
         for (Settlement settlement : settlements) {
             CounterRequest request = settlement.request();
             long difference = settlement.difference();
@@ -223,11 +224,10 @@ public class RedisRateLimitStore implements RateLimitStore {
             if (difference != 0) {
                 args[3] = number(Math.abs(difference));
             }
-            calls.add(new ScriptCall(script.sha1(), settlingKeys(request), args));
-            bodies.add(script.body());
+            calls.add(new ScriptCall(script, settlingKeys(request), args));
         }
         if (!calls.isEmpty()) {
-            sendWithoutWaiting("settlements", calls, bodies, settlementsAnswered, ANY_REPLY);
+            sendWithoutWaiting("settlements", calls, settlementsAnswered, ANY_REPLY);
         }
     }
 
@@ -247,29 +247,26 @@ public class RedisRateLimitStore implements RateLimitStore {
                         ? bytes(Objects.requireNonNull(ofKey.get(i - HEAD_ARGS).lease(), "renewals are of leases"))
                         : args[i] == null ? NO_VALUE : args[i];
             }
-            calls.add(new ScriptCall(RENEWAL.sha1(), new byte[][] {bytes(ofKey.get(0).key())}, args));
+            calls.add(new ScriptCall(RENEWAL, new byte[][] {bytes(ofKey.get(0).key())}, args));
         }
-        sendWithoutWaiting("lease renewals", calls, Collections.nCopies(calls.size(), RENEWAL.body()),
-                renewalsAnswered, ANY_REPLY);
+        sendWithoutWaiting("lease renewals", calls, renewalsAnswered, ANY_REPLY);
     }
 
     /**
      * Sends the calls and counts their answers as they come, each answer first handed to {@code replies} with its
      * call's index; a call answered {@code NOSCRIPT} goes once more as {@code EVAL}.
      */
-    private void sendWithoutWaiting(String what, List<ScriptCall> calls, List<byte[]> bodies, LongAdder answered,
-                                    ReplyConsumer replies) {
+    private void sendWithoutWaiting(String what, List<ScriptCall> calls, LongAdder answered, ReplyConsumer replies) {
         try {
-            List<CompletableFuture<Object>> sent = connection.send(calls, null);
+            List<CompletableFuture<Object>> sent = connection.send(calls, false);
             CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new))
-                    .whenComplete((done, error) -> sendAgainIfUnknown(what, calls, bodies, sent, answered, replies));
+                    .whenComplete((done, error) -> sendAgainIfUnknown(what, calls, sent, answered, replies));
         } catch (RuntimeException e) {
             log.debug("Rate limit store: {} not sent: {}", what, e.toString());
         }
     }
 
-    private void sendAgainIfUnknown(String what, List<ScriptCall> calls, List<byte[]> bodies,
-                                    List<CompletableFuture<Object>> sent, LongAdder answered, ReplyConsumer replies) {
+    private void sendAgainIfUnknown(String what, List<ScriptCall> calls, List<CompletableFuture<Object>> sent, LongAdder answered, ReplyConsumer replies) {
         List<Integer> again = new ArrayList<>();
         for (int i = 0; i < sent.size(); i++) {
             if (!sent.get(i).isCompletedExceptionally()) {
@@ -282,8 +279,7 @@ public class RedisRateLimitStore implements RateLimitStore {
             }
         }
         if (!again.isEmpty()) {
-            List<CompletableFuture<Object>> resent = connection.send(again.stream().map(calls::get).toList(),
-                    again.stream().map(bodies::get).toList());
+            List<CompletableFuture<Object>> resent = connection.send(again.stream().map(calls::get).toList(), true);
             for (int j = 0; j < resent.size(); j++) {
                 int i = again.get(j);
                 resent.get(j).thenAccept(reply -> {
@@ -324,12 +320,13 @@ public class RedisRateLimitStore implements RateLimitStore {
     }
 
     private ScriptCall call(CounterRequest request, boolean peek) {
-        String sha1 = script(SCRIPTS, request.algorithm()).sha1();
         byte[] key = bytes(request.key());
         byte[][] args = args(request, null, peek);
+        LuaScript script = request.algorithm() == Algorithm.FIXED_WINDOW && args.length == 2 ? PLAIN_FIXED_WINDOW
+                : script(SCRIPTS, request.algorithm());
         return request.penalty().applies()
-                ? new ScriptCall(sha1, new byte[][] {key, bytes(RedisKeys.penalty(request.key()))}, args)
-                : new ScriptCall(sha1, new byte[][] {key}, args);
+                ? new ScriptCall(script, new byte[][] {key, bytes(RedisKeys.penalty(request.key()))}, args)
+                : new ScriptCall(script, new byte[][] {key}, args);
     }
 
     /**
@@ -419,6 +416,16 @@ public class RedisRateLimitStore implements RateLimitStore {
         }
         return new Decision(allowed, request.count(), remaining, number(values, 2), number(values, 3),
                 number(values, 4), batch, demand);
+    }
+
+    /** The script that decides a request of the algorithm whatever its options. */
+    static LuaScript countingScript(Algorithm algorithm) {
+        return script(SCRIPTS, algorithm);
+    }
+
+    /** The script that decides a fixed window's request without options ({@link #PLAIN_FIXED_WINDOW}). */
+    static LuaScript plainFixedWindowScript() {
+        return PLAIN_FIXED_WINDOW;
     }
 
     private static LuaScript script(Map<Algorithm, LuaScript> scripts, Algorithm algorithm) {

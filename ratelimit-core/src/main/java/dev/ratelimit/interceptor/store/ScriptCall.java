@@ -1,5 +1,5 @@
 package dev.ratelimit.interceptor.store;
 
-/** One {@code EVALSHA}: the script's SHA-1, its keys (all in one Cluster slot), its arguments. */
-record ScriptCall(String sha1, byte[][] keys, byte[][] args) {
+/** One script call: the script (by its SHA-1, or whole where Redis lost it), its keys (all in one Cluster slot), its arguments. */
+record ScriptCall(LuaScript script, byte[][] keys, byte[][] args) {
 }

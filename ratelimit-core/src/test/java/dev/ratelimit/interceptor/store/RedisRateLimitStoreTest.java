@@ -6,6 +6,7 @@ import dev.ratelimit.interceptor.Algorithm;
 import dev.ratelimit.interceptor.testsupport.RedisServerProcess;
 import dev.ratelimit.interceptor.testsupport.Stores;
 import dev.ratelimit.interceptor.testsupport.ShippedDefaults;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.resource.EventLoopGroupProvider;
 import io.lettuce.core.resource.Transports;
 import io.netty.channel.EventLoopGroup;
@@ -13,6 +14,7 @@ import io.netty.util.concurrent.EventExecutor;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -141,6 +143,60 @@ class RedisRateLimitStoreTest {
 
         assertThat(result).isInstanceOf(StoreResult.NotDecided.class);
         assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(ShippedDefaults.MAX_WAIT.toMillis());
+    }
+
+    /**
+     * A fixed window's request without options (one unit, Redis' clock, no penalty) goes to the plain script, any
+     * other to the script of every option; both decide such a request alike, in the same hash: a window from its
+     * first request, denials counted with the client's demand, a window an operator shortened, an orphan without
+     * TTL or without start, a window whose requests were all given back. Their clocks are Redis' own, read a moment
+     * apart, so each answer's times are compared as what they say of the window: whether there is a wait, and when
+     * the window ends after its start.
+     */
+    @Test
+    void aPlainRequestIsDecidedAsTheScriptOfEveryOptionDecidesIt() {
+        String plain = RedisRateLimitStore.plainFixedWindowScript().sha1();
+        String full = RedisRateLimitStore.countingScript(Algorithm.FIXED_WINDOW).sha1();
+        redis.commands().scriptFlush();
+        decided(List.of(new CounterRequest("test:plain:which", Algorithm.FIXED_WINDOW, 10, 60_000)));
+        assertThat(redis.commands().scriptExists(plain, full)).as("plain, full").containsExactly(true, false);
+        decided(List.of(new CounterRequest("test:plain:which", Algorithm.FIXED_WINDOW, 10, 60_000, 2, false,
+                Penalty.NONE)));
+        assertThat(redis.commands().scriptExists(full)).as("a cost of 2").containsExactly(true);
+
+        long now = redisMillis();
+        for (String script : List.of(plain, full)) {
+            redis.commands().hset(script + ":shortened", Map.of("count", "2", "start", Long.toString(now - 10_000)));
+            redis.commands().pexpire(script + ":shortened", 50_000);
+            redis.commands().hset(script + ":orphan", Map.of("count", "2", "start", Long.toString(now - 1_000)));
+            redis.commands().hset(script + ":no-start", "count", "5");
+            redis.commands().hset(script + ":given-back", Map.of("count", "0", "start", Long.toString(now - 1_000)));
+            redis.commands().pexpire(script + ":given-back", 59_000);
+        }
+        Map<String, Long> windows = Map.of("fresh", 60_000L, "shortened", 5_000L, "orphan", 60_000L,
+                "no-start", 60_000L, "given-back", 60_000L);
+        for (Map.Entry<String, Long> counter : windows.entrySet()) {
+            for (int i = 0; i < 5; i++) {
+                List<Object> answers = new ArrayList<>();
+                for (String script : List.of(plain, full)) {
+                    String key = script + ":" + counter.getKey();
+                    List<Long> reply = redis.commands().evalsha(script, ScriptOutputType.MULTI, new String[] {key},
+                            "3", Long.toString(counter.getValue()));
+                    long start = Long.parseLong(redis.commands().hget(key, "start"));
+                    answers.add(List.of(reply.get(0), reply.get(1), reply.get(2) == 0, reply.size() > 5 ? reply.get(5) : -1,
+                            reply.get(4) + reply.get(3) - start, redis.commands().hget(key, "count"),
+                            redis.commands().pttl(key) > 0));
+                }
+                assertThat(answers.get(0)).as("%s, request %d: plain (allowed, remaining, no wait, demand, window's "
+                        + "end after its start, count, TTL) against the full script", counter.getKey(), i + 1)
+                        .isEqualTo(answers.get(1));
+            }
+        }
+    }
+
+    private long redisMillis() {
+        List<String> time = redis.commands().time();
+        return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
     }
 
     private List<Decision> decided(List<CounterRequest> requests) {
