@@ -5,7 +5,8 @@
 # resolve when the difference is a few percent.
 #
 # Usage: ratelimit-bench/profile-http.sh [--no-build] [path]   (path: /plain by default; or /allowed, /rejected)
-# Environment: SECONDS_UNDER_LOAD (default 40), CONNECTIONS (default 32), OUT (default ratelimit-bench/target/bench-results).
+# Environment: SECONDS_UNDER_LOAD (default 40), CONNECTIONS (default 32), OUT (default ratelimit-bench/target/bench-results),
+# APP_ARGS (more arguments of the app, e.g. --ratelimit.hot-keys.enabled=false: a Redis decision per request).
 # Needs Java 17, Maven, redis-server, wrk and curl; Linux x86-64 (the profiler is a native agent).
 set -euo pipefail
 
@@ -46,7 +47,7 @@ java -Xms512m -Xmx512m \
     -agentpath:"$PWD/$PROFILER_DIR/linux-x64/libasyncProfiler.so=start,event=cpu,interval=500us,collapsed,file=$PROFILE" \
     -cp "ratelimit-bench/target/classes:$(cat ratelimit-bench/target/classpath.txt)" \
     dev.ratelimit.bench.http.OverheadApplication --server.port="$app_port" --spring.application.name=app-bench \
-    --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$redis_port" --logging.level.root=WARN \
+    --spring.data.redis.host=127.0.0.1 --spring.data.redis.port="$redis_port" --logging.level.root=WARN ${APP_ARGS:-} \
     >"$OUT/profile-app.log" 2>&1 &
 app_pid=$!
 PIDS+=($app_pid)
