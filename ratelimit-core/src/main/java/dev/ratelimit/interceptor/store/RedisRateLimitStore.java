@@ -266,7 +266,8 @@ public class RedisRateLimitStore implements RateLimitStore {
         }
     }
 
-    private void sendAgainIfUnknown(String what, List<ScriptCall> calls, List<CompletableFuture<Object>> sent, LongAdder answered, ReplyConsumer replies) {
+    private void sendAgainIfUnknown(String what, List<ScriptCall> calls, List<CompletableFuture<Object>> sent,
+                                    LongAdder answered, ReplyConsumer replies) {
         List<Integer> again = new ArrayList<>();
         for (int i = 0; i < sent.size(); i++) {
             if (!sent.get(i).isCompletedExceptionally()) {
