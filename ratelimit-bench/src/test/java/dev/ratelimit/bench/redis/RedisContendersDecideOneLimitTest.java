@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratelimit.bench.BenchLimit;
 import dev.ratelimit.bench.Limiter;
 import dev.ratelimit.interceptor.testsupport.RedisWithApps;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,6 +28,17 @@ class RedisContendersDecideOneLimitTest {
     @BeforeEach
     void empty() {
         REDIS.redis().commands().flushall();
+    }
+
+    /**
+     * What a contender sent without waiting (our settlements and refunds) is run before the next contender's
+     * flush: a reply on the connection it was sent on comes after Redis ran everything sent there before it. A
+     * settlement of the fixed window left in flight once made the next contender's token bucket, on the same
+     * key, meet the window's hash (WRONGTYPE).
+     */
+    @AfterEach
+    void answered() {
+        assertThat(REDIS.redis().connection().probe()).as("Redis answers on the store's connection").isTrue();
     }
 
     @ParameterizedTest
