@@ -115,6 +115,17 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /**
+     * Returns once Redis has run everything sent on {@link #connection()} so far: a probe's reply on it comes after
+     * them. What a store sent there without waiting (refunds, settlements) is then done, so a flush on another
+     * connection, as the next test's, cannot come before it and see it land on its keys.
+     */
+    public void awaitSent() {
+        if (!connection().probe()) {
+            throw new IllegalStateException("Redis did not answer a probe on the limiter's connection");
+        }
+    }
+
+    /**
      * Kills the server (as a crash would: nothing is saved). The connection of {@link #commands()} goes
      * with it, so that the first command after a restart connects at once instead of waiting for the
      * client's reconnect schedule.
